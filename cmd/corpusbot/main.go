@@ -1,0 +1,109 @@
+// Command corpusbot is the crawler's one binary: the pure tools that explain
+// how it reads robots.txt, sitemaps and feeds, and the crawl itself. This
+// package only parses flags and wires capabilities together.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+func main() {
+	env := environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv}
+	os.Exit(run(env, os.Args[1:]))
+}
+
+// environment is everything a command may touch of the process, so that tests
+// can run commands in-process.
+type environment struct {
+	stdin     io.Reader
+	stdout    io.Writer
+	stderr    io.Writer
+	lookupEnv func(string) (string, bool)
+}
+
+// command is one verb of the command line, such as "robots check".
+type command struct {
+	name    string
+	summary string
+	run     func(env environment, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"robots check", "decide URLs against a robots.txt file, saying which rule decided", robotsCheck},
+	}
+}
+
+// Exit codes: 0 success, 1 failure, 2 a command line that cannot be run.
+// Commands may define more (3 for "not a sitemap").
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// exitError carries a command's chosen exit code with its message.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitUsage, err: fmt.Errorf(format, args...)}
+}
+
+func run(env environment, args []string) int {
+	if len(args) == 0 || isHelp(args[0]) {
+		printOverview(env.stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return 0
+	}
+	cmd, rest, ok := findCommand(args)
+	if !ok {
+		fmt.Fprintf(env.stderr, "corpusbot: unknown command %q (corpusbot --help lists them)\n", strings.Join(args[:min(2, len(args))], " "))
+		return exitUsage
+	}
+	err := cmd.run(env, rest)
+	if err == nil || errors.Is(err, errHelpShown) {
+		return 0
+	}
+	fmt.Fprintf(env.stderr, "corpusbot %s: %s\n", cmd.name, oneLine(err.Error()))
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return exitFailure
+}
+
+// findCommand matches the longest command name at the start of args. Both
+// "robots check" and the colon form "robots:check" are accepted.
+func findCommand(args []string) (command, []string, bool) {
+	for _, c := range commands() {
+		words := strings.Fields(c.name)
+		if len(args) >= len(words) && slices.Equal(args[:len(words)], words) {
+			return c, args[len(words):], true
+		}
+		if args[0] == strings.Join(words, ":") {
+			return c, args[1:], true
+		}
+	}
+	return command{}, nil, false
+}
+
+func printOverview(w io.Writer) {
+	fmt.Fprintln(w, "corpusbot — a decent crawler for a corpus of blogs")
+	fmt.Fprintln(w, "\nUsage: corpusbot COMMAND [flags] [arguments]   (COMMAND --help for its flags)")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
+	}
+}

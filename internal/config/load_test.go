@@ -1,0 +1,292 @@
+package config
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+// envOf is the lookup tests pass instead of os.LookupEnv.
+func envOf(vars map[string]string) func(string) (string, bool) {
+	return func(name string) (string, bool) {
+		v, ok := vars[name]
+		return v, ok
+	}
+}
+
+// flagsOf registers every setting's flag and parses args, as cmd/corpusbot will.
+func flagsOf(t *testing.T, args ...string) *flag.FlagSet {
+	t.Helper()
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	RegisterFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("parse %q: %v", args, err)
+	}
+	return fs
+}
+
+func TestDefaultsMatchContract(t *testing.T) {
+	want := Settings{
+		DB:                 "./corpusbot.db",
+		UserAgent:          "CorpusBot/1.0 (+https://corpus.blog/crawler)",
+		MinGap:             time.Second,
+		CataloguePageDelay: 2 * time.Second,
+		CatalogueMaxPages:  200,
+		RobotsTTL:          24 * time.Hour,
+		RobotsGuessTTL:     6 * time.Hour,
+		RefusalRecheck:     168 * time.Hour,
+		FeedInterval:       24 * time.Hour,
+		SitemapInterval:    24 * time.Hour,
+		BodyMax:            5_000_000,
+		AllowPrivate:       false,
+	}
+	if got := Defaults(); got != want {
+		t.Errorf("Defaults() = %+v\nwant %+v", got, want)
+	}
+	got, err := Load(nil, "", nil)
+	if err != nil || got != want {
+		t.Errorf("Load with no sources = %+v, %v", got, err)
+	}
+	got, err = Load(envOf(nil), "testdata/empty.toml", flagsOf(t))
+	if err != nil || got != want {
+		t.Errorf("Load with empty sources = %+v, %v", got, err)
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	tests := []struct {
+		file string
+		want func(*Settings)
+	}{
+		{"testdata/valid.toml", func(s *Settings) {
+			*s = Settings{
+				DB:                 "postgres://crawler@db.internal/corpus",
+				UserAgent:          "CorpusBot/2.0 (+https://corpus.blog/crawler)",
+				MinGap:             2 * time.Second,
+				CataloguePageDelay: 3 * time.Second,
+				CatalogueMaxPages:  50,
+				RobotsTTL:          12 * time.Hour,
+				RobotsGuessTTL:     90 * time.Minute,
+				RefusalRecheck:     24 * time.Hour,
+				FeedInterval:       6 * time.Hour,
+				SitemapInterval:    12 * time.Hour,
+				BodyMax:            5 << 20,
+				AllowPrivate:       true,
+			}
+		}},
+		{"testdata/strings.toml", func(s *Settings) {
+			s.MinGap = 5 * time.Second
+			s.CatalogueMaxPages = 7
+			s.BodyMax = 512 << 10
+			s.AllowPrivate = true
+		}},
+		{"testdata/partial.toml", func(s *Settings) {
+			s.MinGap = 3 * time.Second
+			s.BodyMax = 1 << 20
+		}},
+		{"testdata/empty.toml", func(*Settings) {}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			want := Defaults()
+			tt.want(&want)
+			got, err := Load(nil, tt.file, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		env  map[string]string
+		args []string
+		want func(*Settings)
+	}{
+		{name: "file over default", file: "testdata/partial.toml",
+			want: func(s *Settings) { s.MinGap, s.BodyMax = 3*time.Second, 1<<20 }},
+		{name: "env over file", file: "testdata/partial.toml",
+			env:  map[string]string{"CORPUSBOT_MIN_GAP": "4s"},
+			want: func(s *Settings) { s.MinGap, s.BodyMax = 4*time.Second, 1<<20 }},
+		{name: "flag over env over file", file: "testdata/partial.toml",
+			env:  map[string]string{"CORPUSBOT_MIN_GAP": "4s", "CORPUSBOT_BODY_MAX": "2MB"},
+			args: []string{"--min-gap", "5s"},
+			want: func(s *Settings) { s.MinGap, s.BodyMax = 5*time.Second, 2_000_000 }},
+		{name: "flag set to the default still wins",
+			env:  map[string]string{"CORPUSBOT_MIN_GAP": "4s"},
+			args: []string{"--min-gap=1s"},
+			want: func(s *Settings) {}},
+		{name: "registered but unset flag does not override",
+			env:  map[string]string{"CORPUSBOT_MIN_GAP": "4s"},
+			want: func(s *Settings) { s.MinGap = 4 * time.Second }},
+		{name: "empty env counts as unset", file: "testdata/partial.toml",
+			env:  map[string]string{"CORPUSBOT_MIN_GAP": "", "CORPUSBOT_DB": ""},
+			want: func(s *Settings) { s.MinGap, s.BodyMax = 3*time.Second, 1<<20 }},
+		{name: "env without prefix is ignored",
+			env:  map[string]string{"MIN_GAP": "9s", "DB": "other.db"},
+			want: func(s *Settings) {}},
+		{name: "env integer seconds",
+			env:  map[string]string{"CORPUSBOT_FEED_INTERVAL": "3600"},
+			want: func(s *Settings) { s.FeedInterval = time.Hour }},
+		{name: "flag integer seconds and bare bool",
+			args: []string{"--robots-guess-ttl", "600", "--allow-private"},
+			want: func(s *Settings) { s.RobotsGuessTTL, s.AllowPrivate = 10*time.Minute, true }},
+		{name: "flag false over env true",
+			env:  map[string]string{"CORPUSBOT_ALLOW_PRIVATE": "true"},
+			args: []string{"--allow-private=false"},
+			want: func(s *Settings) {}},
+		{name: "every kind from env",
+			env: map[string]string{
+				"CORPUSBOT_DB":                  "postgres://db.internal/corpus",
+				"CORPUSBOT_USER_AGENT":          "CorpusBot/3.0",
+				"CORPUSBOT_CATALOGUE_MAX_PAGES": "10",
+				"CORPUSBOT_BODY_MAX":            "1GiB",
+				"CORPUSBOT_ALLOW_PRIVATE":       "1",
+			},
+			want: func(s *Settings) {
+				s.DB, s.UserAgent, s.CatalogueMaxPages = "postgres://db.internal/corpus", "CorpusBot/3.0", 10
+				s.BodyMax, s.AllowPrivate = 1<<30, true
+			}},
+		{name: "every kind from flags",
+			args: []string{"--db", "/tmp/x.db", "--user-agent", "CorpusBot/4.0", "--catalogue-max-pages", "12",
+				"--body-max", "1KiB", "--catalogue-page-delay", "1m"},
+			want: func(s *Settings) {
+				s.DB, s.UserAgent, s.CatalogueMaxPages = "/tmp/x.db", "CorpusBot/4.0", 12
+				s.BodyMax, s.CataloguePageDelay = 1<<10, time.Minute
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := Defaults()
+			tt.want(&want)
+			got, err := Load(envOf(tt.env), tt.file, flagsOf(t, tt.args...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Errorf("got  %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		file string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{name: "env bad duration", env: map[string]string{"CORPUSBOT_MIN_GAP": "abc"},
+			want: `setting MIN_GAP (from env CORPUSBOT_MIN_GAP): invalid duration "abc" (want e.g. "90s", "1h30m" or whole seconds)`},
+		{name: "env zero gap", env: map[string]string{"CORPUSBOT_MIN_GAP": "0"},
+			want: `setting MIN_GAP (from env CORPUSBOT_MIN_GAP): must be more than 0 (the pause cannot be switched off)`},
+		{name: "env negative gap", env: map[string]string{"CORPUSBOT_CATALOGUE_PAGE_DELAY": "-2s"},
+			want: `setting CATALOGUE_PAGE_DELAY (from env CORPUSBOT_CATALOGUE_PAGE_DELAY): negative duration "-2s"`},
+		{name: "env robots ttl over RFC limit", env: map[string]string{"CORPUSBOT_ROBOTS_TTL": "25h"},
+			want: `setting ROBOTS_TTL (from env CORPUSBOT_ROBOTS_TTL): must be at most 24h`},
+		{name: "env guess ttl too short", env: map[string]string{"CORPUSBOT_ROBOTS_GUESS_TTL": "30s"},
+			want: `setting ROBOTS_GUESS_TTL (from env CORPUSBOT_ROBOTS_GUESS_TTL): must be at least 1m`},
+		{name: "env recheck too short", env: map[string]string{"CORPUSBOT_REFUSAL_RECHECK": "59m"},
+			want: `setting REFUSAL_RECHECK (from env CORPUSBOT_REFUSAL_RECHECK): must be at least 1h`},
+		{name: "env body too large", env: map[string]string{"CORPUSBOT_BODY_MAX": "2GiB"},
+			want: `setting BODY_MAX (from env CORPUSBOT_BODY_MAX): must be at most 1GiB`},
+		{name: "env bad db", env: map[string]string{"CORPUSBOT_DB": "mysql://h/db"},
+			want: `setting DB (from env CORPUSBOT_DB): unsupported database URL scheme "mysql" (want a file path or postgres://)`},
+		{name: "env bad bool", env: map[string]string{"CORPUSBOT_ALLOW_PRIVATE": "yes"},
+			want: `setting ALLOW_PRIVATE (from env CORPUSBOT_ALLOW_PRIVATE): invalid boolean "yes" (want true, false, 1 or 0)`},
+		{name: "flag pages zero", args: []string{"--catalogue-max-pages", "0"},
+			want: `setting CATALOGUE_MAX_PAGES (from flag --catalogue-max-pages): must be at least 1`},
+		{name: "flag feed interval too long", args: []string{"--feed-interval", "721h"},
+			want: `setting FEED_INTERVAL (from flag --feed-interval): must be at most 720h`},
+		{name: "flag sitemap interval bad", args: []string{"--sitemap-interval", "soon"},
+			want: `setting SITEMAP_INTERVAL (from flag --sitemap-interval): invalid duration "soon" (want e.g. "90s", "1h30m" or whole seconds)`},
+		{name: "flag bad user agent", args: []string{"--user-agent", "Mozilla"},
+			want: `setting USER_AGENT (from flag --user-agent): "Mozilla" must start with a product token and version such as "CorpusBot/1.0"`},
+		{name: "flag bad bool", args: []string{"--allow-private=maybe"},
+			want: `setting ALLOW_PRIVATE (from flag --allow-private): invalid boolean "maybe" (want true, false, 1 or 0)`},
+		{name: "file error even when env overrides it", file: "testdata/bad_duration.toml",
+			env:  map[string]string{"CORPUSBOT_MIN_GAP": "2s"},
+			want: `setting MIN_GAP (from config file testdata/bad_duration.toml): invalid duration "abc" (want e.g. "90s", "1h30m" or whole seconds)`},
+		{name: "env error even when a flag overrides it", env: map[string]string{"CORPUSBOT_MIN_GAP": "abc"},
+			args: []string{"--min-gap", "2s"},
+			want: `setting MIN_GAP (from env CORPUSBOT_MIN_GAP): invalid duration "abc" (want e.g. "90s", "1h30m" or whole seconds)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(envOf(tt.env), tt.file, flagsOf(t, tt.args...))
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("error = %v\nwant    %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// badValues holds, for every setting, a value that must be refused; the test
+// below fails when a setting is added without one.
+var badValues = map[string]string{
+	"DB":                   "sqlite://x.db",
+	"USER_AGENT":           "no-version",
+	"MIN_GAP":              "0s",
+	"CATALOGUE_PAGE_DELAY": "0",
+	"CATALOGUE_MAX_PAGES":  "100001",
+	"ROBOTS_TTL":           "48h",
+	"ROBOTS_GUESS_TTL":     "1s",
+	"REFUSAL_RECHECK":      "1000d",
+	"FEED_INTERVAL":        "10s",
+	"SITEMAP_INTERVAL":     "-1h",
+	"BODY_MAX":             "1023",
+	"ALLOW_PRIVATE":        "on",
+}
+
+func TestEveryErrorNamesSettingAndSource(t *testing.T) {
+	for _, p := range table {
+		bad, ok := badValues[p.name]
+		if !ok {
+			t.Errorf("no bad value for %s in badValues", p.name)
+			continue
+		}
+		t.Run(p.name, func(t *testing.T) {
+			file := t.TempDir() + "/bad.toml"
+			writeFile(t, file, strings.ToLower(p.name)+" = "+quote(bad)+"\n")
+			sources := []struct {
+				source string
+				load   func() (Settings, error)
+			}{
+				{"env " + EnvPrefix + p.name, func() (Settings, error) {
+					return Load(envOf(map[string]string{EnvPrefix + p.name: bad}), "", nil)
+				}},
+				{"flag --" + p.flagName(), func() (Settings, error) {
+					return Load(nil, "", flagsOf(t, "--"+p.flagName()+"="+bad))
+				}},
+				{"config file " + file, func() (Settings, error) { return Load(nil, file, nil) }},
+			}
+			for _, src := range sources {
+				_, err := src.load()
+				var serr *SettingError
+				if !errors.As(err, &serr) {
+					t.Errorf("%s: error %v is not a *SettingError", src.source, err)
+					continue
+				}
+				if serr.Name != p.name || serr.Source != src.source || serr.Err == nil {
+					t.Errorf("%s: got %+v", src.source, serr)
+				}
+				prefix := "setting " + p.name + " (from " + src.source + "): "
+				if !strings.HasPrefix(err.Error(), prefix) {
+					t.Errorf("error %q does not start with %q", err, prefix)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,101 @@
+package config
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// rule is a bound on one setting. desc goes into the help text, so the
+// documented limits cannot drift from the enforced ones.
+type rule[T any] struct {
+	desc  string
+	check func(T) error
+}
+
+func within[T cmp.Ordered](lo, hi T, show func(T) string) rule[T] {
+	return rule[T]{
+		desc: "from " + show(lo) + " to " + show(hi),
+		check: func(v T) error {
+			if v < lo {
+				return fmt.Errorf("must be at least %s", show(lo))
+			}
+			if v > hi {
+				return fmt.Errorf("must be at most %s", show(hi))
+			}
+			return nil
+		},
+	}
+}
+
+// positiveUpTo exists for the politeness gaps: zero would switch the pause
+// off, while any small positive value is the operator's call.
+func positiveUpTo(hi time.Duration) rule[time.Duration] {
+	return rule[time.Duration]{
+		desc: "more than 0 and at most " + formatDuration(hi),
+		check: func(v time.Duration) error {
+			if v <= 0 {
+				return errors.New("must be more than 0 (the pause cannot be switched off)")
+			}
+			if v > hi {
+				return fmt.Errorf("must be at most %s", formatDuration(hi))
+			}
+			return nil
+		},
+	}
+}
+
+func anyValue[T any]() rule[T] { return rule[T]{check: func(T) error { return nil }} }
+
+const maxUserAgent = 512
+
+var userAgentRule = rule[string]{
+	desc: "printable ASCII, at most 512 bytes",
+	check: func(ua string) error {
+		if ua == "" {
+			return errors.New("must not be empty")
+		}
+		if len(ua) > maxUserAgent {
+			return fmt.Errorf("is %d bytes, must be at most %d", len(ua), maxUserAgent)
+		}
+		// A CR or LF here would let the setting inject request headers.
+		for _, r := range ua {
+			if r < 0x20 || r > 0x7e {
+				return fmt.Errorf("must be printable ASCII, found %q", r)
+			}
+		}
+		token := Settings{UserAgent: ua}.ProductToken()
+		rest := ua[len(token):]
+		if token == "" || !strings.HasPrefix(rest, "/") || len(rest) == 1 || rest[1] == ' ' {
+			return fmt.Errorf("%q must start with a product token and version such as \"CorpusBot/1.0\"", ua)
+		}
+		return nil
+	},
+}
+
+var dbRule = rule[string]{
+	check: func(db string) error {
+		if strings.TrimSpace(db) == "" {
+			return errors.New("must not be empty")
+		}
+		scheme, _, isURL := strings.Cut(db, "://")
+		if !isURL {
+			return nil
+		}
+		if s := strings.ToLower(scheme); s != "postgres" && s != "postgresql" {
+			return fmt.Errorf("unsupported database URL scheme %q (want a file path or postgres://)", scheme)
+		}
+		if _, err := url.Parse(db); err != nil {
+			// url.Error quotes the whole URL, password included; keep only the reason.
+			var uerr *url.Error
+			if errors.As(err, &uerr) {
+				err = uerr.Err
+			}
+			return fmt.Errorf("invalid postgres URL: %w", err)
+		}
+		return nil
+	},
+}

@@ -1,0 +1,122 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestUserAgentRule(t *testing.T) {
+	tests := []struct {
+		ua      string
+		wantErr string
+	}{
+		{ua: "CorpusBot/1.0 (+https://corpus.blog/crawler)"},
+		{ua: "CorpusBot/1.0"},
+		{ua: "Corpus-Bot_X/2"},
+		{ua: "", wantErr: "must not be empty"},
+		{ua: "CorpusBot", wantErr: "must start with a product token and version"},
+		{ua: "CorpusBot/", wantErr: "must start with a product token and version"},
+		{ua: "CorpusBot/ 1.0", wantErr: "must start with a product token and version"},
+		{ua: "/1.0", wantErr: "must start with a product token and version"},
+		{ua: "Corpus Bot/1.0", wantErr: "must start with a product token and version"},
+		{ua: "Corpus2Bot/1.0", wantErr: "must start with a product token and version"},
+		{ua: "CorpusBot/1.0\r\nX-Evil: 1", wantErr: "must be printable ASCII"},
+		{ua: "CorpusBot/1.0 é", wantErr: "must be printable ASCII"},
+		{ua: "CorpusBot/1.0 " + strings.Repeat("x", 600), wantErr: "must be at most 512"},
+	}
+	for _, tt := range tests {
+		checkRule(t, userAgentRule, tt.ua, tt.wantErr)
+	}
+}
+
+func TestDBRule(t *testing.T) {
+	tests := []struct {
+		db      string
+		wantErr string
+	}{
+		{db: "./corpusbot.db"},
+		{db: "/var/lib/corpusbot/corpus.db"},
+		{db: "postgres://crawler:secret@db.internal:5432/corpus?sslmode=require"},
+		{db: "postgresql://db.internal/corpus"},
+		{db: "POSTGRES://db.internal/corpus"},
+		{db: "", wantErr: "must not be empty"},
+		{db: "   ", wantErr: "must not be empty"},
+		{db: "mysql://db.internal/corpus", wantErr: `unsupported database URL scheme "mysql"`},
+		{db: "postgres://crawler:secret@db.internal/%zz", wantErr: "invalid postgres URL"},
+	}
+	for _, tt := range tests {
+		checkRule(t, dbRule, tt.db, tt.wantErr)
+	}
+	// The error goes to logs and terminals; the password must not.
+	err := dbRule.check("postgres://crawler:secret@db.internal/%zz")
+	if err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("error %v leaks the password", err)
+	}
+}
+
+func TestRanges(t *testing.T) {
+	gap := positiveUpTo(24 * time.Hour)
+	for _, tt := range []struct {
+		v       time.Duration
+		wantErr string
+	}{
+		{0, "must be more than 0"},
+		{-time.Second, "must be more than 0"},
+		{time.Nanosecond, ""},
+		{24 * time.Hour, ""},
+		{24*time.Hour + 1, "must be at most 24h"},
+	} {
+		err := gap.check(tt.v)
+		if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			t.Errorf("positiveUpTo(24h).check(%v) = %v, want %q", tt.v, err, tt.wantErr)
+		}
+	}
+	pages := within(1, 100000, strconv.Itoa)
+	if err := pages.check(0); err == nil || err.Error() != "must be at least 1" {
+		t.Errorf("within(1, 100000).check(0) = %v", err)
+	}
+	if err := pages.check(100001); err == nil || err.Error() != "must be at most 100000" {
+		t.Errorf("within(1, 100000).check(100001) = %v", err)
+	}
+	if err := pages.check(1); err != nil {
+		t.Errorf("within(1, 100000).check(1) = %v", err)
+	}
+	if pages.desc != "from 1 to 100000" {
+		t.Errorf("desc = %q", pages.desc)
+	}
+}
+
+func TestProductToken(t *testing.T) {
+	for ua, want := range map[string]string{
+		"CorpusBot/1.0 (+https://corpus.blog/crawler)": "CorpusBot",
+		"Corpus-Bot_X/2":  "Corpus-Bot_X",
+		"CorpusBot":       "CorpusBot",
+		"":                "",
+		"/1.0":            "",
+		"Corpus2Bot/1.0":  "Corpus",
+		"CorpusBot /1.0 ": "CorpusBot",
+	} {
+		if got := (Settings{UserAgent: ua}).ProductToken(); got != want {
+			t.Errorf("ProductToken(%q) = %q, want %q", ua, got, want)
+		}
+	}
+	if got := Defaults().ProductToken(); got != "CorpusBot" {
+		t.Errorf("Defaults().ProductToken() = %q", got)
+	}
+}
+
+func checkRule(t *testing.T, r rule[string], v, wantErr string) {
+	t.Helper()
+	err := r.check(v)
+	if wantErr == "" {
+		if err != nil {
+			t.Errorf("check(%q) = %v, want nil", v, err)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), wantErr) {
+		t.Errorf("check(%q) = %v, want an error containing %q", v, err, wantErr)
+	}
+}

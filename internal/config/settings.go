@@ -1,0 +1,58 @@
+package config
+
+import (
+	"strings"
+	"time"
+)
+
+// Settings is the crawler's whole configuration. The zero value is not
+// useful; start from Defaults or Load.
+type Settings struct {
+	DB                 string // SQLite file path or postgres:// URL
+	UserAgent          string
+	MinGap             time.Duration
+	CataloguePageDelay time.Duration
+	CatalogueMaxPages  int
+	RobotsTTL          time.Duration
+	RobotsGuessTTL     time.Duration
+	RefusalRecheck     time.Duration
+	FeedInterval       time.Duration
+	SitemapInterval    time.Duration
+	BodyMax            int64 // bytes
+	AllowPrivate       bool
+}
+
+// Defaults returns the settings promised by the command-line contract.
+func Defaults() Settings {
+	return Settings{
+		DB:                 "./corpusbot.db",
+		UserAgent:          "CorpusBot/1.0 (+https://corpus.blog/crawler)",
+		MinGap:             time.Second,
+		CataloguePageDelay: 2 * time.Second,
+		CatalogueMaxPages:  200,
+		RobotsTTL:          24 * time.Hour,
+		RobotsGuessTTL:     6 * time.Hour,
+		RefusalRecheck:     168 * time.Hour,
+		FeedInterval:       24 * time.Hour,
+		SitemapInterval:    24 * time.Hour,
+		BodyMax:            5 * 1000 * 1000,
+		AllowPrivate:       false,
+	}
+}
+
+// ProductToken is the leading token of the user agent ("CorpusBot"), the name
+// robots.txt groups are matched against. Validation guarantees it is not empty
+// for loaded settings.
+func (s Settings) ProductToken() string {
+	end := strings.IndexFunc(s.UserAgent, func(r rune) bool { return !isTokenRune(r) })
+	if end < 0 {
+		return s.UserAgent
+	}
+	return s.UserAgent[:end]
+}
+
+// isTokenRune matches RFC 9309's product-token alphabet, which is narrower than
+// HTTP's: robots.txt parsers stop a user-agent name at anything else.
+func isTokenRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' || r == '-'
+}

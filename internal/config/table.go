@@ -1,0 +1,100 @@
+package config
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// EnvPrefix is prepended to a setting's name to form its environment variable.
+const EnvPrefix = "CORPUSBOT_"
+
+// spec is one row of the settings table, with its type erased so that the
+// loaders can treat every setting alike.
+type spec struct {
+	name   string // MIN_GAP; the env, flag and TOML names derive from it
+	help   string
+	isBool bool
+	// apply parses raw (see kind), checks it and stores it in s.
+	apply func(s *Settings, raw any) error
+	// show formats the setting's value in s for people to read.
+	show func(s Settings) string
+}
+
+func (p spec) flagName() string { return strings.ReplaceAll(strings.ToLower(p.name), "_", "-") }
+func (p spec) envName() string  { return EnvPrefix + p.name }
+
+// define ties a field to its kind and bounds; the help text is assembled from
+// all three so it always states what is actually enforced.
+func define[T any](name, purpose string, field func(*Settings) *T, k kind[T], r rule[T]) spec {
+	help := purpose
+	for _, part := range []string{k.desc, r.desc} {
+		if part != "" {
+			help += "; " + part
+		}
+	}
+	return spec{
+		name:   name,
+		help:   help,
+		isBool: k.isBool,
+		apply: func(s *Settings, raw any) error {
+			v, err := k.parse(raw)
+			if err != nil {
+				return err
+			}
+			if err := r.check(v); err != nil {
+				return err
+			}
+			*field(s) = v
+			return nil
+		},
+		show: func(s Settings) string { return k.format(*field(&s)) },
+	}
+}
+
+// table lists the settings in the order of the contract, which is the order
+// of flags in help output and of rows on the crawler page.
+var table = []spec{
+	define("DB", "the database",
+		func(s *Settings) *string { return &s.DB }, dsnKind, dbRule),
+	define("USER_AGENT", "the User-Agent header; its product token is the name robots.txt groups are matched against",
+		func(s *Settings) *string { return &s.UserAgent }, stringKind("a `string` starting with a product token of letters, _ or -, then \"/\" and a version, as in CorpusBot/1.0"), userAgentRule),
+	define("MIN_GAP", "the pause between two requests to one site (Crawl-delay raises it, never lowers it)",
+		func(s *Settings) *time.Duration { return &s.MinGap }, durationKind, positiveUpTo(24*time.Hour)),
+	define("CATALOGUE_PAGE_DELAY", "the pause between two catalogue pages of one site (Crawl-delay raises it)",
+		func(s *Settings) *time.Duration { return &s.CataloguePageDelay }, durationKind, positiveUpTo(24*time.Hour)),
+	define("CATALOGUE_MAX_PAGES", "the most pages read in one feed's catalogue walk",
+		func(s *Settings) *int { return &s.CatalogueMaxPages }, intKind, within(1, 100000, strconv.Itoa)),
+	// RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours.
+	define("ROBOTS_TTL", "how long a robots.txt answer the site gave (2xx, 401, 403) is cached",
+		func(s *Settings) *time.Duration { return &s.RobotsTTL }, durationKind, within(time.Minute, 24*time.Hour, formatDuration)),
+	define("ROBOTS_GUESS_TTL", "how long a guessed robots.txt answer (no file, site unreachable) is cached",
+		func(s *Settings) *time.Duration { return &s.RobotsGuessTTL }, durationKind, within(time.Minute, 24*time.Hour, formatDuration)),
+	define("REFUSAL_RECHECK", "how often a site on the 403 refusal list is asked again",
+		func(s *Settings) *time.Duration { return &s.RefusalRecheck }, durationKind, within(time.Hour, 90*24*time.Hour, formatDuration)),
+	define("FEED_INTERVAL", "how old a feed's last read must be before it is read again",
+		func(s *Settings) *time.Duration { return &s.FeedInterval }, durationKind, within(time.Minute, 30*24*time.Hour, formatDuration)),
+	define("SITEMAP_INTERVAL", "how old a sitemap's last read must be before it is read again",
+		func(s *Settings) *time.Duration { return &s.SitemapInterval }, durationKind, within(time.Minute, 30*24*time.Hour, formatDuration)),
+	define("BODY_MAX", "the most bytes read of one response body",
+		func(s *Settings) *int64 { return &s.BodyMax }, sizeKind, within(1<<10, 1<<30, formatSize)),
+	define("ALLOW_PRIVATE", "fetch targets on loopback, private, link-local or unspecified addresses (for tests and private networks)",
+		func(s *Settings) *bool { return &s.AllowPrivate }, boolKind, anyValue[bool]()),
+}
+
+// indexOf finds a setting by its canonical name, or returns -1.
+func indexOf(name string) int {
+	for i, p := range table {
+		if p.name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func lookup(name string) (spec, bool) {
+	if i := indexOf(name); i >= 0 {
+		return table[i], true
+	}
+	return spec{}, false
+}
