@@ -39,10 +39,19 @@ func TestCases(t *testing.T) {
 	}
 }
 
-func runCase(t *testing.T, file *File, want []byte) {
+// expectation is one line of a .want file, with the agent in force there.
+type expectation struct {
+	line  int
+	agent string
+	kind  string // "ALLOWED", "DISALLOWED", "crawl-delay:" or "sitemap:"
+	arg   string // the URL, the duration or "none", or the sitemap
+	rule  int    // the deciding line for ALLOWED and DISALLOWED; 0 for none
+}
+
+func readExpectations(t *testing.T, want []byte) []expectation {
 	t.Helper()
-	rules := file.For("CorpusBot")
-	var sitemaps []string
+	var out []expectation
+	agent := "CorpusBot"
 	sc := bufio.NewScanner(bytes.NewReader(want))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -50,38 +59,53 @@ func runCase(t *testing.T, file *File, want []byte) {
 			continue
 		}
 		fields := strings.Fields(line)
-		switch fields[0] {
-		case "agent:":
-			rules = file.For(fields[1])
+		switch {
+		case fields[0] == "agent:" && len(fields) == 2:
+			agent = fields[1]
+		case (fields[0] == "sitemap:" || fields[0] == "crawl-delay:") && len(fields) == 2:
+			out = append(out, expectation{line: n, agent: agent, kind: fields[0], arg: fields[1]})
+		case (fields[0] == "ALLOWED" || fields[0] == "DISALLOWED") && (len(fields) == 2 || len(fields) == 4 && fields[2] == "line"):
+			e := expectation{line: n, agent: agent, kind: fields[0], arg: fields[1]}
+			if len(fields) == 4 {
+				e.rule, _ = strconv.Atoi(fields[3])
+			}
+			out = append(out, e)
+		default:
+			t.Fatalf("want line %d: cannot read %q", n, line)
+		}
+	}
+	return out
+}
+
+func runCase(t *testing.T, file *File, want []byte) {
+	t.Helper()
+	var sitemaps []string
+	for _, e := range readExpectations(t, want) {
+		rules := file.For(e.agent)
+		switch e.kind {
 		case "sitemap:":
-			sitemaps = append(sitemaps, fields[1])
+			sitemaps = append(sitemaps, e.arg)
 		case "crawl-delay:":
 			got, ok := rules.CrawlDelay()
-			if fields[1] == "none" {
+			if e.arg == "none" {
 				if ok {
-					t.Errorf("want line %d: crawl-delay %v, want none", n, got)
+					t.Errorf("want line %d: crawl-delay %v, want none", e.line, got)
 				}
 				continue
 			}
-			d, err := time.ParseDuration(fields[1])
+			d, err := time.ParseDuration(e.arg)
 			if err != nil {
-				t.Fatalf("want line %d: %v", n, err)
+				t.Fatalf("want line %d: %v", e.line, err)
 			}
 			if !ok || got != d {
-				t.Errorf("want line %d: crawl-delay %v (set %v), want %v", n, got, ok, d)
-			}
-		case "ALLOWED", "DISALLOWED":
-			wantLine := 0
-			if len(fields) == 4 && fields[2] == "line" {
-				wantLine, _ = strconv.Atoi(fields[3])
-			}
-			d := rules.Decide(fields[1])
-			if d.Allowed != (fields[0] == "ALLOWED") || d.Line != wantLine {
-				t.Errorf("want line %d: %s gives allowed=%v by %q on line %d; want %s on line %d",
-					n, fields[1], d.Allowed, d.Rule(), d.Line, fields[0], wantLine)
+				t.Errorf("want line %d: crawl-delay %v (set %v), want %v", e.line, got, ok, d)
 			}
 		default:
-			t.Fatalf("want line %d: cannot read %q", n, line)
+			d := rules.Decide(e.arg)
+			if d.Allowed != (e.kind == "ALLOWED") || d.Line != e.rule {
+				t.Errorf("want line %d: %s gives allowed=%v by %q on line %d; want %s on line %d",
+					e.line, e.arg, d.Allowed, d.Rule(), d.Line, e.kind, e.rule)
+			}
 		}
 	}
 	if got := file.Sitemaps(); strings.Join(got, " ") != strings.Join(sitemaps, " ") {

@@ -31,7 +31,13 @@ func FuzzParse(f *testing.F) {
 		urls := []string{url, "/", "/robots.txt", "/" + url}
 		for _, agent := range []string{"CorpusBot", "*", "", "a"} {
 			want, got := file.For(agent), again.For(agent)
+			// The head index must agree with trying every rule in order.
+			linear, indexed := *want, *want
+			linear.byHead, indexed.byHead = nil, indexHeads(want.rules)
 			for _, u := range urls {
+				if l, x := linear.Decide(u), indexed.Decide(u); l != x {
+					t.Fatalf("agent %q url %q: linear scan %+v, head index %+v\nfile:\n%q", agent, u, l, x, body)
+				}
 				w, g := want.Decide(u), got.Decide(u)
 				if w.Allowed != g.Allowed || w.Kind != g.Kind {
 					t.Fatalf("agent %q url %q: original %+v, re-parsed %+v\noriginal file:\n%q\nre-written:\n%q", agent, u, w, g, body, text)

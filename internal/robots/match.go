@@ -1,62 +1,78 @@
 package robots
 
 import (
-	"bytes"
 	"cmp"
 	"slices"
+	"strings"
 	"time"
+	"unsafe"
 )
 
 // rule is one Allow or Disallow line, its pattern normalised for matching.
 type rule struct {
 	allow    bool
+	anchored bool // the pattern ended in "$"
+	alias    bool // the directory alias of an "Allow: …/index.html" rule
 	line     int
-	written  string   // the value as the file wrote it, for reporting
-	pattern  []byte   // normalised, without a final "$"
-	anchored bool     // the pattern ended in "$"
-	segments [][]byte // pattern split at "*"; nil when it has no wildcard
+	offset   int      // where the pattern starts in the file's arena of patterns
 	length   int      // specificity: octets of the normalised pattern, "*" and "$" included
-	alias    bool     // the directory alias of an "Allow: …/index.html" rule
+	written  string   // the value as the file wrote it, for reporting
+	pattern  string   // normalised, without a final "$"
+	segments []string // pattern split at "*"; nil when it has no wildcard
+	head     string   // literal text every path the rule matches starts with
 }
 
+// newRule normalises d's pattern onto the end of arena; finish points the
+// rule at its pattern once the arena is complete.
 func newRule(d Directive, arena []byte) (rule, []byte) {
 	start := len(arena)
 	if d.Value[0] != '/' && d.Value[0] != '*' {
 		arena = append(arena, '/')
 	}
 	arena = appendNormalized(arena, d.Value, true)
-	p := arena[start:len(arena):len(arena)]
-	r := rule{allow: d.Kind == KindAllow, line: d.Line, written: d.Value, length: len(p)}
-	if n := len(p); n > 0 && p[n-1] == '$' {
-		r.anchored = true
-		p = p[:n-1]
-	}
-	r.pattern = p
-	if bytes.IndexByte(p, '*') >= 0 {
-		r.segments = bytes.Split(p, []byte{'*'})
-	}
+	r := rule{allow: d.Kind == KindAllow, line: d.Line, written: d.Value, offset: start, length: len(arena) - start}
+	r.anchored = arena[len(arena)-1] == '$'
 	return r, arena
+}
+
+// finish gives r its pattern, a substring of the completed arena: all of a
+// file's patterns share one allocation.
+func (r *rule) finish(arena string) {
+	end := r.offset + r.length
+	if r.anchored {
+		end--
+	}
+	r.pattern = arena[r.offset:end]
+	r.head = r.pattern
+	if strings.IndexByte(r.pattern, '*') >= 0 {
+		r.segments = strings.Split(r.pattern, "*")
+		r.head = r.segments[0]
+	}
+	if i := strings.IndexByte(r.head, '%'); i >= 0 {
+		// An escape in the path may be spelt differently before normalisation.
+		r.head = r.head[:i]
+	}
 }
 
 // matches reports whether the rule's pattern matches the normalised path: a
 // prefix match, "*" matching any run of octets, a final "$" the end of the path.
-func (r *rule) matches(path []byte) bool {
+func (r *rule) matches(path string) bool {
 	if r.segments == nil {
 		if r.anchored {
-			return bytes.Equal(path, r.pattern)
+			return path == r.pattern
 		}
-		return bytes.HasPrefix(path, r.pattern)
+		return strings.HasPrefix(path, r.pattern)
 	}
 	// Placing each literal segment at its leftmost possible position is
 	// optimal when "*" is the only wildcard, so no backtracking is needed.
 	segs := r.segments
-	if !bytes.HasPrefix(path, segs[0]) {
+	if !strings.HasPrefix(path, segs[0]) {
 		return false
 	}
 	pos := len(segs[0])
 	last := len(segs) - 1
 	for _, seg := range segs[1:last] {
-		i := bytes.Index(path[pos:], seg)
+		i := strings.Index(path[pos:], seg)
 		if i < 0 {
 			return false
 		}
@@ -64,15 +80,17 @@ func (r *rule) matches(path []byte) bool {
 	}
 	tail := segs[last]
 	if r.anchored {
-		return len(path)-pos >= len(tail) && bytes.HasSuffix(path, tail)
+		return len(path)-pos >= len(tail) && strings.HasSuffix(path, tail)
 	}
-	return bytes.Contains(path[pos:], tail)
+	return strings.Contains(path[pos:], tail)
 }
 
 // Rules are what one crawler obeys in one file: the merged groups naming its
 // product token, or else the "*" groups, or else nothing. Safe for concurrent use.
 type Rules struct {
-	rules    []rule // most specific first; at equal length Allow first
+	rules    []rule  // most specific first; at equal length Allow first
+	prefix   string  // literal text every rule's matches start with, free of escapes
+	byHead   []int32 // rule indexes ordered by head, for groups too large to scan
 	delay    time.Duration
 	hasDelay bool
 	source   Source
@@ -131,7 +149,42 @@ func (f *File) For(agent string) *Rules {
 		}
 		return 0
 	})
+	rs.prefix = commonHead(rs.rules)
+	if len(rs.rules) > linearScanMax {
+		rs.byHead = indexHeads(rs.rules)
+	}
 	return rs
+}
+
+func indexHeads(rules []rule) []int32 {
+	byHead := make([]int32, len(rules))
+	for i := range byHead {
+		byHead[i] = int32(i)
+	}
+	slices.SortFunc(byHead, func(a, b int32) int {
+		return cmp.Or(strings.Compare(rules[a].head, rules[b].head), cmp.Compare(a, b))
+	})
+	return byHead
+}
+
+// linearScanMax is the group size up to which trying every rule in order is
+// faster than searching the head index.
+const linearScanMax = 16
+
+func commonHead(rules []rule) string {
+	if len(rules) == 0 {
+		return ""
+	}
+	p := rules[0].head
+	for i := 1; i < len(rules) && p != ""; i++ {
+		h := rules[i].head
+		n := 0
+		for n < len(p) && n < len(h) && p[n] == h[n] {
+			n++
+		}
+		p = p[:n]
+	}
+	return p
 }
 
 func equalFoldASCII(a, b string) bool {
@@ -155,7 +208,7 @@ func equalFoldASCII(a, b string) bool {
 
 var (
 	allowAll    = &Rules{source: SourcePolicy}
-	disallowAll = &Rules{source: SourcePolicy, rules: []rule{{pattern: []byte("/"), written: "/", length: 1}}}
+	disallowAll = &Rules{source: SourcePolicy, rules: []rule{{pattern: "/", written: "/", length: 1}}, prefix: "/"}
 )
 
 // AllowAll is what a crawler obeys when there are no rules to obey.
@@ -189,27 +242,148 @@ const pathBufferSize = 2048
 // path with its query; the fragment is ignored. It does not allocate for paths
 // that normalise to under 2 KiB.
 func (rs *Rules) Decide(url string) Decision {
+	if len(rs.rules) == 0 {
+		return Decision{Allowed: true}
+	}
+	if len(url) > 0 && url[0] == '/' && (len(url) == 1 || url[1] != '/') {
+		// Most paths leave the text all rules share within a few octets. If
+		// one leaves it at an octet normalisation keeps as it is (a "#" among
+		// them, since no pattern holds one), no rule can match, and the rest
+		// of the path need not even be read.
+		p := rs.prefix
+		m := min(len(p), len(url))
+		n := 0
+		for n < m && url[n] == p[n] {
+			n++
+		}
+		if n < len(p) && (n == len(url) || keptAsIs[url[n]]) {
+			return Decision{Allowed: true}
+		}
+		// One pass finds the fragment and checks that the path is already in
+		// normal form, the common case for URLs taken from feeds and sitemaps.
+		for i := n; i < len(url); i++ {
+			if c := url[i]; c == '#' {
+				return rs.decide(url[:i])
+			} else if !keptAsIs[c] {
+				return rs.decideNormalizing(requestPath(url))
+			}
+		}
+		return rs.decide(url)
+	}
 	raw, addSlash := requestPath(url)
+	if !addSlash && isNormal(raw) {
+		return rs.decide(raw)
+	}
+	return rs.decideNormalizing(raw, addSlash)
+}
+
+// decideNormalizing is apart from Decide so that only the paths that need it
+// pay for the buffer.
+//
+//go:noinline
+func (rs *Rules) decideNormalizing(raw string, addSlash bool) Decision {
 	var buf [pathBufferSize]byte
 	path := buf[:0]
 	if addSlash {
 		path = append(path, '/')
 	}
 	path = appendNormalized(path, raw, false)
-	if string(path) == "/robots.txt" {
+	// The view of buf does not outlive this call: decide keeps no reference.
+	return rs.decide(unsafe.String(unsafe.SliceData(path), len(path)))
+}
+
+func (rs *Rules) decide(path string) Decision {
+	if path == "/robots.txt" {
 		return Decision{Allowed: true}
 	}
-	for i := range rs.rules {
-		r := &rs.rules[i]
-		if r.matches(path) {
-			kind := KindDisallow
-			if r.allow {
-				kind = KindAllow
+	best := -1
+	if rs.byHead == nil {
+		for i := range rs.rules {
+			if rs.rules[i].matches(path) {
+				best = i
+				break
 			}
-			return Decision{Allowed: r.allow, Kind: kind, Pattern: r.written, Line: r.line}
+		}
+	} else {
+		best = rs.searchHeads(path)
+	}
+	if best < 0 {
+		return Decision{Allowed: true}
+	}
+	r := &rs.rules[best]
+	kind := KindDisallow
+	if r.allow {
+		kind = KindAllow
+	}
+	return Decision{Allowed: r.allow, Kind: kind, Pattern: r.written, Line: r.line}
+}
+
+// searchHeads returns the first rule, in order of precedence, that matches
+// path, or -1. Only rules whose head is a prefix of the path can match, and
+// in head order those heads form a chain the search walks down: the greatest
+// head not above the path is either a prefix of it, or shares with it a
+// prefix that every remaining candidate must fit within.
+func (rs *Rules) searchHeads(path string) int {
+	best := -1
+	p := path
+	for {
+		i := rs.firstAbove(p) - 1
+		if i < 0 {
+			return best
+		}
+		h := rs.rules[rs.byHead[i]].head
+		if !strings.HasPrefix(p, h) {
+			n := 0
+			for n < len(h) && h[n] == p[n] {
+				n++
+			}
+			p = p[:n]
+			continue
+		}
+		// Within a run of equal heads, indexes ascend in order of precedence:
+		// the first match is the run's best, and none past best can win.
+		for _, k := range rs.byHead[rs.firstAtLeast(h) : i+1] {
+			if best >= 0 && int(k) > best {
+				break
+			}
+			if rs.rules[k].matches(path) {
+				best = int(k)
+				break
+			}
+		}
+		if h == "" {
+			return best
+		}
+		p = h[:len(h)-1]
+	}
+}
+
+// firstAbove is the first index of byHead whose head sorts after p.
+func (rs *Rules) firstAbove(p string) int {
+	lo, hi := 0, len(rs.byHead)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if rs.rules[rs.byHead[mid]].head <= p {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
 	}
-	return Decision{Allowed: true}
+	return lo
+}
+
+// firstAtLeast is the first index of byHead whose head does not sort before h.
+func (rs *Rules) firstAtLeast(h string) int {
+	lo, hi := 0, len(rs.byHead)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if rs.rules[rs.byHead[mid]].head < h {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
 
 // Allowed is Decide without the explanation.

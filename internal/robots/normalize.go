@@ -9,6 +9,24 @@ import "strings"
 
 const upperHex = "0123456789ABCDEF"
 
+// keptAsIs holds the octets that normalising a request path leaves unchanged.
+var keptAsIs = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = !mustEscape(byte(c)) && c != '%' && c != '*' && c != '$'
+	}
+	return t
+}()
+
+// isNormal reports whether a request path is already in normal form.
+func isNormal(path string) bool {
+	for i := 0; i < len(path); i++ {
+		if !keptAsIs[path[i]] {
+			return false
+		}
+	}
+	return true
+}
+
 func isUnreserved(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '-' || c == '.' || c == '_' || c == '~'
@@ -96,6 +114,13 @@ func appendNormalized(dst []byte, s string, pattern bool) []byte {
 // matcher does, and reports whether a leading "/" has to be supplied (for
 // "example.com?a", whose path is "/?a").
 func requestPath(url string) (path string, addSlash bool) {
+	if len(url) > 0 && url[0] == '/' && (len(url) == 1 || url[1] != '/') {
+		// Already a path, the common case for a crawler's own calls.
+		if i := strings.IndexByte(url, '#'); i >= 0 {
+			return url[:i], false
+		}
+		return url, false
+	}
 	start := 0
 	if len(url) >= 2 && url[0] == '/' && url[1] == '/' {
 		start = 2

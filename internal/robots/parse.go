@@ -76,11 +76,11 @@ func Parse(body []byte) *File {
 			var r rule
 			r, arena = newRule(d, arena)
 			cur.rules = append(cur.rules, r)
-			if r.allow && r.segments == nil && !r.anchored && bytes.HasSuffix(r.pattern, indexHTML) {
+			if p := arena[r.offset : r.offset+r.length]; r.allow && bytes.HasSuffix(p, indexHTML) && bytes.IndexByte(p, '*') < 0 {
 				// Allowing a directory's index page allows the directory itself,
 				// as Google reads it.
 				alias := d
-				alias.Value = string(r.pattern[:len(r.pattern)-len(indexHTML)+1]) + "$"
+				alias.Value = string(p[:len(p)-len(indexHTML)+1]) + "$"
 				r, arena = newRule(alias, arena)
 				r.written, r.alias = d.Value, true
 				cur.rules = append(cur.rules, r)
@@ -99,6 +99,12 @@ func Parse(body []byte) *File {
 			}
 		}
 	})
+	patterns := string(arena)
+	for i := range f.groups {
+		for j := range f.groups[i].rules {
+			f.groups[i].rules[j].finish(patterns)
+		}
+	}
 	return f
 }
 
