@@ -36,6 +36,8 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"robots check", "decide URLs against a robots.txt file, saying which rule decided", robotsCheck},
+		{"sitemap parse", "list the entries of a sitemap, sitemap index, text sitemap or feed", sitemapParse},
+		{"feed parse", "list the entries of an RSS, Atom or JSON feed", feedParse},
 	}
 }
 
@@ -44,6 +46,7 @@ func commands() []command {
 const (
 	exitFailure = 1
 	exitUsage   = 2
+	exitNotThat = 3 // the input is not what the command reads: not a sitemap, not a feed
 )
 
 // exitError carries a command's chosen exit code with its message.

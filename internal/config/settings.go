@@ -1,8 +1,9 @@
 package config
 
 import (
-	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/robots"
 )
 
 // Settings is the crawler's whole configuration. The zero value is not
@@ -40,19 +41,9 @@ func Defaults() Settings {
 	}
 }
 
-// ProductToken is the leading token of the user agent ("CorpusBot"), the name
-// robots.txt groups are matched against. Validation guarantees it is not empty
-// for loaded settings.
+// ProductToken is the name robots.txt groups are matched against: the
+// leading token of the user agent ("CorpusBot"), read the way the robots
+// package reads it. Validation guarantees it is not empty for loaded settings.
 func (s Settings) ProductToken() string {
-	end := strings.IndexFunc(s.UserAgent, func(r rune) bool { return !isTokenRune(r) })
-	if end < 0 {
-		return s.UserAgent
-	}
-	return s.UserAgent[:end]
-}
-
-// isTokenRune matches RFC 9309's product-token alphabet, which is narrower than
-// HTTP's: robots.txt parsers stop a user-agent name at anything else.
-func isTokenRune(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' || r == '-'
+	return robots.ProductToken(s.UserAgent)
 }
