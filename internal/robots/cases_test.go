@@ -19,24 +19,38 @@ import (
 //	crawl-delay: DURATION|none      the delay the current agent obeys
 //	sitemap: URL                    the file's sitemaps, all of them, in order
 func TestCases(t *testing.T) {
+	for _, c := range loadCases(t) {
+		t.Run(c.name, func(t *testing.T) { runCase(t, Parse(c.body), c.expect) })
+	}
+}
+
+// fixture is one robots file of testdata/cases with its expectations.
+type fixture struct {
+	name   string
+	body   []byte
+	expect []expectation
+}
+
+func loadCases(t *testing.T) []fixture {
+	t.Helper()
 	wants, err := filepath.Glob("testdata/cases/*.want")
 	if err != nil || len(wants) == 0 {
 		t.Fatalf("no cases: %v", err)
 	}
+	var out []fixture
 	for _, wantPath := range wants {
+		body, err := os.ReadFile(strings.TrimSuffix(wantPath, ".want") + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(wantPath)
+		if err != nil {
+			t.Fatal(err)
+		}
 		name := strings.TrimSuffix(filepath.Base(wantPath), ".want")
-		t.Run(name, func(t *testing.T) {
-			body, err := os.ReadFile(strings.TrimSuffix(wantPath, ".want") + ".txt")
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := os.ReadFile(wantPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			runCase(t, Parse(body), want)
-		})
+		out = append(out, fixture{name: name, body: body, expect: readExpectations(t, want)})
 	}
+	return out
 }
 
 // expectation is one line of a .want file, with the agent in force there.
@@ -77,10 +91,10 @@ func readExpectations(t *testing.T, want []byte) []expectation {
 	return out
 }
 
-func runCase(t *testing.T, file *File, want []byte) {
+func runCase(t *testing.T, file *File, expect []expectation) {
 	t.Helper()
 	var sitemaps []string
-	for _, e := range readExpectations(t, want) {
+	for _, e := range expect {
 		rules := file.For(e.agent)
 		switch e.kind {
 		case "sitemap:":

@@ -1,9 +1,6 @@
 package robots
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/temoto/robotstxt"
@@ -34,24 +31,15 @@ func TestTemotoFailures(t *testing.T) {
 	}
 
 	fixtureWrong, fixtureTotal := 0, 0
-	wants, _ := filepath.Glob("testdata/cases/*.want")
-	for _, wantPath := range wants {
-		body, err := os.ReadFile(strings.TrimSuffix(wantPath, ".want") + ".txt")
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := os.ReadFile(wantPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range readExpectations(t, want) {
+	for _, c := range loadCases(t) {
+		for _, e := range c.expect {
 			if e.kind != "ALLOWED" && e.kind != "DISALLOWED" {
 				continue
 			}
 			fixtureTotal++
-			if temotoAllowed(string(body), e.agent, e.arg) != (e.kind == "ALLOWED") {
+			if temotoAllowed(string(c.body), e.agent, e.arg) != (e.kind == "ALLOWED") {
 				fixtureWrong++
-				t.Logf("fixture %s: %s for %s: temoto says the opposite", filepath.Base(wantPath), e.arg, e.agent)
+				t.Logf("fixture %s: %s for %s: temoto says the opposite", c.name, e.arg, e.agent)
 			}
 		}
 	}
