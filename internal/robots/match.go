@@ -88,9 +88,14 @@ func (r *rule) matches(path string) bool {
 // Rules are what one crawler obeys in one file: the merged groups naming its
 // product token, or else the "*" groups, or else nothing. Safe for concurrent use.
 type Rules struct {
-	rules    []rule  // most specific first; at equal length Allow first
-	prefix   string  // literal text every rule's matches start with, free of escapes
-	byHead   []int32 // rule indexes ordered by head, for groups too large to scan
+	rules  []rule  // most specific first; at equal length Allow first
+	prefix string  // literal text every rule's matches start with, free of escapes
+	byHead []int32 // rule indexes ordered by head, for groups too large to scan
+	// closer marks (with lookCloser) the octets that after a path's leading "/"
+	// call for a closer look: the second octets of the rules' heads, and
+	// every octet normalisation may change. A path whose second octet is not
+	// among them can match no rule.
+	closer   [256]byte
 	delay    time.Duration
 	hasDelay bool
 	source   Source
@@ -150,6 +155,7 @@ func (f *File) For(agent string) *Rules {
 		return 0
 	})
 	rs.prefix = commonHead(rs.rules)
+	rs.closer = secondOctets(rs.rules)
 	if len(rs.rules) > linearScanMax {
 		rs.byHead = indexHeads(rs.rules)
 	}
@@ -166,6 +172,34 @@ func indexHeads(rules []rule) []int32 {
 	})
 	return byHead
 }
+
+// lookCloser marks an octet in Rules.closer. Or-ed into a path's first
+// octet it can never leave a "/", so one comparison tests both octets.
+const lookCloser = 0x80
+
+func secondOctets(rules []rule) [256]byte {
+	var set [256]byte
+	for c := range set {
+		if !keptAsIs[c] || c == '/' {
+			set[c] = lookCloser
+		}
+	}
+	for i := range rules {
+		h := rules[i].head
+		if len(h) < 2 || h[0] != '/' {
+			return everyOctet
+		}
+		set[h[1]] = lookCloser
+	}
+	return set
+}
+
+var everyOctet = func() (all [256]byte) {
+	for c := range all {
+		all[c] = lookCloser
+	}
+	return all
+}()
 
 // linearScanMax is the group size up to which trying every rule in order is
 // faster than searching the head index.
@@ -207,8 +241,9 @@ func equalFoldASCII(a, b string) bool {
 }
 
 var (
-	allowAll    = &Rules{source: SourcePolicy}
-	disallowAll = &Rules{source: SourcePolicy, rules: []rule{{pattern: "/", written: "/", length: 1}}, prefix: "/"}
+	allowAll    = &Rules{source: SourcePolicy, closer: everyOctet}
+	disallowAll = &Rules{source: SourcePolicy, rules: []rule{{pattern: "/", written: "/", length: 1, head: "/"}}, prefix: "/",
+		closer: everyOctet}
 )
 
 // AllowAll is what a crawler obeys when there are no rules to obey.
@@ -235,6 +270,9 @@ func (d Decision) Rule() string {
 	return d.Kind.String() + ": " + d.Pattern
 }
 
+// allowedByNoRule is the answer when no rule matches.
+var allowedByNoRule = Decision{Allowed: true}
+
 // pathBufferSize covers all but pathological URLs without touching the heap.
 const pathBufferSize = 2048
 
@@ -242,6 +280,14 @@ const pathBufferSize = 2048
 // path with its query; the fragment is ignored. It does not allocate for paths
 // that normalise to under 2 KiB.
 func (rs *Rules) Decide(url string) Decision {
+	// Most paths are answered by their second octet alone.
+	if len(url) > 1 && url[0]|rs.closer[url[1]] == '/' {
+		return allowedByNoRule
+	}
+	return rs.decideURL(url)
+}
+
+func (rs *Rules) decideURL(url string) Decision {
 	if len(rs.rules) == 0 {
 		return Decision{Allowed: true}
 	}
