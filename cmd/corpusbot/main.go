@@ -79,9 +79,14 @@ func run(env environment, args []string) int {
 	if err == nil || errors.Is(err, errHelpShown) {
 		return 0
 	}
-	fmt.Fprintf(env.stderr, "corpusbot %s: %s\n", cmd.name, oneLine(err.Error()))
 	var ee *exitError
-	if errors.As(err, &ee) {
+	if errors.As(err, &ee) && ee.code == exitNotThat {
+		// The contract's exact words: "not a sitemap: <reason>".
+		fmt.Fprintln(env.stderr, oneLine(err.Error()))
+		return ee.code
+	}
+	fmt.Fprintf(env.stderr, "corpusbot %s: %s\n", cmd.name, oneLine(err.Error()))
+	if ee != nil {
 		return ee.code
 	}
 	return exitFailure

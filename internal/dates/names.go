@@ -2,31 +2,60 @@ package dates
 
 import "strings"
 
-var months = [...]string{"january", "february", "march", "april", "may", "june",
-	"july", "august", "september", "october", "november", "december"}
-
-// monthOf accepts a month's full English name or any abbreviation of at
-// least three letters ("Sep", "Sept").
-func monthOf(word string) (int, bool) {
-	if len(word) < 3 {
-		return 0, false
-	}
-	for i, m := range months {
-		if strings.HasPrefix(m, word) {
-			return i + 1, true
-		}
-	}
-	return 0, false
+// monthNames lists each month's full name in the languages feeds are
+// commonly written in (English, German, French, Spanish, Italian, Dutch,
+// Portuguese). A word names a month when it is one of these names or a
+// prefix of one at least three bytes long ("Sep", "Sept", "févr", "Okt"),
+// or one of the few abbreviations that are not prefixes ("mrt").
+var monthNames = [12][]string{
+	{"january", "januar", "janvier", "enero", "gennaio", "januari", "janeiro"},
+	{"february", "februar", "février", "fevrier", "febrero", "febbraio", "februari", "fevereiro"},
+	{"march", "märz", "maerz", "mars", "marzo", "maart", "março", "mrt"},
+	{"april", "avril", "abril", "aprile"},
+	{"may", "mai", "mayo", "maggio", "mei", "maio"},
+	{"june", "juni", "juin", "junio", "giugno", "junho"},
+	{"july", "juli", "juillet", "julio", "luglio", "julho"},
+	{"august", "août", "aout", "agosto", "augustus"},
+	{"september", "septembre", "septiembre", "settembre", "setembro"},
+	{"october", "oktober", "octobre", "octubre", "ottobre", "outubro"},
+	{"november", "novembre", "noviembre", "novembro"},
+	{"december", "dezember", "décembre", "decembre", "diciembre", "dicembre", "dezembro"},
 }
 
-var dayNames = [...]string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+// dayNames are matched the same way, and also by the two-letter German
+// abbreviations ("Di, 03 Jun 2025").
+var dayNames = []string{
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	"montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag",
+	"lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+	"lunes", "martes", "miércoles", "miercoles", "jueves", "viernes", "sábado", "sabado", "domingo",
+	"lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica",
+	"maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag",
+	"segunda", "terça", "quarta", "quinta", "sexta",
+}
 
-func isDayName(word string) bool {
-	if len(word) < 3 {
-		return false
+var twoLetterDays = []string{"mo", "di", "mi", "do", "fr", "sa", "so"}
+
+// names reports whether word (lower-case, without a trailing dot) can be
+// read as a month, and which, and whether it can be read as a day name.
+// "mar" is both: March, and Tuesday in French and Spanish.
+func names(word string) (month int, isMonth, isDay bool) {
+	for i, list := range monthNames {
+		if namedBy(list, word) {
+			month, isMonth = i+1, true
+			break
+		}
 	}
-	for _, d := range dayNames {
-		if strings.HasPrefix(d, word) {
+	isDay = namedBy(dayNames, word)
+	for _, d := range twoLetterDays {
+		isDay = isDay || word == d
+	}
+	return month, isMonth, isDay
+}
+
+func namedBy(list []string, word string) bool {
+	for _, name := range list {
+		if word == name || len(word) >= 3 && strings.HasPrefix(name, word) {
 			return true
 		}
 	}
@@ -50,14 +79,24 @@ var zones = map[string]int{
 	"acst": 9*60 + 30, "aest": 10 * 60, "aedt": 11 * 60, "nzst": 12 * 60, "nzdt": 13 * 60,
 }
 
-// zoneOffset knows the named zones above and treats RFC 822's military
-// letters other than Z as unknown, which RFC 5322 §4.3 says means -0000.
+// zoneOffset knows the named zones above, "GMT+2" and "UTC-05:00" forms, and
+// treats RFC 822's military letters other than Z as unknown, which RFC 5322
+// §4.3 says means -0000.
 func zoneOffset(word string) (int, bool) {
 	if m, ok := zones[word]; ok {
 		return m * 60, true
 	}
 	if len(word) == 1 && word[0] >= 'a' && word[0] <= 'z' && word != "j" {
 		return 0, true
+	}
+	for _, base := range []string{"gmt", "utc", "ut"} {
+		if rest, ok := strings.CutPrefix(word, base); ok && len(rest) > 1 && (rest[0] == '+' || rest[0] == '-') {
+			off, ok := numericZone(rest[1:])
+			if rest[0] == '-' {
+				off = -off
+			}
+			return off, ok
+		}
 	}
 	return 0, false
 }

@@ -15,6 +15,11 @@ func Parse(s string) (time.Time, bool) {
 	if t, ok := W3C(s); ok {
 		return t, true
 	}
+	if len(s) == 10 && isDigits(s) {
+		// Seconds since 1970, as some JSON and home-grown feeds give them:
+		// ten digits cover 2001 to 2286.
+		return time.Unix(int64(atoi(s)), 0).UTC(), true
+	}
 	return parseParts(s)
 }
 
@@ -25,6 +30,8 @@ type parts struct {
 	offset                   int // seconds east of UTC
 	haveTime, haveZone, isPM bool
 	haveAMPM                 bool
+	monthMayBeDay            bool // the month came from a word that is also a day name
+	zoneIsUTCName            bool // the zone so far is "GMT" or "UTC", which an offset may follow
 }
 
 func parseParts(s string) (time.Time, bool) {
@@ -60,6 +67,9 @@ func parseParts(s string) (time.Time, bool) {
 
 // take files one part of the date, or reports that it is not a date part.
 func (p *parts) take(f string) bool {
+	if n := len(f) - 1; n > 0 && f[n] == '.' && isDigits(f[:n]) {
+		f = f[:n] // the German ordinal day, "1. Oktober"
+	}
 	switch {
 	case isDigits(f) && len(f) == 4 && p.year < 0:
 		p.year = atoi(f)
@@ -67,6 +77,15 @@ func (p *parts) take(f string) bool {
 		p.day = atoi(f)
 	case isDigits(f) && len(f) == 2 && p.year < 0:
 		p.year = twoDigitYear(atoi(f))
+	case len(f) == 10 && f[4] == '/' && f[7] == '/' && p.year < 0:
+		// 2006/01/02, as some publishing tools write it.
+		return p.take(f[:4] + "-" + f[5:7] + "-" + f[8:])
+	case len(f) >= 15 && isDigits(f[:8]) && f[8] == 'T' && isDigits(f[9:15]) && p.year < 0:
+		// ISO 8601's basic format: 20060102T150405Z.
+		if !p.take(f[:8]) {
+			return false
+		}
+		return p.takeClock(f[9:11] + ":" + f[11:13] + ":" + f[13:15] + f[15:])
 	case isDigits(f) && len(f) == 8 && p.year < 0 && p.month < 0:
 		// 20060102, as some feeds write a date-only value.
 		p.year, p.month, p.day = atoi(f[:4]), atoi(f[4:6]), atoi(f[6:])
@@ -91,7 +110,8 @@ func (p *parts) take(f string) bool {
 		}
 	case strings.IndexByte(f, ':') > 0 && f[0] >= '0' && f[0] <= '9' && !p.haveTime:
 		return p.takeClock(f)
-	case (f[0] == '+' || f[0] == '-') && len(f) > 1 && !p.haveZone:
+	case (f[0] == '+' || f[0] == '-') && len(f) > 1 && (!p.haveZone || p.zoneIsUTCName):
+		// "GMT +0200" gives the offset after the name.
 		off, ok := numericZone(f[1:])
 		if !ok {
 			return false
@@ -99,17 +119,20 @@ func (p *parts) take(f string) bool {
 		if f[0] == '-' {
 			off = -off
 		}
-		p.offset, p.haveZone = off, true
+		p.offset, p.haveZone, p.zoneIsUTCName = off, true, false
 	default:
 		word := strings.ToLower(strings.TrimSuffix(f, "."))
-		if m, ok := monthOf(word); ok && p.month < 0 {
-			p.month = m
-		} else if isDayName(word) {
+		month, isMonth, isDay := names(word)
+		if isMonth && (p.month < 0 || p.monthMayBeDay && !isDay) {
+			// A second month word shows that an ambiguous first one was a day.
+			p.month, p.monthMayBeDay = month, isDay
+		} else if isDay {
 			// Day names say nothing the date does not.
 		} else if word == "am" || word == "pm" {
 			p.haveAMPM, p.isPM = true, word == "pm"
 		} else if off, ok := zoneOffset(word); ok && !p.haveZone {
 			p.offset, p.haveZone = off, true
+			p.zoneIsUTCName = word == "gmt" || word == "utc" || word == "ut"
 		} else if word == "t" || word == "at" {
 			// "2006-01-02 T 15:04" and "Jan 2, 2006 at 3:04 PM".
 		} else {
@@ -145,6 +168,9 @@ func (p *parts) takeClock(f string) bool {
 // numericZone reads hhmm, hh:mm or hh as seconds.
 func numericZone(s string) (int, bool) {
 	s = strings.Replace(s, ":", "", 1)
+	if len(s) == 1 || len(s) == 3 {
+		s = "0" + s // "GMT+2", "+530"
+	}
 	if !isDigits(s) || (len(s) != 4 && len(s) != 2) {
 		return 0, false
 	}

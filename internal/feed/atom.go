@@ -1,0 +1,160 @@
+package feed
+
+import (
+	"encoding/xml"
+	"html"
+	"strings"
+	"time"
+)
+
+// atomParser reads Atom 1.0 (RFC 4287), and Atom 0.3 where it names things
+// differently (issued, modified, created).
+type atomParser struct {
+	r   *xmlReader
+	f   *Feed
+	max int
+}
+
+// isAtom reports whether an element is Atom's own. An Atom feed that forgot
+// its xmlns is read as Atom too.
+func isAtom(sp space) bool { return sp == spaceAtom || sp == spaceNone }
+
+func (p *atomParser) feed() error {
+	var alt alternate
+	err := p.r.children(func(el xml.StartElement, sp space) error {
+		if !isAtom(sp) {
+			return p.r.skip()
+		}
+		switch el.Name.Local {
+		case "title":
+			t, err := p.textConstruct(el)
+			setOnce(&p.f.Title, t)
+			return err
+		case "link":
+			href := p.r.resolve(attr(el, "href"))
+			switch rel := attr(el, "rel"); {
+			case relMatches(rel, "alternate"):
+				alt.offer(href, attr(el, "type"))
+			case relMatches(rel, "next"):
+				setOnce(&p.f.Next, href)
+			case relMatches(rel, "hub"):
+				setOnce(&p.f.Hub, href)
+			case relMatches(rel, "self"):
+				setOnce(&p.f.Self, href)
+			}
+		case "entry":
+			return p.entry()
+		}
+		return p.r.skip()
+	})
+	p.f.Link = alt.href
+	return err
+}
+
+// textConstruct reads an Atom text construct (title, summary) as plain text.
+func (p *atomParser) textConstruct(el xml.StartElement) (string, error) {
+	t, err := p.r.text()
+	switch mediaType(attr(el, "type")) {
+	case "html", "text/html":
+		return htmlText(t), err
+	}
+	// "text", and "xhtml", whose text() is already the text of its markup.
+	return collapseSpace(t), err
+}
+
+type atomEntry struct {
+	title, id                  string
+	alt                        alternate
+	published, issued, created time.Time
+	updated, modified          time.Time
+	body                       string
+	hasBody, full              bool
+}
+
+func (p *atomParser) entry() error {
+	if len(p.f.Entries) >= p.max {
+		return errStop
+	}
+	var e atomEntry
+	err := p.r.children(func(el xml.StartElement, sp space) error {
+		if !isAtom(sp) {
+			return p.r.skip()
+		}
+		var err error
+		switch el.Name.Local {
+		case "title":
+			var t string
+			t, err = p.textConstruct(el)
+			setOnce(&e.title, t)
+		case "link":
+			if relMatches(attr(el, "rel"), "alternate") {
+				e.alt.offer(p.r.resolve(attr(el, "href")), attr(el, "type"))
+			}
+			return p.r.skip()
+		case "id":
+			err = textOnce(p.r, &e.id)
+		case "published":
+			err = dateOnce(p.r, &e.published)
+		case "updated":
+			err = dateOnce(p.r, &e.updated)
+		case "issued": // Atom 0.3
+			err = dateOnce(p.r, &e.issued)
+		case "created": // Atom 0.3
+			err = dateOnce(p.r, &e.created)
+		case "modified": // Atom 0.3
+			err = dateOnce(p.r, &e.modified)
+		case "content":
+			if e.hasBody {
+				return p.r.skip()
+			}
+			err = p.content(el, &e)
+		default:
+			// <summary> is not the post, and <source> describes another
+			// feed whose title and links are not this entry's.
+			return p.r.skip()
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	entry := Entry{
+		ID:          e.id,
+		Title:       e.title,
+		Link:        e.alt.href,
+		Published:   firstDate(e.published, e.issued, e.created),
+		Updated:     firstDate(e.updated, e.modified),
+		Content:     e.body,
+		FullContent: e.full,
+	}
+	if entry.Link == "" && isPermalink(e.id) {
+		entry.Link = p.r.resolve(e.id)
+	}
+	p.f.Entries = append(p.f.Entries, entry)
+	return nil
+}
+
+// content reads <content> by its type (RFC 4287 §4.1.3). Content given by
+// src is elsewhere, and a non-text media type is base64: neither is a body.
+func (p *atomParser) content(el xml.StartElement, e *atomEntry) error {
+	if strings.TrimSpace(attr(el, "src")) != "" {
+		return p.r.skip()
+	}
+	switch typ := mediaType(attr(el, "type")); {
+	case typ == "html" || typ == "text/html":
+		t, err := p.r.text()
+		e.body, e.hasBody, e.full = t, true, hasFullText(t)
+		return err
+	case typ == "xhtml" || strings.HasSuffix(typ, "+xml") || strings.HasSuffix(typ, "/xml"):
+		m, err := p.r.markup()
+		e.body, e.hasBody, e.full = m, true, hasFullText(m)
+		return err
+	case typ == "" || typ == "text" || strings.HasPrefix(typ, "text/"):
+		// Counted as HTML all the same: untyped content full of escaped
+		// markup is common, and its tags are not text.
+		t, err := p.r.text()
+		e.body, e.hasBody, e.full = html.EscapeString(t), true, hasFullText(t)
+		return err
+	}
+	return p.r.skip()
+}

@@ -1,0 +1,121 @@
+package feed
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/unicode"
+)
+
+// Parse reads a feed document with the default Options. feedURL, the address
+// the document was fetched from, is the base for relative links after any
+// xml:base; it may be "", and then relative links stay relative. Every error
+// is a *NotFeedError.
+func Parse(body []byte, feedURL string) (*Feed, error) {
+	return Options{}.Parse(body, feedURL)
+}
+
+// Parse reads a feed document within the limits of o. It does no I/O and
+// keeps no reference to body.
+func (o Options) Parse(body []byte, feedURL string) (*Feed, error) {
+	o = o.withDefaults()
+	cut := false
+	if len(body) > o.MaxBytes {
+		body, cut = body[:o.MaxBytes], true
+	}
+	body, transcoded := toUTF8(body)
+	body = trimLeadingSpace(body)
+	if len(body) == 0 {
+		return nil, notFeed("empty document")
+	}
+	base := parseBase(feedURL)
+	var f *Feed
+	var err error
+	switch c := body[0]; {
+	case c == '{':
+		f, err = parseJSON(body, base, o)
+	case c == '[':
+		return nil, notFeed("a JSON array, not a JSON Feed object")
+	case c == '<':
+		if looksLikeHTML(body) {
+			return nil, notFeed("an HTML page")
+		}
+		f, err = parseXML(body, base, transcoded, o)
+	default:
+		return nil, notFeed(fmt.Sprintf("neither XML nor JSON (starts with %q)", prefix(body, 16)))
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.Truncated = f.Truncated || cut
+	f.IsComments = isCommentTitle(f.Title) || IsCommentFeedURL(feedURL) || IsCommentFeedURL(f.Self)
+	return f, nil
+}
+
+// toUTF8 strips a byte order mark and turns UTF-16 (by its BOM, or by the
+// zero bytes around the "<" that must open an XML document) into UTF-8, which
+// is all encoding/xml and encoding/json read. It reports whether it
+// transcoded, so that the XML declaration's encoding="UTF-16" is then ignored.
+func toUTF8(b []byte) ([]byte, bool) {
+	var enc *unicode.Endianness
+	be, le := unicode.BigEndian, unicode.LittleEndian
+	switch {
+	case bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")):
+		return b[3:], false
+	case bytes.HasPrefix(b, []byte("\xFE\xFF")), bytes.HasPrefix(b, []byte("\x00<")):
+		enc = &be
+	case bytes.HasPrefix(b, []byte("\xFF\xFE")), bytes.HasPrefix(b, []byte("<\x00")):
+		enc = &le
+	default:
+		return b, false
+	}
+	out, err := unicode.UTF16(*enc, unicode.UseBOM).NewDecoder().Bytes(b)
+	if err != nil {
+		return b, false
+	}
+	return bytes.TrimPrefix(out, []byte("\xEF\xBB\xBF")), true
+}
+
+func trimLeadingSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
+
+// looksLikeHTML catches the pages many sites serve with status 200 where a
+// feed used to be, before the XML decoder makes a less helpful complaint.
+// A page that opens with a comment or anything else is caught later by its
+// root element.
+func looksLikeHTML(b []byte) bool {
+	head := b[:min(len(b), 64)]
+	return hasPrefixFold(head, "<!doctype html") || hasPrefixFold(head, "<html")
+}
+
+func hasPrefixFold(b []byte, p string) bool {
+	return len(b) >= len(p) && bytes.EqualFold(b[:len(p)], []byte(p))
+}
+
+func prefix(b []byte, n int) string {
+	if len(b) > n {
+		b = b[:n]
+	}
+	for !utf8.Valid(b) && len(b) > 0 {
+		b = b[:len(b)-1]
+	}
+	return string(b)
+}
+
+// parseBase reads the feed URL as the outermost base; an unusable one is no base.
+func parseBase(s string) *url.URL {
+	if s == "" || len(s) > MaxURLLength {
+		return nil
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil
+	}
+	return u
+}

@@ -1,0 +1,251 @@
+package feed
+
+import (
+	"encoding/xml"
+	"strings"
+	"time"
+)
+
+// rssParser reads RSS 0.9x and 2.0 (<rss>) and RSS 1.0 and 0.90 (<rdf:RDF>).
+type rssParser struct {
+	r   *xmlReader
+	f   *Feed
+	max int
+	alt alternate // an atom:link rel="alternate" in the channel: used only when <link> is missing
+}
+
+// isCore reports whether an element is RSS's own rather than an extension's.
+func isCore(sp space) bool { return sp == spaceNone || sp == spaceRSS }
+
+// document reads the children of the root: the channel, and the items, which
+// RSS 1.0 puts beside the channel rather than in it (and some broken RSS 2.0
+// feeds do too).
+func (p *rssParser) document() error {
+	err := p.r.children(func(el xml.StartElement, sp space) error {
+		if isCore(sp) {
+			switch el.Name.Local {
+			case "channel":
+				return p.channel()
+			case "item":
+				return p.item(el)
+			}
+		}
+		return p.r.skip()
+	})
+	if p.f.Link == "" {
+		p.f.Link = p.alt.href
+	}
+	return err
+}
+
+func (p *rssParser) channel() error {
+	return p.r.children(func(el xml.StartElement, sp space) error {
+		switch {
+		case isCore(sp) && el.Name.Local == "title":
+			t, err := p.r.text()
+			if p.f.Title == "" {
+				p.f.Title = rssTitle(t)
+			}
+			return err
+		case isCore(sp) && el.Name.Local == "link" && !hasHref(el):
+			t, err := p.r.text()
+			if p.f.Link == "" {
+				p.f.Link = p.r.resolve(t)
+			}
+			return err
+		case isCore(sp) && el.Name.Local == "item":
+			return p.item(el)
+		case el.Name.Local == "link" && (sp == spaceAtom || isCore(sp)):
+			// An atom:link — or a <link href> written without its prefix —
+			// declares pages, the hub and the feed itself; it never
+			// replaces the channel's <link>.
+			p.channelLink(el)
+			return p.r.skip()
+		}
+		return p.r.skip()
+	})
+}
+
+func (p *rssParser) channelLink(el xml.StartElement) {
+	href := p.r.resolve(attr(el, "href"))
+	switch rel := attr(el, "rel"); {
+	case relMatches(rel, "next"):
+		setOnce(&p.f.Next, href)
+	case relMatches(rel, "hub"):
+		setOnce(&p.f.Hub, href)
+	case relMatches(rel, "self"):
+		setOnce(&p.f.Self, href)
+	case relMatches(rel, "alternate"):
+		p.alt.offer(href, attr(el, "type"))
+	}
+}
+
+// rssItem gathers an item's elements, which may come in any order, before
+// the rules of precedence between them are applied.
+type rssItem struct {
+	title, dcTitle  string
+	link            string
+	guid            string
+	guidIsPermalink bool
+	about           string // RSS 1.0 rdf:about
+	alt             alternate
+	body            string
+	hasBody         bool
+	// Published: pubDate, else dc:date, else dcterms:issued or created, else
+	// atom:published. Updated: atom:updated, else dcterms:modified.
+	pubDate, dcDate, issued, atomPublished time.Time
+	atomUpdated, modified                  time.Time
+}
+
+func (p *rssParser) item(el xml.StartElement) error {
+	if len(p.f.Entries) >= p.max {
+		return errStop
+	}
+	it := rssItem{about: p.r.resolve(attrNS(el, "about", spaceRDF))}
+	err := p.r.children(func(el xml.StartElement, sp space) error {
+		var err error
+		switch {
+		case isCore(sp):
+			switch el.Name.Local {
+			case "title":
+				err = textOnce(p.r, &it.title)
+			case "link":
+				if hasHref(el) {
+					if relMatches(attr(el, "rel"), "alternate") {
+						it.alt.offer(p.r.resolve(attr(el, "href")), attr(el, "type"))
+					}
+					return p.r.skip()
+				}
+				var t string
+				t, err = p.r.text()
+				setOnce(&it.link, p.r.resolve(t))
+			case "guid":
+				permalink := !strings.EqualFold(strings.TrimSpace(attr(el, "isPermaLink")), "false")
+				var t string
+				if t, err = p.r.text(); it.guid == "" && t != "" {
+					it.guid, it.guidIsPermalink = t, permalink
+				}
+			case "pubDate":
+				err = dateOnce(p.r, &it.pubDate)
+			default:
+				return p.r.skip()
+			}
+		case sp == spaceContent && el.Name.Local == "encoded":
+			var t string
+			if t, err = p.r.text(); !it.hasBody {
+				it.body, it.hasBody = t, true
+			}
+		case sp == spaceDC && el.Name.Local == "date":
+			err = dateOnce(p.r, &it.dcDate)
+		case sp == spaceDC && el.Name.Local == "title":
+			err = textOnce(p.r, &it.dcTitle)
+		case sp == spaceDCTerms && (el.Name.Local == "issued" || el.Name.Local == "created"):
+			err = dateOnce(p.r, &it.issued)
+		case sp == spaceDCTerms && el.Name.Local == "modified":
+			err = dateOnce(p.r, &it.modified)
+		case sp == spaceAtom && el.Name.Local == "link":
+			if relMatches(attr(el, "rel"), "alternate") {
+				it.alt.offer(p.r.resolve(attr(el, "href")), attr(el, "type"))
+			}
+			return p.r.skip()
+		case sp == spaceAtom && el.Name.Local == "published":
+			err = dateOnce(p.r, &it.atomPublished)
+		case sp == spaceAtom && el.Name.Local == "updated":
+			err = dateOnce(p.r, &it.atomUpdated)
+		default:
+			return p.r.skip()
+		}
+		return err
+	})
+	if err != nil {
+		return err // an item cut off by the end of the document is not kept
+	}
+	p.f.Entries = append(p.f.Entries, it.entry(p.r))
+	return nil
+}
+
+func (it *rssItem) entry(r *xmlReader) Entry {
+	e := Entry{
+		ID:        it.guid,
+		Title:     rssTitle(firstOf(it.title, it.dcTitle)),
+		Link:      it.link,
+		Published: firstDate(it.pubDate, it.dcDate, it.issued, it.atomPublished),
+		Updated:   firstDate(it.atomUpdated, it.modified),
+	}
+	if e.ID == "" {
+		e.ID = it.about
+	}
+	if e.Link == "" && it.guidIsPermalink && isPermalink(it.guid) {
+		e.Link = r.resolve(it.guid)
+	}
+	if e.Link == "" {
+		e.Link = it.alt.href
+	}
+	if e.Link == "" && isPermalink(it.about) {
+		e.Link = it.about
+	}
+	if it.hasBody {
+		e.Content, e.FullContent = it.body, hasFullText(it.body)
+	}
+	return e
+}
+
+func hasHref(el xml.StartElement) bool {
+	for _, a := range el.Attr {
+		if a.Name.Local == "href" && a.Name.Space == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// attrNS returns the value of the attribute local in the vocabulary sp.
+func attrNS(el xml.StartElement, local string, sp space) string {
+	for _, a := range el.Attr {
+		if a.Name.Local == local && spaceOf(a.Name.Space) == sp {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+func setOnce(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+// textOnce reads the element's text into dst unless dst already holds some:
+// the first non-empty occurrence of an element wins.
+func textOnce(r *xmlReader, dst *string) error {
+	t, err := r.text()
+	setOnce(dst, t)
+	return err
+}
+
+// dateOnce reads the element as a date into dst unless dst already holds one.
+func dateOnce(r *xmlReader, dst *time.Time) error {
+	t, err := r.text()
+	if dst.IsZero() {
+		*dst = parseDate(t)
+	}
+	return err
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func firstDate(ts ...time.Time) time.Time {
+	for _, t := range ts {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
