@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
 	"strings"
 )
 
@@ -66,4 +68,34 @@ func (fs *flags) printHelp(w io.Writer) {
 // oneLine keeps an error to the single line the contract promises.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// readInput reads a named file, or standard input for "-", up to one byte
+// past limit, so that an endless stream costs no more memory than the parser
+// would read of it while the parser can still tell the document was cut.
+func readInput(env environment, name string, limit int64) ([]byte, error) {
+	var r io.Reader = env.stdin
+	what := "stdin"
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err // its error names the file
+		}
+		defer f.Close()
+		r, what = f, name
+	}
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", what, err)
+	}
+	return b, nil
+}
+
+// absoluteURL reads a flag's value that must be an absolute URL.
+func absoluteURL(flagName, value string) (*url.URL, error) {
+	u, err := url.Parse(value)
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		return nil, usageError("%s %q is not an absolute URL", flagName, value)
+	}
+	return u, nil
 }

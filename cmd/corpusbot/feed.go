@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/url"
-	"os"
 	"time"
 
 	"corpus.blog/corpusbot/internal/feed"
@@ -30,8 +27,8 @@ func feedParse(env environment, args []string) error {
 		return usageError("want one FILE, or - for standard input (see --help)")
 	}
 	if *feedURL != "" {
-		if u, err := url.Parse(*feedURL); err != nil || !u.IsAbs() || u.Host == "" {
-			return usageError("--url %q is not an absolute URL", *feedURL)
+		if _, err := absoluteURL("--url", *feedURL); err != nil {
+			return err
 		}
 	}
 	s, err := loadSettings(env, *configPath, nil)
@@ -39,7 +36,7 @@ func feedParse(env environment, args []string) error {
 		return err
 	}
 	opts := feed.Options{MaxBytes: int(min(s.BodyMax, int64(^uint(0)>>1)))}
-	body, err := readCapped(env, positional[0], int64(opts.MaxBytes))
+	body, err := readInput(env, positional[0], int64(opts.MaxBytes))
 	if err != nil {
 		return err
 	}
@@ -107,25 +104,4 @@ func rfc3339(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
-}
-
-// readCapped reads a named file, or standard input for "-", up to one byte
-// past limit, so that an endless stream costs no more memory than the parser
-// would read of it while the parser can still tell the document was cut.
-func readCapped(env environment, name string, limit int64) ([]byte, error) {
-	var r io.Reader = env.stdin
-	what := "stdin"
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err // its error names the file
-		}
-		defer f.Close()
-		r, what = f, name
-	}
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", what, err)
-	}
-	return b, nil
 }

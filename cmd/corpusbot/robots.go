@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -37,7 +35,7 @@ func robotsCheck(env environment, args []string) error {
 		}
 		token = s.ProductToken()
 	}
-	body, err := readInput(env, positional[0])
+	body, err := readInput(env, positional[0], robots.MaxFileSize)
 	if err != nil {
 		return err
 	}
@@ -92,16 +90,4 @@ type checkResult struct {
 	Allowed bool   `json:"allowed"`
 	Rule    string `json:"rule"`
 	Line    int    `json:"line"`
-}
-
-// readInput reads a named file, or standard input for "-".
-func readInput(env environment, name string) ([]byte, error) {
-	if name == "-" {
-		b, err := io.ReadAll(env.stdin)
-		if err != nil {
-			return nil, fmt.Errorf("read stdin: %w", err)
-		}
-		return b, nil
-	}
-	return os.ReadFile(name) // its error names the file
 }

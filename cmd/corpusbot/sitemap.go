@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"time"
 
@@ -33,9 +32,9 @@ func sitemapParse(env environment, args []string) error {
 	}
 	var opts sitemap.Options
 	if *base != "" {
-		u, err := url.Parse(*base)
-		if err != nil || !u.IsAbs() || u.Host == "" {
-			return usageError("--url %q is not an absolute URL", *base)
+		u, err := absoluteURL("--url", *base)
+		if err != nil {
+			return err
 		}
 		opts.Base = u
 	}
