@@ -1,0 +1,30 @@
+// Package fetch is the one gate every request of the crawler goes through:
+// nothing else in the project opens a connection.
+//
+// Per request, in order: the URL's origin has its robots.txt read first (and
+// cached with the verdict of robots.Decide); the URL, and later every redirect
+// hop, is checked against the rules of the origin it lands on before any
+// connection is made; a site on the 403 refusal list is not asked; the site's
+// lease is taken (one request in flight per registrable domain, and a gap of
+// at least max(MIN_GAP, Crawl-delay, back-off) since the last one ended); the
+// request is sent with the exact User-Agent, no cookies, Accept-Encoding
+// gzip and br, and the caller's validators; the Content-Type is judged from
+// the headers before the body is read; the body is decoded and capped at
+// BODY_MAX; the back-off and refusal state are updated; the lease is given
+// back with the time the site may next be asked.
+//
+// The private-address guard sits in the dialer, after DNS, so a name that
+// resolves to 10.0.0.1 is refused as surely as the literal address.
+//
+// Time is a Clock, and the lease, the robots cache and the refusal list are
+// interfaces, so that tests run simulated days and a store can later back the
+// state across a cluster. A Clock rather than testing/synctest alone: the
+// politeness tests go through real loopback sockets (package simweb), and a
+// goroutine blocked on a socket is not durably blocked, so synctest's fake
+// time cannot run them. The lease, which only waits on a channel and the
+// Clock, is also tested under synctest.
+//
+// Go's transport would resend a GET, once and silently, when a reused
+// connection dies under it; the fetcher forbids that (noretry.go), since the
+// second request would skip the lease and the gap.
+package fetch

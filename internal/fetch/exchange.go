@@ -1,0 +1,159 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// exchange is one HTTP request and its response, read or not.
+type exchange struct {
+	status      int
+	header      http.Header
+	contentType string
+	body        []byte
+	outcome     Outcome
+	location    *url.URL // a redirect's resolved target
+	err         error
+	ours        bool // err came from the caller's context, not the site
+	conditional bool
+	start, end  time.Time
+}
+
+// failed reports whether the exchange counts as trouble at the site for the
+// back-off: no answer, a server error, or "too many requests".
+func (ex *exchange) failed() bool {
+	if ex.ours {
+		return false
+	}
+	return ex.outcome == OutcomeError || ex.status >= 500 || ex.status == http.StatusTooManyRequests
+}
+
+var accept = map[Purpose]string{
+	PurposeRobots:    "text/plain, */*;q=0.1",
+	PurposePage:      "text/html, application/xhtml+xml;q=0.9, */*;q=0.1",
+	PurposeFeed:      "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
+	PurposeCatalogue: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
+	PurposeSitemap:   "application/xml, text/xml;q=0.9, text/plain;q=0.5, */*;q=0.1",
+}
+
+// exchange sends one GET for u and reads what the purpose allows of the
+// answer. It never follows a redirect.
+func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, lastModified string) (ex exchange) {
+	ex.start = f.clock.Now()
+	defer func() {
+		ex.end = f.clock.Now()
+		if ex.err != nil && ctx.Err() != nil {
+			ex.ours = true
+		}
+	}()
+	cctx, cancel := context.WithTimeout(ctx, f.timeouts.Total)
+	defer cancel()
+	req, err := http.NewRequestWithContext(withConnCount(cctx, cancel), http.MethodGet, u.String(), nil)
+	if err != nil {
+		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
+		return ex
+	}
+	// Header values are set on the map directly: sent exactly as given.
+	req.Header["User-Agent"] = []string{f.s.UserAgent}
+	req.Header["Accept-Encoding"] = []string{"gzip, br"}
+	req.Header["Accept"] = []string{accept[p]}
+	if etag != "" {
+		req.Header["If-None-Match"] = []string{etag}
+		ex.conditional = true
+	}
+	if lastModified != "" {
+		req.Header["If-Modified-Since"] = []string{lastModified}
+		ex.conditional = true
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
+		return ex
+	}
+	// Closing without draining drops the connection: what we do not read is
+	// never downloaded.
+	defer resp.Body.Close()
+	ex.status, ex.header, ex.contentType = resp.StatusCode, resp.Header, resp.Header.Get("Content-Type")
+	switch s := resp.StatusCode; {
+	case s == http.StatusNotModified:
+		ex.outcome = OutcomeUnchanged
+		return ex
+	case s >= 300 && s < 400 && resp.Header.Get("Location") != "":
+		loc, err := u.Parse(resp.Header.Get("Location"))
+		if err != nil {
+			ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: bad Location: %w", u, err)
+			return ex
+		}
+		loc.Fragment, loc.RawFragment = "", ""
+		ex.location = loc
+		return ex
+	case s < 200 || s >= 300:
+		ex.outcome, ex.err = OutcomeStatus, fmt.Errorf("fetch %s: %w", u, &StatusError{Code: s})
+		return ex
+	}
+	ex.outcome, ex.body, ex.err = f.readBody(resp, p)
+	if ex.err != nil {
+		ex.err = fmt.Errorf("fetch %s: %w", u, ex.err)
+	}
+	return ex
+}
+
+// readBody judges the type from the header, then reads and decodes at most
+// BODY_MAX bytes, sniffing the first ones when the type is ambiguous.
+func (f *Fetcher) readBody(resp *http.Response, p Purpose) (Outcome, []byte, error) {
+	limit := f.s.BodyMax
+	verdict := judgeType(p, MediaType(resp.Header.Get("Content-Type")))
+	if verdict == typeWrong {
+		return OutcomeWrongType, nil, fmt.Errorf("%w: %q for %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
+	}
+	declared := limit // what an unencoded body may declare; an encoded one may be a little longer
+	if enc := resp.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		declared = rawLimit(limit)
+	}
+	if p != PurposeRobots && resp.ContentLength > declared {
+		return OutcomeTooLarge, nil, fmt.Errorf("%w: Content-Length %d", ErrTooLarge, resp.ContentLength)
+	}
+	r, err := decoder(resp.Body, resp.Header.Get("Content-Encoding"), limit)
+	if err != nil {
+		return readError(err)
+	}
+	if p == PurposeRobots {
+		// An over-long robots.txt is parsed as far as BODY_MAX (RFC 9309
+		// asks for at least 500 KiB) rather than thrown away.
+		b, err := io.ReadAll(io.LimitReader(r, limit))
+		if err != nil && !errors.Is(err, ErrTooLarge) {
+			return readError(err)
+		}
+		return OutcomeFetched, b, nil
+	}
+	var prefix []byte
+	if verdict == typeSniff {
+		buf := make([]byte, sniffLen)
+		n, err := io.ReadFull(r, buf)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+			return readError(err)
+		}
+		prefix = buf[:n]
+		if !sniffAccepts(p, sniff(prefix)) {
+			return OutcomeWrongType, nil, fmt.Errorf("%w: %q does not look like a %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
+		}
+	}
+	b, err := readCapped(r, prefix, limit)
+	if err != nil {
+		return readError(err)
+	}
+	return OutcomeFetched, b, nil
+}
+
+func readError(err error) (Outcome, []byte, error) {
+	if errors.Is(err, ErrTooLarge) {
+		return OutcomeTooLarge, nil, err
+	}
+	return OutcomeError, nil, fmt.Errorf("read body: %w", err)
+}

@@ -1,0 +1,166 @@
+package fetch
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"corpus.blog/corpusbot/internal/robots"
+)
+
+// Fetch sends req through every rule of the crawler and reports what became
+// of it. It never panics and always returns a Result; Err says why a fetch
+// did not give a body. A Request with PurposeRobots re-reads the origin's
+// robots.txt now (conditionally) and updates the cache.
+func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
+	u, err := parseURL(req.URL)
+	if err != nil {
+		return Result{Outcome: OutcomeError, FinalURL: req.URL, Err: fmt.Errorf("fetch %s: %w", req.URL, err)}
+	}
+	if _, ok := accept[req.Purpose]; !ok {
+		return Result{Outcome: OutcomeError, FinalURL: req.URL, Err: fmt.Errorf("fetch %s: unknown purpose %q", req.URL, req.Purpose)}
+	}
+	if req.Purpose == PurposeRobots {
+		return f.fetchRobots(ctx, u)
+	}
+	seen := map[string]bool{u.String(): true}
+	var redirects []string
+	for {
+		res, next := f.hop(ctx, u, req)
+		res.Redirects = redirects
+		if next == nil {
+			return res
+		}
+		switch {
+		case len(redirects) >= MaxRedirects:
+			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: u.String(), Redirects: redirects,
+				Err: fmt.Errorf("fetch %s: %w (more than %d)", req.URL, ErrTooManyRedirects, MaxRedirects)}
+		case seen[next.String()]:
+			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: u.String(), Redirects: redirects,
+				Err: fmt.Errorf("fetch %s: %w at %s", req.URL, ErrRedirectLoop, next)}
+		case next.Scheme != "http" && next.Scheme != "https":
+			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: u.String(), Redirects: redirects,
+				Err: fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, next, ErrBadURL)}
+		}
+		seen[next.String()] = true
+		redirects = append(redirects, next.String())
+		u = next
+	}
+}
+
+// hop checks u against robots.txt and the refusal list and, if both allow,
+// sends one request. next is set when the answer is a redirect to follow.
+func (f *Fetcher) hop(ctx context.Context, u *url.URL, req Request) (res Result, next *url.URL) {
+	site := Site(u.Host)
+	entry, err := f.robotsEntry(ctx, u)
+	if err != nil {
+		return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: %w", u, err)}, nil
+	}
+	rules := entry.Verdict.For(f.agent)
+	if d := rules.Decide(u.RequestURI()); !d.Allowed {
+		err := &DisallowedError{URL: u.String(), State: entry.Verdict.State, Rule: d.Rule()}
+		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeDisallowed, Err: err})
+		return Result{Outcome: OutcomeDisallowed, FinalURL: u.String(), Robots: entry.Verdict.State, Err: err}, nil
+	}
+	if st := f.refusals.Get(site); !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
+		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
+		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeRefused, Err: err})
+		return Result{Outcome: OutcomeRefused, FinalURL: u.String(), Robots: entry.Verdict.State, Err: err}, nil
+	}
+	delay, _ := rules.CrawlDelay()
+	ex := f.leased(ctx, site, u, req.Purpose, delay, req.ETag, req.LastModified)
+	res = resultOf(u, ex, req)
+	res.Robots = entry.Verdict.State
+	return res, ex.location
+}
+
+// resultOf turns an exchange into what the caller sees.
+func resultOf(u *url.URL, ex exchange, req Request) Result {
+	res := Result{
+		Outcome: ex.outcome, Status: ex.status, FinalURL: u.String(), Body: ex.body,
+		ContentType: ex.contentType, Header: ex.header, Err: ex.err,
+	}
+	switch ex.outcome {
+	case OutcomeFetched:
+		res.ETag = ex.header.Get("Etag")
+		res.LastModified = ex.header.Get("Last-Modified")
+		if res.LastModified == "" {
+			res.LastModified = ex.header.Get("Date")
+			res.LastModifiedFromDate = res.LastModified != ""
+		}
+	case OutcomeUnchanged:
+		// A 304 changes nothing but the check time: keep what is stored.
+		res.ETag, res.LastModified = req.ETag, req.LastModified
+	}
+	return res
+}
+
+// leased runs one exchange under the site's lease and updates the site's
+// back-off and refusal state before giving the lease back.
+func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose, crawlDelay time.Duration, etag, lastModified string) exchange {
+	floor := max(f.s.MinGap, crawlDelay)
+	if p == PurposeCatalogue {
+		floor = max(floor, f.s.CataloguePageDelay)
+	}
+	slot, err := f.lease.Acquire(ctx, site, floor)
+	if err != nil {
+		return exchange{outcome: OutcomeError, err: fmt.Errorf("fetch %s: lease %s: %w", u, site, err), ours: true}
+	}
+	// Asked again under the lease: of several requests queued on a site due
+	// for its recheck, only the first is sent.
+	if now := f.clock.Now(); p != PurposeRobots && !f.refusals.Get(site).mayAsk(now, f.s.RefusalRecheck) {
+		slot.Abandon()
+		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
+		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: now, Outcome: OutcomeRefused, Err: err})
+		return exchange{outcome: OutcomeRefused, err: err, ours: true}
+	}
+	ex := f.exchange(ctx, u, p, etag, lastModified)
+	b := f.backoffs.get(site)
+	if !ex.ours { // our own cancellation says nothing about the site
+		b = b.update(answer{
+			status: ex.status, failed: ex.failed(), header: ex.header, duration: ex.end.Sub(ex.start), end: ex.end,
+		}, f.s.MinGap, f.slowAfter, f.slowFactor)
+		f.backoffs.put(site, b)
+	}
+	// robots.txt is not a page: its answers neither list a site nor clear it.
+	if !ex.ours && p != PurposeRobots {
+		if st := f.refusals.Get(site); st != st.after(ex.status, ex.end) {
+			f.refusals.Put(site, st.after(ex.status, ex.end))
+		}
+	}
+	slot.Release(ex.end, b.next(ex.end, max(f.s.MinGap, crawlDelay)))
+	f.emit(ctx, Record{
+		Site: site, URL: u.String(), Purpose: p, Status: ex.status, Bytes: int64(len(ex.body)),
+		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Outcome: outcomeOf(ex), Err: ex.err,
+	})
+	return ex
+}
+
+// outcomeOf names a redirect, which is not an outcome a caller sees.
+func outcomeOf(ex exchange) Outcome {
+	if ex.location != nil {
+		return OutcomeRedirect
+	}
+	return ex.outcome
+}
+
+// parseURL accepts absolute http and https URLs with a host.
+func parseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return nil, err
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
+		return nil, ErrBadURL
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u, nil
+}
+
+// ttls are the robots cache lifetimes from the settings.
+func (f *Fetcher) ttls() robots.TTLs {
+	return robots.TTLs{Answer: f.s.RobotsTTL, Guess: f.s.RobotsGuessTTL}
+}

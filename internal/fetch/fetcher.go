@@ -1,0 +1,191 @@
+package fetch
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"corpus.blog/corpusbot/internal/config"
+)
+
+// Timeouts bound each stage of a request. A slow-drip server is cut off by
+// Total, which covers the whole body.
+type Timeouts struct {
+	Dial   time.Duration // TCP connect
+	TLS    time.Duration // TLS handshake
+	Header time.Duration // request sent to response headers received
+	Total  time.Duration // the whole exchange, body included
+}
+
+// DefaultTimeouts are generous for a slow blog host and short enough that one
+// hung site does not hold a worker for long.
+var DefaultTimeouts = Timeouts{Dial: 10 * time.Second, TLS: 10 * time.Second, Header: 30 * time.Second, Total: 60 * time.Second}
+
+// Options configure a Fetcher. Only Settings is required; every other field
+// has an in-process default.
+type Options struct {
+	Settings config.Settings
+	Clock    Clock       // default RealClock
+	Lease    Lease       // default NewLocalLease(Clock)
+	Robots   RobotsCache // default NewMemoryRobots()
+	Refusals Refusals    // default NewMemoryRefusals()
+	Observe  func(Record)
+	Logger   *slog.Logger // default slog.Default()
+
+	// Resolver and Dial are the network under the guard: tests substitute
+	// them (see package simweb) and the guard still judges every address.
+	// Defaults: net.DefaultResolver and a net.Dialer whose Control runs the
+	// guard again on the address actually connected.
+	Resolver Resolver
+	Dial     DialFunc
+	// Proxy chooses a proxy per request; default http.ProxyFromEnvironment
+	// (HTTP_PROXY, HTTPS_PROXY, NO_PROXY). A configured proxy is trusted:
+	// the guard applies to the targets the crawler dials itself.
+	Proxy func(*http.Request) (*url.URL, error)
+	// TLS is the client TLS configuration (nil: the system's roots); tests
+	// pass simweb's ClientTLS.
+	TLS      *tls.Config
+	Timeouts Timeouts // zero fields take DefaultTimeouts
+
+	// A response that takes SlowAfter or longer raises the site's gap to
+	// SlowFactor times its duration. Defaults 2s and 4.
+	SlowAfter  time.Duration
+	SlowFactor int
+}
+
+// NoProxy is an Options.Proxy that never uses one, whatever the environment.
+func NoProxy(*http.Request) (*url.URL, error) { return nil, nil }
+
+// Fetcher sends every request of the crawler. Safe for concurrent use.
+type Fetcher struct {
+	s          config.Settings
+	agent      string // product token for robots.txt groups
+	clock      Clock
+	lease      Lease
+	robots     RobotsCache
+	refusals   Refusals
+	observe    func(Record)
+	log        *slog.Logger
+	client     *http.Client
+	timeouts   Timeouts
+	slowAfter  time.Duration
+	slowFactor int
+	backoffs   backoffs
+	robotsOnce flights
+	proxies    sync.Map // "host:port" of proxies in use: dialled without the guard
+}
+
+// New builds a Fetcher.
+func New(o Options) (*Fetcher, error) {
+	if o.Settings.UserAgent == "" {
+		return nil, fmt.Errorf("fetch: settings have no user agent")
+	}
+	if o.Settings.BodyMax <= 0 {
+		return nil, fmt.Errorf("fetch: BODY_MAX must be positive")
+	}
+	f := &Fetcher{
+		s: o.Settings, agent: o.Settings.ProductToken(), clock: o.Clock, lease: o.Lease,
+		robots: o.Robots, refusals: o.Refusals, observe: o.Observe, log: o.Logger,
+		timeouts: o.Timeouts, slowAfter: o.SlowAfter, slowFactor: o.SlowFactor,
+	}
+	if f.clock == nil {
+		f.clock = RealClock{}
+	}
+	if f.lease == nil {
+		f.lease = NewLocalLease(f.clock)
+	}
+	if f.robots == nil {
+		f.robots = NewMemoryRobots()
+	}
+	if f.refusals == nil {
+		f.refusals = NewMemoryRefusals()
+	}
+	if f.log == nil {
+		f.log = slog.Default()
+	}
+	d := DefaultTimeouts
+	f.timeouts = Timeouts{
+		Dial: or(o.Timeouts.Dial, d.Dial), TLS: or(o.Timeouts.TLS, d.TLS),
+		Header: or(o.Timeouts.Header, d.Header), Total: or(o.Timeouts.Total, d.Total),
+	}
+	f.slowAfter = or(f.slowAfter, 2*time.Second)
+	if f.slowFactor <= 0 {
+		f.slowFactor = 4
+	}
+	f.client = f.newClient(o)
+	return f, nil
+}
+
+func or(v, def time.Duration) time.Duration {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// newClient builds the one HTTP client: no cookie jar, no automatic
+// redirects (each hop is checked and leased on its own), no transparent
+// decompression (we ask for gzip and br ourselves and bound the decoding).
+func (f *Fetcher) newClient(o Options) *http.Client {
+	resolver := o.Resolver
+	if resolver == nil {
+		resolver = net.DefaultResolver
+	}
+	dial := o.Dial
+	if dial == nil {
+		nd := &net.Dialer{Timeout: f.timeouts.Dial}
+		if !o.Settings.AllowPrivate {
+			nd.Control = guardControl
+		}
+		dial = nd.DialContext
+	}
+	g := &guardedDialer{resolver: resolver, dial: dial, allowPrivate: o.Settings.AllowPrivate}
+	proxyDialer := &net.Dialer{Timeout: f.timeouts.Dial}
+	proxy := o.Proxy
+	if proxy == nil {
+		proxy = http.ProxyFromEnvironment
+	}
+	t := &http.Transport{
+		Proxy: func(r *http.Request) (*url.URL, error) {
+			u, err := proxy(r)
+			if u != nil {
+				port := u.Port()
+				if port == "" {
+					port = defaultPort(u.Scheme)
+				}
+				f.proxies.Store(net.JoinHostPort(u.Hostname(), port), true)
+			}
+			return u, err
+		},
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if resending(ctx) {
+				return nil, errNoResend
+			}
+			if _, ok := f.proxies.Load(addr); ok {
+				return proxyDialer.DialContext(ctx, network, addr)
+			}
+			return g.DialContext(ctx, network, addr)
+		},
+		TLSClientConfig:       o.TLS.Clone(),
+		TLSHandshakeTimeout:   f.timeouts.TLS,
+		ResponseHeaderTimeout: f.timeouts.Header,
+		DisableCompression:    true,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          4096,
+		MaxIdleConnsPerHost:   1, // one request in flight per site: one connection is all a host needs
+		IdleConnTimeout:       10 * time.Second,
+	}
+	return &http.Client{
+		Transport:     t,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// CloseIdleConnections closes the connections kept for reuse.
+func (f *Fetcher) CloseIdleConnections() { f.client.CloseIdleConnections() }

@@ -1,0 +1,41 @@
+package fetch
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Record describes one request, or one request not made (disallowed,
+// refused), for logs and metrics.
+type Record struct {
+	Site        string
+	URL         string
+	Purpose     Purpose
+	Status      int
+	Bytes       int64 // body bytes read, after decoding
+	Start       time.Time
+	Duration    time.Duration
+	Conditional bool // If-None-Match or If-Modified-Since was sent
+	Outcome     Outcome
+	Err         error
+}
+
+func (f *Fetcher) emit(ctx context.Context, r Record) {
+	if f.observe != nil {
+		f.observe(r)
+	}
+	level := slog.LevelDebug
+	if r.Outcome == OutcomeError {
+		level = slog.LevelInfo
+	}
+	attrs := []slog.Attr{
+		slog.String("site", r.Site), slog.String("url", r.URL), slog.String("purpose", string(r.Purpose)),
+		slog.Int("status", r.Status), slog.Int64("bytes", r.Bytes), slog.Duration("duration", r.Duration),
+		slog.Bool("conditional", r.Conditional), slog.String("outcome", string(r.Outcome)),
+	}
+	if r.Err != nil {
+		attrs = append(attrs, slog.String("err", r.Err.Error()))
+	}
+	f.log.LogAttrs(context.WithoutCancel(ctx), level, "fetch", attrs...)
+}

@@ -1,0 +1,100 @@
+package fetch
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"corpus.blog/corpusbot/internal/robots"
+)
+
+// Purpose is why a URL is fetched; it decides the accepted content types and
+// the gap, and is reported in every record.
+type Purpose string
+
+// The purposes; the strings are stable (logged, stored).
+const (
+	PurposeRobots    Purpose = "robots"
+	PurposeFeed      Purpose = "feed"
+	PurposePage      Purpose = "page"
+	PurposeSitemap   Purpose = "sitemap"
+	PurposeCatalogue Purpose = "catalogue"
+)
+
+// Request is one fetch a caller wants. ETag and LastModified are the
+// validators stored from the last read, exactly as Result gave them; they are
+// sent back as If-None-Match and If-Modified-Since.
+type Request struct {
+	URL          string
+	Purpose      Purpose
+	ETag         string
+	LastModified string
+}
+
+// Outcome is how a fetch ended. The strings are stable.
+type Outcome string
+
+// The outcomes.
+const (
+	OutcomeFetched    Outcome = "fetched"    // 2xx, body read
+	OutcomeUnchanged  Outcome = "unchanged"  // 304: nothing read, nothing to parse
+	OutcomeDisallowed Outcome = "disallowed" // robots.txt says no (or is unreachable): no connection made
+	OutcomeRefused    Outcome = "refused"    // the site is on the 403 refusal list: no connection made
+	OutcomeTooLarge   Outcome = "too-large"  // the body (decoded) exceeds BODY_MAX
+	OutcomeWrongType  Outcome = "wrong-type" // Content-Type (or the first bytes) not what the purpose takes: closed unread
+	OutcomeStatus     Outcome = "status"     // the server answered with another status (4xx, 5xx, 3xx without Location)
+	OutcomeError      Outcome = "error"      // no answer: DNS, connection, timeout, guard, too many redirects, a loop
+	OutcomeRedirect   Outcome = "redirect"   // in a Record only: a hop whose Location was followed
+)
+
+// Result is what became of a Request.
+type Result struct {
+	Outcome     Outcome
+	Status      int    // the final response's status; 0 when none
+	FinalURL    string // where the last hop went
+	Body        []byte // decoded, at most BODY_MAX; nil unless OutcomeFetched
+	ContentType string // as the server sent it
+	// Validators to store for the next conditional read: the ETag and
+	// Last-Modified exactly as the server wrote them; with no Last-Modified,
+	// the server's own Date header of the response (LastModifiedFromDate),
+	// never our clock.
+	ETag                 string
+	LastModified         string
+	LastModifiedFromDate bool
+	Header               http.Header // the final response's header (X-Robots-Tag and the like)
+	Redirects            []string    // each Location followed, in order
+	Robots               robots.State
+	Err                  error
+}
+
+// DisallowedError says which rule kept a URL from being fetched.
+type DisallowedError struct {
+	URL   string
+	State robots.State // how the origin's robots.txt stood
+	Rule  string       // the deciding rule, "" when the state alone decided
+}
+
+func (e *DisallowedError) Error() string {
+	if e.Rule != "" {
+		return fmt.Sprintf("fetch %s: disallowed by robots.txt (%s)", e.URL, e.Rule)
+	}
+	return fmt.Sprintf("fetch %s: disallowed by robots.txt (%s)", e.URL, e.State)
+}
+
+// Errors a Result can carry, for errors.Is.
+var (
+	ErrRefused          = errors.New("site is on the 403 refusal list")
+	ErrTooManyRedirects = errors.New("too many redirects")
+	ErrRedirectLoop     = errors.New("redirect loop")
+	ErrTooLarge         = errors.New("body exceeds BODY_MAX")
+	ErrWrongType        = errors.New("content type not accepted")
+	ErrBadURL           = errors.New("not an http(s) URL")
+)
+
+// StatusError is a final response that was neither a success nor a 304.
+type StatusError struct{ Code int }
+
+func (e *StatusError) Error() string { return fmt.Sprintf("status %d", e.Code) }
+
+// MaxRedirects is how many redirects one fetch follows.
+const MaxRedirects = 5

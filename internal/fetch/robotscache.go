@@ -1,0 +1,50 @@
+package fetch
+
+import (
+	"sync"
+	"time"
+
+	"corpus.blog/corpusbot/internal/robots"
+)
+
+// RobotsEntry is what is known of one origin's robots.txt.
+type RobotsEntry struct {
+	Verdict          robots.Verdict
+	Checked          time.Time    // when robots.txt was last asked
+	Expires          time.Time    // Checked + the verdict's TTL
+	Last             *robots.Copy // newest 2xx copy, obeyed for 30 days while unreachable
+	UnreachableSince time.Time    // start of the current run of failures; zero when reachable
+	ETag             string       // validators of Last, for a conditional re-read
+	LastModified     string
+}
+
+// RobotsCache keeps RobotsEntry per origin ("https://host:443"). The
+// in-memory MemoryRobots is one implementation; a store can back it later.
+type RobotsCache interface {
+	Get(origin string) (RobotsEntry, bool)
+	Put(origin string, e RobotsEntry)
+}
+
+// MemoryRobots is an in-memory RobotsCache, safe for concurrent use.
+type MemoryRobots struct {
+	mu sync.Mutex
+	m  map[string]RobotsEntry
+}
+
+// NewMemoryRobots returns an empty cache.
+func NewMemoryRobots() *MemoryRobots { return &MemoryRobots{m: make(map[string]RobotsEntry)} }
+
+// Get returns the entry for origin.
+func (c *MemoryRobots) Get(origin string) (RobotsEntry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[origin]
+	return e, ok
+}
+
+// Put stores the entry for origin.
+func (c *MemoryRobots) Put(origin string, e RobotsEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.m[origin] = e
+}

@@ -1,0 +1,62 @@
+package fetch
+
+import (
+	"net"
+	"net/url"
+	"strings"
+
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+)
+
+// Site is the politeness unit a host belongs to: its registrable domain
+// (eTLD+1, with the private section of the public suffix list, so
+// foo.github.io and bar.github.io are two sites), in lowercase ASCII. IP
+// literals, single-label hosts and hosts that are themselves public suffixes
+// are their own site. host may carry a port.
+func Site(host string) string {
+	h := hostOnly(host)
+	if h == "" || strings.Contains(h, ":") || net.ParseIP(h) != nil || !strings.Contains(h, ".") {
+		return h
+	}
+	site, err := publicsuffix.EffectiveTLDPlusOne(h)
+	if err != nil {
+		return h // the host is a public suffix itself
+	}
+	return site
+}
+
+// hostOnly strips the port and brackets, lowercases, drops a trailing dot and
+// converts an internationalised name to its ASCII form, so that every spelling
+// of one host shares one lease and one robots.txt.
+func hostOnly(host string) string {
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	h = strings.TrimSuffix(strings.Trim(h, "[]"), ".")
+	if net.ParseIP(h) != nil {
+		return strings.ToLower(h)
+	}
+	if a, err := idna.Lookup.ToASCII(h); err == nil {
+		h = a
+	}
+	return strings.ToLower(h)
+}
+
+// Origin is the robots.txt cache key of u: scheme, host and port, the port
+// always written so that http://x and http://x:80 are one origin.
+func Origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = defaultPort(u.Scheme)
+	}
+	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(hostOnly(u.Host), port)
+}
+
+func defaultPort(scheme string) string {
+	if strings.EqualFold(scheme, "https") {
+		return "443"
+	}
+	return "80"
+}

@@ -1,0 +1,5 @@
+package simweb_test
+
+import "net"
+
+type netConn = net.Conn

@@ -1,0 +1,103 @@
+package simweb
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/net/publicsuffix"
+)
+
+// Request is one request as the server saw it.
+type Request struct {
+	Host     string // lowercase, without port
+	Site     string // registrable domain of Host, computed here independently of the fetcher
+	URI      string // path and query as requested
+	Header   http.Header
+	Start    time.Time
+	End      time.Time // when the handler returned
+	Status   int
+	Bytes    int64 // body bytes written
+	InFlight int   // requests to the same site in flight when this one started, itself included
+}
+
+type recorder struct {
+	now      func() time.Time
+	mu       sync.Mutex
+	reqs     []*Request
+	inFlight map[string]int
+}
+
+// begin records a request's start; the returned func records its end.
+func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes int64) {
+	site := siteOf(host)
+	rc.mu.Lock()
+	if rc.inFlight == nil {
+		rc.inFlight = make(map[string]int)
+	}
+	rc.inFlight[site]++
+	req := &Request{Host: host, Site: site, URI: r.URL.RequestURI(), Header: r.Header.Clone(), Start: rc.now(), InFlight: rc.inFlight[site]}
+	rc.reqs = append(rc.reqs, req)
+	rc.mu.Unlock()
+	return func(status int, bytes int64) {
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		rc.inFlight[site]--
+		req.End, req.Status, req.Bytes = rc.now(), status, bytes
+	}
+}
+
+// siteOf is the registrable domain of host, the site politeness is counted by.
+func siteOf(host string) string {
+	if !strings.Contains(host, ".") || strings.Contains(host, ":") || strings.Trim(host, "0123456789.") == "" {
+		return host
+	}
+	s, err := publicsuffix.EffectiveTLDPlusOne(host)
+	if err != nil {
+		return host
+	}
+	return s
+}
+
+// Requests returns every request so far, in order of arrival.
+func (w *Web) Requests() []Request {
+	w.rec.mu.Lock()
+	defer w.rec.mu.Unlock()
+	out := make([]Request, len(w.rec.reqs))
+	for i, r := range w.rec.reqs {
+		out[i] = *r
+	}
+	return out
+}
+
+// RequestsTo returns the requests to host, in order of arrival.
+func (w *Web) RequestsTo(host string) []Request {
+	var out []Request
+	for _, r := range w.Requests() {
+		if r.Host == strings.ToLower(host) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Reset forgets the requests recorded so far.
+func (w *Web) Reset() {
+	w.rec.mu.Lock()
+	defer w.rec.mu.Unlock()
+	w.rec.reqs = nil
+}
+
+// BySite groups requests per site, each group ordered by start time.
+func BySite(reqs []Request) map[string][]Request {
+	m := make(map[string][]Request)
+	for _, r := range reqs {
+		m[r.Site] = append(m[r.Site], r)
+	}
+	for _, rs := range m {
+		slices.SortStableFunc(rs, func(a, b Request) int { return a.Start.Compare(b.Start) })
+	}
+	return m
+}

@@ -1,0 +1,139 @@
+package simweb
+
+import (
+	"crypto/tls"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync"
+	"time"
+)
+
+// PublicAddr is where every simulated name resolves unless told otherwise:
+// TEST-NET-3 (RFC 5737), public as far as the guard can tell, routed by
+// Web.Dial to the loopback test server.
+var PublicAddr = netip.MustParseAddr("203.0.113.10")
+
+// Web is a simulated web. Configure hosts before fetching from them; the
+// configuration is safe to change while requests run.
+type Web struct {
+	srv   *httptest.Server // plain http, port 80
+	tls   *httptest.Server // https, port 443, certificates from ca
+	ca    *authority
+	now   func() time.Time
+	mu    sync.Mutex
+	hosts map[string]*Host
+	addrs map[string]netip.Addr // names resolving somewhere other than PublicAddr
+	rec   recorder
+	dials dialCounts
+}
+
+// Option configures a Web.
+type Option func(*Web)
+
+// WithClock makes the recorder (and slow faults) use the given time, such as
+// a *Clock shared with the fetcher.
+func WithClock(now func() time.Time) Option { return func(w *Web) { w.now = now } }
+
+// New starts a simulated web with no hosts. Close it when done.
+func New(opts ...Option) *Web {
+	w := &Web{now: time.Now, hosts: make(map[string]*Host), addrs: make(map[string]netip.Addr)}
+	for _, o := range opts {
+		o(w)
+	}
+	w.rec.now = func() time.Time { return w.now() }
+	ca, err := newAuthority()
+	if err != nil {
+		panic(err) // only a broken crypto/rand gets here
+	}
+	w.ca = ca
+	w.srv = httptest.NewUnstartedServer(http.HandlerFunc(w.serve))
+	// Connections the fetcher drops unread must not linger as idle handlers.
+	w.srv.Config.ReadHeaderTimeout = 10 * time.Second
+	w.srv.Start()
+	w.tls = httptest.NewUnstartedServer(http.HandlerFunc(w.serve))
+	w.tls.Config.ReadHeaderTimeout = 10 * time.Second
+	w.tls.TLS = &tls.Config{GetCertificate: ca.leaf, MinVersion: tls.VersionTLS12}
+	w.tls.StartTLS()
+	return w
+}
+
+// Close stops the servers.
+func (w *Web) Close() {
+	for _, s := range []*httptest.Server{w.srv, w.tls} {
+		s.CloseClientConnections()
+		s.Close()
+	}
+}
+
+// Host returns the host called name, creating it (with no robots.txt, so it
+// answers 404 for it, and no pages) on first use. It is served on both
+// http (port 80) and https (port 443, see ClientTLS).
+func (w *Web) Host(name string) *Host {
+	name = strings.ToLower(name)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	h, ok := w.hosts[name]
+	if !ok {
+		h = newHost(w, name)
+		w.hosts[name] = h
+	}
+	return h
+}
+
+func (w *Web) lookup(name string) (*Host, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	h, ok := w.hosts[name]
+	return h, ok
+}
+
+// serve records the request and hands it to its host.
+func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
+	name := strings.ToLower(r.Host)
+	if h, _, err := net.SplitHostPort(name); err == nil {
+		name = h
+	}
+	done := w.rec.begin(name, r)
+	sw := &statusWriter{ResponseWriter: rw}
+	defer func() { done(sw.status, sw.bytes) }()
+	h, ok := w.lookup(name)
+	if !ok {
+		http.Error(sw, "no such simulated host", http.StatusMisdirectedRequest)
+		return
+	}
+	h.serve(sw, r)
+}
+
+// statusWriter remembers what was sent, for the recorder.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += int64(n)
+	return n, err
+}
+
+func (s *statusWriter) Flush() {
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
