@@ -1,0 +1,61 @@
+// Package extract reads a fetched HTML page into what the crawler keeps of
+// it: the title, the article's plain text (kept privately), its publication
+// date, the citations in its body, the page's robots directives and whether
+// it is a client-rendered shell. It does no I/O and is safe for concurrent
+// use.
+//
+// Choices worth knowing, all deliberate:
+//   - Input: only the first MaxBytes (5 MB, the fetcher's body cap) are read.
+//     The encoding is found as browsers find it (BOM, then <meta charset> or
+//     http-equiv Content-Type in the first 1024 bytes, then UTF-8 if the
+//     bytes are valid UTF-8, else windows-1252), through
+//     golang.org/x/net/html/charset. Title and Text are always valid UTF-8.
+//     The one error is the HTML parser's: it refuses a page with more than
+//     512 elements open at once, which no real page needs.
+//   - Robots: <meta name="robots"> and <meta name="AGENT"> (the product
+//     token, compared case-insensitively) both apply; a tag naming another
+//     crawler (googlebot) does not. Content tokens are split on commas,
+//     semicolons and white space and compared case-insensitively: noindex,
+//     nofollow, and none (both); anything else (all, index, follow, max-snippet…) changes
+//     nothing. Splitting on white space too means "noindex nofollow", a
+//     common mistake, is obeyed, the polite reading. The X-Robots-Tag header
+//     is the caller's (fetch.XRobotsTag).
+//   - Text and links come from go-readability's article node, so navigation,
+//     sidebars and footers that readability discards give no citations.
+//     "Skip to content" links are removed first, since readability keeps
+//     them when it takes a whole page wrapper. A Noindex or Shell page has
+//     Text "".
+//   - Links: <a href> in the article, resolved against the first <base href>
+//     (itself resolved against the page URL; ignored if not http(s)) and
+//     then the page URL; fragments removed; only http and https with a host;
+//     a link back to the page itself is not a citation; a URL longer than
+//     MaxURLLength is dropped (so that a huge base cannot be copied into
+//     every link); the host is lower-cased; duplicates dropped, document
+//     order kept. Nofollow gives nil, and so does an article without links.
+//     Links carrying rel="nofollow" or "sponsored" are still kept: they are
+//     recorded as citations, never fetched.
+//   - Title: readability's (JSON-LD headline or name, og:title, else
+//     <title> with a trailing " | Site name" taken off), white space
+//     collapsed. It is kept for noindex and shell pages too.
+//   - Published: the first of <meta property="article:published_time">,
+//     JSON-LD datePublished (anywhere in the graph), an element with
+//     itemprop="datePublished", a <time> marked as the publication date
+//     (pubdate, class published or entry-date), the first <time datetime>
+//     inside an <article>, and the first in the extracted article, that
+//     internal/dates can read. Always UTC; zero when none is found.
+//   - Shell: the visible text of the body (everything outside script, style,
+//     noscript, template and svg, white space runs counted once) is under
+//     ShellMaxText (200) characters, and either
+//     (a) there is an app mount point — an element with id root, app,
+//     __next, __nuxt, ___gatsby, svelte or react-root, an <app-root>, or an
+//     ng-app, ng-view, ui-view or data-reactroot attribute — holding under
+//     MountMaxText (24) characters ("Loading…" is allowed), or
+//     (b) there is at least one executable <script> (external, module or
+//     inline JavaScript; JSON data blocks do not count) and the body holds
+//     under BareMaxText (32) characters.
+//     The mount point must be empty, not merely present, so that a
+//     server-rendered Next.js or Nuxt page with a short post in it is not a
+//     shell; and a page with scripts but no mount point must be next to
+//     empty, so that a three-sentence post on a theme full of scripts is not
+//     one either.
+package extract

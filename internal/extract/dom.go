@@ -1,0 +1,63 @@
+package extract
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// attr is n's attribute key (keys are lower-cased by the parser), or "".
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// elements calls fn on every element under n in document order; fn returns
+// false to skip the element's children. Iterative, so that a deeply nested
+// page cannot exhaust the stack.
+func elements(n *html.Node, fn func(*html.Node) bool) {
+	if n == nil {
+		return
+	}
+	stack := []*html.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		descend := true
+		if c.Type == html.ElementNode {
+			descend = fn(c)
+		}
+		if !descend {
+			continue
+		}
+		// Children pushed last-first so that they pop in document order.
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+}
+
+// hasClass reports whether n's class list holds one of names.
+func hasClass(n *html.Node, names ...string) bool {
+	for _, c := range strings.Fields(attr(n, "class")) {
+		for _, name := range names {
+			if strings.EqualFold(c, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
