@@ -38,6 +38,12 @@ func commands() []command {
 		{"robots check", "decide URLs against a robots.txt file, saying which rule decided", robotsCheck},
 		{"sitemap parse", "list the entries of a sitemap, sitemap index, text sitemap or feed", sitemapParse},
 		{"feed parse", "list the entries of an RSS, Atom or JSON feed", feedParse},
+		{"sources add", "add sources by homepage URL", sourcesAdd},
+		{"run", "crawl: everything due, continuously (--once: then exit)", runCrawl},
+		{"articles fetch", "read the feeds waiting longest and fetch what they name", articlesFetch},
+		{"sitemaps discover", "look for sources' sitemaps", sitemapsDiscover},
+		{"sitemaps fetch", "read sitemaps and fetch what changed", sitemapsFetch},
+		{"export", "print posts (or sources) as JSON lines", export},
 	}
 }
 
@@ -112,6 +118,6 @@ func printOverview(w io.Writer) {
 	fmt.Fprintln(w, "\nUsage: corpusbot COMMAND [flags] [arguments]   (COMMAND --help for its flags)")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-16s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-18s %s\n", c.name, c.summary)
 	}
 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/sqlite"
+)
+
+// crawlFlags are the flags every crawl command takes: --config and --db,
+// plus every setting on `run` (names nil) or the named ones.
+func crawlFlags(fs *flags, names ...string) *string {
+	configPath := fs.String("config", "", "settings file (TOML)")
+	if len(names) == 0 {
+		config.RegisterFlags(fs.FlagSet)
+	} else {
+		config.RegisterFlags(fs.FlagSet, names...)
+	}
+	return configPath
+}
+
+// openStore opens the database the settings name.
+func openStore(ctx context.Context, s config.Settings) (store.Store, error) {
+	db, err := sqlite.Open(ctx, s.DB)
+	if err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// newCrawler wires the store, the one fetcher and the crawler; progress
+// goes to stderr as log lines.
+func newCrawler(env environment, st store.Store, s config.Settings) (*crawl.Crawler, func(), error) {
+	log := crawlLogger(env.stderr)
+	c := &crawl.Crawler{Store: st, Clock: fetch.RealClock{}, Settings: s, Log: log}
+	f, err := fetch.New(fetch.Options{
+		Settings: s, Clock: c.Clock, Logger: log, Observe: c.Observe,
+		Refusals: store.Refusals{Store: st, Log: log}, Robots: store.NewRobotsCache(st, log),
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("fetcher: %w", err)
+	}
+	c.Fetcher = f
+	return c, f.CloseIdleConnections, nil
+}
+
+// interruptible is a context that Ctrl-C or SIGTERM cancels, so that a
+// command stops between two requests with everything done so far stored.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// crawlCommand is the shape of every crawl command but `sources add`:
+// settings, store, crawler, an interruptible context, then job.
+func crawlCommand(env environment, configPath string, fs *flags, job func(ctx context.Context, c *crawl.Crawler) error) error {
+	s, err := loadSettings(env, configPath, fs.FlagSet)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	st, err := openStore(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	c, closeIdle, err := newCrawler(env, st, s)
+	if err != nil {
+		return err
+	}
+	defer closeIdle()
+	if err := job(ctx, c); err != nil && ctx.Err() == nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,73 @@
+package crawl
+
+import (
+	"context"
+	"net/url"
+	"sync"
+
+	"corpus.blog/corpusbot/internal/fetch"
+)
+
+// perSite runs fn over items grouped by site: one site's items in order on
+// one worker (they would only queue on the site's lease anyway), up to
+// Workers sites at once. It stops early when ctx ends and returns the first
+// error other than the context's, after logging every job's error.
+func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) string, fn func(context.Context, T) error) error {
+	groups := map[string][]T{}
+	var order []string
+	for _, it := range items {
+		site := siteOf(urlOf(it))
+		if _, ok := groups[site]; !ok {
+			order = append(order, site)
+		}
+		groups[site] = append(groups[site], it)
+	}
+	work := make(chan []T)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for range min(c.workers(), len(order)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range work {
+				for _, it := range g {
+					if ctx.Err() != nil {
+						break
+					}
+					if err := fn(ctx, it); err != nil && ctx.Err() == nil {
+						c.log().Warn("job failed", "url", urlOf(it), "err", err)
+						mu.Lock()
+						if first == nil {
+							first = err
+						}
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	for _, site := range order {
+		select {
+		case work <- groups[site]:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	close(work)
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return ctx.Err()
+}
+
+func siteOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return fetch.Site(u.Host)
+}

@@ -1,0 +1,77 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+
+	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// WalkCatalogue reads the pages behind a feed's page one, once per feed:
+// one page at a time (the catalogue purpose makes the fetcher wait
+// CATALOGUE_PAGE_DELAY, or a longer Crawl-delay, between them), following
+// the feed's declared next page or ?paged=N. It stops when a page adds
+// nothing new, when there is no next page, or after CATALOGUE_MAX_PAGES
+// pages (page one included). Each page's posts and the walk's progress are
+// stored in one transaction, so a walk cut off anywhere resumes at the page
+// it had not recorded; a finished walk (done) is never started again.
+func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
+	if f.Catalogue == store.CatalogueDone {
+		return nil
+	}
+	for {
+		if f.NextPage == "" || f.Pages+1 >= c.Settings.CatalogueMaxPages {
+			f.Catalogue = store.CatalogueDone
+			return c.Store.UpdateFeed(ctx, f)
+		}
+		page := f.NextPage
+		res := c.Fetcher.Fetch(ctx, fetch.Request{URL: page, Purpose: fetch.PurposeCatalogue})
+		if err := ctx.Err(); err != nil {
+			f.Catalogue = store.CatalogueInterrupted
+			if uerr := c.Store.UpdateFeed(context.WithoutCancel(ctx), f); uerr != nil {
+				return uerr
+			}
+			return err
+		}
+		switch {
+		case res.Outcome == fetch.OutcomeFetched:
+		case res.Outcome == fetch.OutcomeError || res.Status == 429 || res.Status >= 500:
+			// Not an end of the archive: resume from this page next time.
+			f.Catalogue, f.Error = store.CatalogueInterrupted, errText(res)
+			return c.Store.UpdateFeed(ctx, f)
+		default:
+			// 404 past the last page, disallowed by a ?paged= rule, not a feed:
+			// the walk has reached as far as it may.
+			f.Catalogue = store.CatalogueDone
+			return c.Store.UpdateFeed(ctx, f)
+		}
+		parsed, err := feed.Parse(res.Body, res.FinalURL)
+		if err != nil {
+			f.Catalogue = store.CatalogueDone
+			return c.Store.UpdateFeed(ctx, f)
+		}
+		added, err := c.Store.FeedRead(ctx, newPosts(f.SourceID, parsed), func(r store.AddResult) store.Feed {
+			f.Pages++
+			switch {
+			case r.Added == 0:
+				f.Catalogue, f.NextPage = store.CatalogueDone, ""
+			case parsed.Next != "":
+				f.Catalogue, f.NextPage = store.CataloguePending, parsed.Next
+			case page == pagedURL(f.URL, f.Pages+1):
+				f.Catalogue, f.NextPage = store.CataloguePending, pagedURL(f.URL, f.Pages+2)
+			default:
+				f.Catalogue, f.NextPage = store.CatalogueDone, ""
+			}
+			return f
+		})
+		if err != nil {
+			return fmt.Errorf("catalogue %s: %w", page, err)
+		}
+		c.log().Info("catalogue page", "feed", f.URL, "page", page, "new", added.Added)
+		if f.Catalogue == store.CatalogueDone {
+			return nil
+		}
+	}
+}

@@ -1,0 +1,76 @@
+// Package crawl is the crawler's jobs: discover a source, poll a feed, walk
+// its catalogue, discover and read sitemaps, fetch a page. Each job is a
+// small function of the store, the fetcher and the clock; each stores its
+// progress as it goes, so that a job cut off at any point (Ctrl-C, kill -9)
+// is simply done again, or resumed, by the next run.
+package crawl
+
+import (
+	"context"
+	"log/slog"
+	"net/url"
+	"sync"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// Fetcher is what the jobs need of *fetch.Fetcher.
+type Fetcher interface {
+	Fetch(ctx context.Context, req fetch.Request) fetch.Result
+	Robots(ctx context.Context, rawURL string) (fetch.RobotsEntry, error)
+}
+
+// Crawler holds what every job needs. Its zero value is not usable; fill
+// every field but Log and Workers.
+type Crawler struct {
+	Store    store.Store
+	Fetcher  Fetcher
+	Clock    fetch.Clock
+	Settings config.Settings
+	Extract  Extractor    // page text extraction; nil: extract.Parse
+	Log      *slog.Logger // default slog.Default()
+	// Workers is how many sites are worked on at once (default 8); one
+	// site's work is always done by one worker, in order.
+	Workers int
+
+	robotsStatus sync.Map // origin -> last robots.txt status seen (from Observe)
+}
+
+// Observe is the fetcher's Options.Observe: every request goes to the
+// store's request log, and robots.txt statuses are kept for the origin
+// records.
+func (c *Crawler) Observe(rec fetch.Record) {
+	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
+		if u, err := url.Parse(rec.URL); err == nil {
+			c.robotsStatus.Store(fetch.Origin(u), rec.Status)
+		}
+	}
+	if err := c.Store.LogRequests(context.Background(), []fetch.Record{rec}); err != nil {
+		c.log().Warn("request log write failed", "url", rec.URL, "err", err)
+	}
+}
+
+func (c *Crawler) log() *slog.Logger {
+	if c.Log != nil {
+		return c.Log
+	}
+	return slog.Default()
+}
+
+func (c *Crawler) workers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return 8
+}
+
+func (c *Crawler) agent() string { return c.Settings.ProductToken() }
+
+func (c *Crawler) extractor() Extractor {
+	if c.Extract != nil {
+		return c.Extract
+	}
+	return DefaultExtractor
+}

@@ -1,0 +1,90 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// FetchPage fetches one post's page (conditionally when it was fetched
+// before) and stores the outcome in one write that also clears the debt, so
+// the page is not fetched again. noindex (meta or X-Robots-Tag, generic or
+// addressed to us) keeps no text; nofollow records no citations; a page that
+// only renders in a browser is a shell; a non-HTML page is skipped unread;
+// 404 or 410 on a re-fetch marks the post removed.
+func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
+	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: p.URL, Purpose: fetch.PurposePage, ETag: p.ETag, LastModified: p.LastModified})
+	if err := ctx.Err(); err != nil {
+		return err // still due: fetched again by the next run
+	}
+	r := store.PageResult{PostID: p.ID, Fetched: c.Clock.Now()}
+	refetch := !p.Fetched.IsZero()
+	switch res.Outcome {
+	case fetch.OutcomeUnchanged:
+		r.Keep = true
+	case fetch.OutcomeFetched:
+		c.pageResult(&r, res)
+	case fetch.OutcomeWrongType:
+		r.State = store.PostSkipped
+	case fetch.OutcomeDisallowed:
+		r.State = store.PostDisallowed
+	case fetch.OutcomeRefused:
+		r.State = store.PostRefused
+	case fetch.OutcomeStatus:
+		var se *fetch.StatusError
+		gone := res.Status == 404 || res.Status == 410 || (errors.As(res.Err, &se) && (se.Code == 404 || se.Code == 410))
+		switch {
+		case gone && refetch:
+			r.State = store.PostRemoved
+		case refetch && p.State == store.PostIndexed:
+			r.Keep = true // a passing failure does not undo what we hold
+		default:
+			r.State = store.PostError
+		}
+	default:
+		if refetch && p.State == store.PostIndexed {
+			r.Keep = true
+		} else {
+			r.State = store.PostError
+		}
+	}
+	if r.State == store.PostRemoved {
+		// The record, its text and its citations stay; it is only hidden.
+		r.Text, r.TextFrom, r.Citations, r.ETag, r.LastModified = p.Text, p.TextFrom, p.Citations, p.ETag, p.LastModified
+	}
+	if err := c.Store.SavePage(ctx, r); err != nil {
+		return fmt.Errorf("page %s: %w", p.URL, err)
+	}
+	return nil
+}
+
+func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result) {
+	u, err := url.Parse(res.FinalURL)
+	if err != nil {
+		r.State = store.PostError
+		return
+	}
+	page, err := c.extractor()(res.Body, u, c.agent())
+	if err != nil {
+		r.State = store.PostError
+		return
+	}
+	x := fetch.XRobotsTag(res.Header, c.agent())
+	r.ETag, r.LastModified, r.Title, r.Published = res.ETag, res.LastModified, page.Title, page.Published
+	switch {
+	case page.Noindex || x.NoIndex:
+		r.State, r.Title = store.PostNoindex, ""
+		return
+	case page.Shell:
+		r.State = store.PostShell
+		return
+	}
+	r.State, r.Text, r.TextFrom = store.PostIndexed, page.Text, store.TextFromPage
+	if !page.Nofollow && !x.NoFollow {
+		r.Citations = page.Links
+	}
+}

@@ -1,0 +1,118 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+
+	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// PollFeed reads page one of a feed, conditionally. A 304 changes nothing
+// but the read time. New entries are stored (full-content ones with their
+// text, the rest owed one page fetch); an entry already held inserts
+// nothing, unless its date advanced, which makes a conditional re-fetch due.
+// A feed robots.txt disallows is marked disallowed and kept: FeedsDue
+// offers it again after a week, and a read that is allowed makes it active.
+func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
+	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: f.URL, Purpose: fetch.PurposeFeed, ETag: f.ETag, LastModified: f.LastModified})
+	if ctx.Err() != nil {
+		return ctx.Err() // nothing recorded: the poll is simply due again
+	}
+	now := c.Clock.Now()
+	f.Checked = now
+	switch res.Outcome {
+	case fetch.OutcomeUnchanged:
+		f.State, f.Error, f.LastRead = store.FeedActive, "", now
+		return c.Store.UpdateFeed(ctx, f)
+	case fetch.OutcomeFetched:
+	default:
+		f.State, f.Error = failedFeedState(res), errText(res)
+		c.log().Info("feed not read", "feed", f.URL, "state", f.State, "err", f.Error)
+		return c.Store.UpdateFeed(ctx, f)
+	}
+	parsed, err := feed.Parse(res.Body, res.FinalURL)
+	if err == nil && parsed.IsComments {
+		err = errors.New("a comment feed")
+	}
+	if err != nil {
+		f.State, f.Error = store.FeedError, err.Error()
+		return c.Store.UpdateFeed(ctx, f)
+	}
+	f.State, f.Error, f.LastRead, f.ETag, f.LastModified = store.FeedActive, "", now, res.ETag, res.LastModified
+	if f.Catalogue == store.CatalogueNone && f.NextPage == "" {
+		f.NextPage = firstCataloguePage(f.URL, parsed.Next)
+	}
+	added, err := c.Store.FeedRead(ctx, newPosts(f.SourceID, parsed), func(store.AddResult) store.Feed { return f })
+	if err != nil {
+		return fmt.Errorf("poll %s: %w", f.URL, err)
+	}
+	c.log().Info("feed read", "feed", f.URL, "entries", len(parsed.Entries), "new", added.Added, "modified", added.Modified)
+	return nil
+}
+
+// failedFeedState is disallowed when robots.txt rules (or a robots.txt
+// refusal) keep us out, error otherwise: an unreachable robots.txt pauses
+// crawling without saying no.
+func failedFeedState(res fetch.Result) string {
+	var de *fetch.DisallowedError
+	if errors.As(res.Err, &de) && de.State != robots.StateUnreachable {
+		return store.FeedDisallowed
+	}
+	if res.Outcome == fetch.OutcomeDisallowed && res.Robots != robots.StateUnreachable {
+		return store.FeedDisallowed
+	}
+	return store.FeedError
+}
+
+func errText(res fetch.Result) string {
+	if res.Err != nil {
+		return res.Err.Error()
+	}
+	return fmt.Sprintf("%s (status %d)", res.Outcome, res.Status)
+}
+
+// newPosts turns a feed's entries into posts; entries without a link, or
+// linking to a comment feed, are not posts.
+func newPosts(sourceID int64, f *feed.Feed) []store.NewPost {
+	out := make([]store.NewPost, 0, len(f.Entries))
+	for _, e := range f.Entries {
+		if e.Link == "" || feed.IsCommentFeedURL(e.Link) {
+			continue
+		}
+		p := store.NewPost{URL: e.Link, SourceID: sourceID, Title: e.Title, Published: e.Published, Lastmod: e.Updated}
+		if p.Lastmod.IsZero() {
+			p.Lastmod = e.Published
+		}
+		if e.FullContent {
+			p.Text = htmlText(e.Content)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// firstCataloguePage is the feed's declared next page, or ?paged=2.
+func firstCataloguePage(feedURL, next string) string {
+	if next != "" {
+		return next
+	}
+	return pagedURL(feedURL, 2)
+}
+
+// pagedURL is feedURL with paged=n (WordPress's archive pages).
+func pagedURL(feedURL string, n int) string {
+	u, err := url.Parse(feedURL)
+	if err != nil {
+		return ""
+	}
+	q := u.Query()
+	q.Set("paged", strconv.Itoa(n))
+	u.RawQuery = q.Encode()
+	return u.String()
+}

@@ -1,0 +1,162 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are applied in order, each once, each in its own transaction;
+// the schema's version is how many have run. Append, never edit.
+var migrations = []string{
+	`CREATE TABLE sources (
+		id INTEGER PRIMARY KEY,
+		url TEXT NOT NULL UNIQUE,
+		added INTEGER NOT NULL,
+		discovered INTEGER NOT NULL DEFAULT 0,
+		sitemaps_checked INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX sources_discover ON sources(discovered, id);
+	CREATE TABLE origins (
+		origin TEXT PRIMARY KEY,
+		status INTEGER NOT NULL,
+		state TEXT NOT NULL,
+		checked INTEGER NOT NULL
+	);
+	CREATE TABLE feeds (
+		id INTEGER PRIMARY KEY,
+		source_id INTEGER NOT NULL REFERENCES sources(id),
+		url TEXT NOT NULL UNIQUE,
+		state TEXT NOT NULL,
+		etag TEXT NOT NULL DEFAULT '',
+		last_modified TEXT NOT NULL DEFAULT '',
+		last_read INTEGER NOT NULL DEFAULT 0,
+		checked INTEGER NOT NULL DEFAULT 0,
+		error TEXT NOT NULL DEFAULT '',
+		catalogue TEXT NOT NULL,
+		next_page TEXT NOT NULL DEFAULT '',
+		pages INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX feeds_source ON feeds(source_id);
+	CREATE INDEX feeds_due ON feeds(state, last_read);
+	CREATE INDEX feeds_catalogue ON feeds(catalogue, id);
+	CREATE TABLE sitemaps (
+		id INTEGER PRIMARY KEY,
+		source_id INTEGER NOT NULL REFERENCES sources(id),
+		url TEXT NOT NULL,
+		via TEXT NOT NULL,
+		parent_id INTEGER NOT NULL DEFAULT 0,
+		state TEXT NOT NULL,
+		etag TEXT NOT NULL DEFAULT '',
+		last_modified TEXT NOT NULL DEFAULT '',
+		last_read INTEGER NOT NULL DEFAULT 0,
+		lastmod INTEGER NOT NULL DEFAULT 0,
+		read_lastmod INTEGER NOT NULL DEFAULT 0,
+		error TEXT NOT NULL DEFAULT '',
+		UNIQUE(source_id, url)
+	);
+	CREATE INDEX sitemaps_due ON sitemaps(parent_id, last_read);
+	CREATE INDEX sitemaps_parent ON sitemaps(parent_id, id);
+	CREATE TABLE posts (
+		id INTEGER PRIMARY KEY,
+		url TEXT NOT NULL UNIQUE,
+		source_id INTEGER NOT NULL REFERENCES sources(id),
+		title TEXT NOT NULL DEFAULT '',
+		published INTEGER NOT NULL DEFAULT 0,
+		lastmod INTEGER NOT NULL DEFAULT 0,
+		state TEXT NOT NULL,
+		prev_state TEXT NOT NULL DEFAULT '',
+		text_from TEXT NOT NULL DEFAULT '',
+		text TEXT NOT NULL DEFAULT '',
+		etag TEXT NOT NULL DEFAULT '',
+		last_modified TEXT NOT NULL DEFAULT '',
+		citations TEXT NOT NULL DEFAULT '[]',
+		due INTEGER NOT NULL DEFAULT 0,
+		fetched INTEGER NOT NULL DEFAULT 0,
+		in_feed INTEGER NOT NULL DEFAULT 0
+	);
+	CREATE INDEX posts_due ON posts(source_id, id) WHERE due = 1;
+	CREATE INDEX posts_due_all ON posts(id) WHERE due = 1;
+	CREATE INDEX posts_source ON posts(source_id);
+	CREATE TABLE sitemap_urls (
+		sitemap_id INTEGER NOT NULL REFERENCES sitemaps(id),
+		post_id INTEGER NOT NULL REFERENCES posts(id),
+		lastmod INTEGER NOT NULL DEFAULT 0,
+		seen INTEGER NOT NULL,
+		PRIMARY KEY (sitemap_id, post_id)
+	);
+	CREATE INDEX sitemap_urls_post ON sitemap_urls(post_id);
+	CREATE TABLE refusals (
+		site TEXT PRIMARY KEY,
+		consecutive403 INTEGER NOT NULL,
+		served INTEGER NOT NULL,
+		refused INTEGER NOT NULL,
+		last_asked INTEGER NOT NULL
+	);
+	CREATE TABLE requests (
+		id INTEGER PRIMARY KEY,
+		site TEXT NOT NULL,
+		url TEXT NOT NULL,
+		purpose TEXT NOT NULL,
+		status INTEGER NOT NULL,
+		bytes INTEGER NOT NULL,
+		start INTEGER NOT NULL,
+		duration INTEGER NOT NULL,
+		conditional INTEGER NOT NULL,
+		outcome TEXT NOT NULL,
+		error TEXT NOT NULL
+	);`,
+	// 2: the fetcher's robots.txt cache survives restarts.
+	`CREATE TABLE robots_cache (
+		origin TEXT PRIMARY KEY,
+		state TEXT NOT NULL,
+		ttl INTEGER NOT NULL,
+		file TEXT,
+		checked INTEGER NOT NULL,
+		expires INTEGER NOT NULL,
+		last_file TEXT,
+		last_fetched INTEGER NOT NULL,
+		unreachable_since INTEGER NOT NULL,
+		etag TEXT NOT NULL,
+		last_modified TEXT NOT NULL
+	);`,
+	// 3: discovery after a failure is retried later, not judged at once.
+	`ALTER TABLE sources ADD COLUMN discover_after INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sources ADD COLUMN sitemaps_after INTEGER NOT NULL DEFAULT 0;`,
+}
+
+func migrate(ctx context.Context, db *sql.DB) error {
+	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var v int
+	err := db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v)
+	if err == sql.ErrNoRows {
+		if _, err := db.ExecContext(ctx, `INSERT INTO schema_version VALUES (0)`); err != nil {
+			return err
+		}
+	} else if err != nil {
+		return err
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("database schema version %d is newer than this binary (%d)", v, len(migrations))
+	}
+	for i := v; i < len(migrations); i++ {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %d: %w", i+1, err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = ?`, i+1); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+// Package store is the crawler's memory: sources, the robots state of their
+// origins, feeds, sitemaps, posts, the 403 refusal list and the request log.
+//
+// Store is written for more than one backend (SQLite now, PostgreSQL later):
+// it speaks in the crawler's terms, takes and returns time.Time, and every
+// method that changes more than one row does so atomically, so that a
+// process killed at any moment leaves either all of a change or none of it.
+// The backend-agnostic test suite is storetest.RunSuite.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+)
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Feed states.
+const (
+	FeedActive     = "active"
+	FeedDisallowed = "disallowed"
+	FeedError      = "error"
+)
+
+// Catalogue walk progress of a feed.
+const (
+	CatalogueNone        = "none"        // not started
+	CataloguePending     = "pending"     // started, pages remain
+	CatalogueDone        = "done"        // finished: never started again
+	CatalogueInterrupted = "interrupted" // stopped by an error or a shutdown; resumes at NextPage
+)
+
+// Post states.
+const (
+	PostIndexed    = "indexed"
+	PostPending    = "pending"
+	PostNoindex    = "noindex"
+	PostRemoved    = "removed"
+	PostDisallowed = "disallowed"
+	PostRefused    = "refused"
+	PostError      = "error"
+	PostShell      = "shell"
+	PostSkipped    = "skipped"
+)
+
+// Where a post's text came from.
+const (
+	TextFromFeed = "feed"
+	TextFromPage = "page"
+)
+
+// Sitemap discovery routes.
+const (
+	ViaRobots    = "robots"
+	ViaWellKnown = "well-known"
+)
+
+// Source is a blog, known by its homepage URL.
+type Source struct {
+	ID              int64
+	URL             string
+	Added           time.Time
+	Discovered      time.Time // robots and feeds looked for; zero: not yet
+	SitemapsChecked time.Time // sitemaps looked for; zero: not yet
+}
+
+// Origin is the robots.txt standing of one scheme://host:port.
+type Origin struct {
+	Origin  string
+	Status  int    // HTTP status of the last robots.txt read, 0 when none came
+	State   string // robots.State
+	Checked time.Time
+}
+
+// RobotsRecord is a fetch.RobotsEntry in storable form: the parsed files
+// as robots.File.String() writes them back (parsing that text decides every
+// URL the same way).
+type RobotsRecord struct {
+	Origin           string
+	State            string
+	TTL              time.Duration
+	File             string // "" with HasFile false: no file to obey
+	HasFile          bool
+	Checked          time.Time
+	Expires          time.Time
+	LastFile         string // the newest 2xx copy
+	HasLast          bool
+	LastFetched      time.Time
+	UnreachableSince time.Time
+	ETag             string
+	LastModified     string
+}
+
+// Feed is one feed of a source.
+type Feed struct {
+	ID           int64
+	SourceID     int64
+	URL          string
+	State        string
+	ETag         string
+	LastModified string
+	LastRead     time.Time // last read attempt that got an answer (200 or 304)
+	Checked      time.Time // last time the feed was tried at all
+	Error        string
+	Catalogue    string // CatalogueNone, …
+	NextPage     string // the next catalogue page to read
+	Pages        int    // catalogue pages read so far
+}
+
+// Sitemap is one sitemap (or sitemap index, or index child) of a source.
+type Sitemap struct {
+	ID           int64
+	SourceID     int64
+	URL          string
+	Via          string // ViaRobots or ViaWellKnown
+	ParentID     int64  // the index that listed it, 0 for a top-level one
+	State        string // "active" or "error"
+	ETag         string
+	LastModified string
+	LastRead     time.Time
+	Lastmod      time.Time // as its parent index last stated it
+	ReadLastmod  time.Time // the parent's lastmod when this child was last read
+	Error        string
+}
+
+// Post is one article.
+type Post struct {
+	ID           int64
+	URL          string
+	SourceID     int64
+	Title        string
+	Published    time.Time
+	Lastmod      time.Time
+	State        string
+	TextFrom     string
+	Text         string // kept privately, never exported
+	ETag         string
+	LastModified string
+	Citations    []string
+	Due          bool // a page fetch is owed: new, or modified since the last fetch
+	Fetched      time.Time
+}
+
+// NewPost is a post as a feed or a sitemap names it.
+type NewPost struct {
+	URL       string
+	SourceID  int64
+	Title     string
+	Published time.Time
+	Lastmod   time.Time // the feed's updated date or the sitemap's lastmod
+	Text      string    // non-empty: the full post from the feed, no page fetch owed
+}
+
+// AddResult counts what AddPosts did.
+type AddResult struct {
+	Added    int // new URLs
+	Modified int // known URLs whose Lastmod advanced: a conditional re-fetch is owed
+}
+
+// PageResult is the outcome of one page fetch, stored in one step.
+type PageResult struct {
+	PostID       int64
+	State        string
+	Title        string // "" keeps the stored title
+	Published    time.Time
+	Text         string
+	TextFrom     string
+	ETag         string
+	LastModified string
+	Citations    []string
+	Fetched      time.Time
+	Keep         bool // a 304: keep text and validators, only clear Due
+}
+
+// SitemapURL is one url entry of a sitemap read.
+type SitemapURL struct {
+	Loc     string
+	Lastmod time.Time
+}
+
+// Diff is what a sitemap read changed.
+type Diff struct {
+	New, Modified, Removed, Returned int
+}
+
+// Store is the crawler's persistent state. Implementations are safe for
+// concurrent use.
+type Store interface {
+	Close() error
+
+	AddSource(ctx context.Context, url string, now time.Time) (Source, bool, error)
+	Source(ctx context.Context, id int64) (Source, error)
+	EachSource(ctx context.Context, fn func(Source) error) error
+	// SourcesToDiscover lists sources never discovered and not postponed
+	// past now.
+	SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]Source, error)
+	MarkDiscovered(ctx context.Context, sourceID int64, now time.Time) error
+	// PostponeDiscovery keeps a source out of SourcesToDiscover until
+	// `until`: its robots.txt or homepage could not be read, and a source
+	// is not judged feedless on a failure.
+	PostponeDiscovery(ctx context.Context, sourceID int64, until time.Time) error
+	// SourcesForSitemaps are discovered sources whose sitemaps were never
+	// looked for and not postponed past now; truncated keeps only those
+	// whose feed cannot reach the archive: no active feed, or every active
+	// feed's catalogue walk done (all a feed can reach is then read).
+	SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error)
+	MarkSitemapsChecked(ctx context.Context, sourceID int64, now time.Time) error
+	PostponeSitemaps(ctx context.Context, sourceID int64, until time.Time) error
+
+	// Robots and PutRobots keep the fetcher's robots.txt cache (see
+	// RobotsCache), so that a restarted crawler does not ask every origin
+	// again. Robots returns ErrNotFound for an origin never stored.
+	Robots(ctx context.Context, origin string) (RobotsRecord, error)
+	PutRobots(ctx context.Context, r RobotsRecord) error
+
+	PutOrigin(ctx context.Context, o Origin) error
+	Origin(ctx context.Context, origin string) (Origin, error)
+
+	// AddFeed stores a feed unless its URL is known; it returns the stored one.
+	AddFeed(ctx context.Context, f Feed) (Feed, error)
+	UpdateFeed(ctx context.Context, f Feed) error
+	SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error)
+	// FeedsDue lists feeds to read, longest-waited (since last tried)
+	// first: active feeds last read before activeBefore, errored ones last
+	// tried before activeBefore, disallowed ones last tried before
+	// disallowedBefore.
+	FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
+	// CataloguesDue lists active feeds whose catalogue walk is not done.
+	CataloguesDue(ctx context.Context, limit int) ([]Feed, error)
+
+	AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error)
+	UpdateSitemap(ctx context.Context, s Sitemap) error
+	SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error)
+	ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error)
+	// SitemapsDue lists top-level sitemaps last read before `before`;
+	// truncated keeps those of truncated sources.
+	SitemapsDue(ctx context.Context, before time.Time, truncated bool, limit int) ([]Sitemap, error)
+	// IngestSitemap stores one whole or partial read of a urlset: new URLs
+	// become pending posts, advanced lastmods make a re-fetch due, and
+	// (when whole) URLs the sitemap no longer lists are marked removed.
+	// All of it in one transaction.
+	IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, whole bool) (Diff, error)
+
+	// AddPosts inserts the posts whose URL is new, in one transaction; a
+	// known URL inserts nothing, but an advanced Lastmod makes it due.
+	AddPosts(ctx context.Context, posts []NewPost) (AddResult, error)
+	// FeedRead stores what one read of a feed page found and the feed's
+	// new standing in one transaction, so that a crash never records the
+	// posts without the progress or the progress without the posts: update
+	// gets what AddPosts would return and returns the feed to store.
+	FeedRead(ctx context.Context, posts []NewPost, update func(AddResult) Feed) (AddResult, error)
+	Post(ctx context.Context, url string) (Post, error)
+	// PostsDue lists posts owed a page fetch, oldest first: of one source,
+	// or of any when sourceID is 0.
+	PostsDue(ctx context.Context, sourceID int64, limit int) ([]Post, error)
+	SavePage(ctx context.Context, r PageResult) error
+	EachPost(ctx context.Context, fn func(Post) error) error
+
+	Refusal(ctx context.Context, site string) (fetch.RefusalState, error)
+	PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error
+
+	LogRequests(ctx context.Context, recs []fetch.Record) error
+	// RequestCount counts logged requests, by purpose when purpose != "".
+	RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error)
+}

@@ -1,0 +1,453 @@
+// Package storetest is the test suite every store.Store backend must pass.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// T0 is the suite's reference time.
+var T0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// RunSuite runs the suite; newStore returns an empty store, closed by the
+// test's cleanup.
+func RunSuite(t *testing.T, newStore func(t *testing.T) store.Store) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, store.Store)
+	}{
+		{"Sources", testSources},
+		{"Origins", testOrigins},
+		{"Feeds", testFeeds},
+		{"FeedsDue", testFeedsDue},
+		{"Posts", testPosts},
+		{"PostsModified", testPostsModified},
+		{"SavePage", testSavePage},
+		{"Sitemaps", testSitemaps},
+		{"IngestDiff", testIngestDiff},
+		{"Truncated", testTruncated},
+		{"Refusals", testRefusals},
+		{"RobotsCache", testRobotsCache},
+		{"Requests", testRequests},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+var bg = context.Background()
+
+func source(t *testing.T, s store.Store, u string) store.Source {
+	t.Helper()
+	src, _, err := s.AddSource(bg, u, T0)
+	must(t, err)
+	return src
+}
+
+func testSources(t *testing.T, s store.Store) {
+	a, isNew, err := s.AddSource(bg, "https://a.example/", T0)
+	must(t, err)
+	if !isNew || a.ID == 0 {
+		t.Fatalf("first add: new=%v id=%d", isNew, a.ID)
+	}
+	b, isNew, err := s.AddSource(bg, "https://a.example/", T0.Add(time.Hour))
+	must(t, err)
+	if isNew || b.ID != a.ID || !b.Added.Equal(T0) {
+		t.Fatalf("second add: new=%v %+v", isNew, b)
+	}
+	source(t, s, "https://b.example/")
+	todo, err := s.SourcesToDiscover(bg, T0, 10)
+	must(t, err)
+	if len(todo) != 2 {
+		t.Fatalf("to discover: %d", len(todo))
+	}
+	must(t, s.MarkDiscovered(bg, a.ID, T0))
+	todo, _ = s.SourcesToDiscover(bg, T0, 10)
+	if len(todo) != 1 || todo[0].URL != "https://b.example/" {
+		t.Fatalf("to discover after mark: %+v", todo)
+	}
+	must(t, s.PostponeDiscovery(bg, todo[0].ID, T0.Add(time.Hour)))
+	if todo, _ = s.SourcesToDiscover(bg, T0, 10); len(todo) != 0 {
+		t.Fatalf("postponed source offered: %+v", todo)
+	}
+	if todo, _ = s.SourcesToDiscover(bg, T0.Add(time.Hour), 10); len(todo) != 1 {
+		t.Fatalf("postponed source not offered after its time: %+v", todo)
+	}
+	got, err := s.Source(bg, a.ID)
+	must(t, err)
+	if !got.Discovered.Equal(T0) {
+		t.Fatalf("discovered %v", got.Discovered)
+	}
+	if _, err := s.Source(bg, 999); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing source: %v", err)
+	}
+	n := 0
+	must(t, s.EachSource(bg, func(store.Source) error { n++; return nil }))
+	if n != 2 {
+		t.Fatalf("each: %d", n)
+	}
+}
+
+func testOrigins(t *testing.T, s store.Store) {
+	if _, err := s.Origin(bg, "https://a.example"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing: %v", err)
+	}
+	must(t, s.PutOrigin(bg, store.Origin{Origin: "https://a.example", Status: 200, State: "parsed", Checked: T0}))
+	must(t, s.PutOrigin(bg, store.Origin{Origin: "https://a.example", Status: 404, State: "no-file", Checked: T0}))
+	o, err := s.Origin(bg, "https://a.example")
+	must(t, err)
+	if o.Status != 404 || o.State != "no-file" || !o.Checked.Equal(T0) {
+		t.Fatalf("%+v", o)
+	}
+}
+
+func testFeeds(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	f, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
+	must(t, err)
+	if f.ID == 0 || f.State != store.FeedActive || f.Catalogue != store.CatalogueNone {
+		t.Fatalf("%+v", f)
+	}
+	f.ETag, f.LastModified, f.LastRead, f.Checked = `"x"`, "Mon, 02 Jan 2026 03:04:05 GMT", T0, T0
+	f.Catalogue, f.NextPage, f.Pages = store.CataloguePending, "https://a.example/feed?paged=3", 2
+	must(t, s.UpdateFeed(bg, f))
+	again, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
+	must(t, err)
+	if again != f {
+		t.Fatalf("re-add changed the feed:\n%+v\n%+v", again, f)
+	}
+	fs, err := s.SourceFeeds(bg, src.ID)
+	must(t, err)
+	if len(fs) != 1 || fs[0] != f {
+		t.Fatalf("%+v", fs)
+	}
+	cat, err := s.CataloguesDue(bg, 10)
+	must(t, err)
+	if len(cat) != 1 {
+		t.Fatalf("catalogues due %d", len(cat))
+	}
+	f.Catalogue = store.CatalogueDone
+	must(t, s.UpdateFeed(bg, f))
+	cat, _ = s.CataloguesDue(bg, 10)
+	if len(cat) != 0 {
+		t.Fatalf("done catalogue still due")
+	}
+}
+
+func testFeedsDue(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	mk := func(u string, state string, read, checked time.Time) store.Feed {
+		f, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: u})
+		must(t, err)
+		f.State, f.LastRead, f.Checked = state, read, checked
+		must(t, s.UpdateFeed(bg, f))
+		return f
+	}
+	mk("https://a.example/new", store.FeedActive, time.Time{}, time.Time{})
+	mk("https://a.example/old", store.FeedActive, T0.Add(-48*time.Hour), T0.Add(-48*time.Hour))
+	mk("https://a.example/fresh", store.FeedActive, T0.Add(-time.Hour), T0.Add(-time.Hour))
+	mk("https://a.example/dis-old", store.FeedDisallowed, time.Time{}, T0.Add(-8*24*time.Hour))
+	mk("https://a.example/dis-new", store.FeedDisallowed, time.Time{}, T0.Add(-time.Hour))
+	due, err := s.FeedsDue(bg, T0.Add(-24*time.Hour), T0.Add(-7*24*time.Hour), 10)
+	must(t, err)
+	var got []string
+	for _, f := range due {
+		got = append(got, f.URL)
+	}
+	want := []string{"https://a.example/new", "https://a.example/dis-old", "https://a.example/old"}
+	if len(got) != len(want) {
+		t.Fatalf("due %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("due %v, want %v (longest-waited first)", got, want)
+		}
+	}
+	due, _ = s.FeedsDue(bg, T0.Add(-24*time.Hour), T0.Add(-7*24*time.Hour), 1)
+	if len(due) != 1 || due[0].URL != want[0] {
+		t.Fatalf("limit 1: %+v", due)
+	}
+}
+
+func testPosts(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	res, err := s.AddPosts(bg, []store.NewPost{
+		{URL: "https://a.example/1", SourceID: src.ID, Title: "One", Published: T0, Text: "full text"},
+		{URL: "https://a.example/2", SourceID: src.ID, Title: "Two", Published: T0},
+	})
+	must(t, err)
+	if res.Added != 2 {
+		t.Fatalf("%+v", res)
+	}
+	res, err = s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/2", SourceID: src.ID, Title: "Two again"}})
+	must(t, err)
+	if res.Added != 0 || res.Modified != 0 {
+		t.Fatalf("known entry inserted: %+v", res)
+	}
+	p1, err := s.Post(bg, "https://a.example/1")
+	must(t, err)
+	if p1.State != store.PostIndexed || p1.TextFrom != store.TextFromFeed || p1.Due || p1.Text != "full text" {
+		t.Fatalf("full-content post: %+v", p1)
+	}
+	p2, _ := s.Post(bg, "https://a.example/2")
+	if p2.State != store.PostPending || !p2.Due || p2.Title != "Two" {
+		t.Fatalf("pending post: %+v", p2)
+	}
+	due, err := s.PostsDue(bg, 0, 10)
+	must(t, err)
+	if len(due) != 1 || due[0].URL != p2.URL {
+		t.Fatalf("due: %+v", due)
+	}
+	due, _ = s.PostsDue(bg, src.ID+1, 10)
+	if len(due) != 0 {
+		t.Fatalf("other source's due: %+v", due)
+	}
+	if _, err := s.Post(bg, "https://a.example/none"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing post: %v", err)
+	}
+}
+
+func testPostsModified(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	_, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Lastmod: T0}})
+	must(t, err)
+	p, _ := s.Post(bg, "https://a.example/1")
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: T0}))
+	res, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Lastmod: T0}})
+	must(t, err)
+	if res.Modified != 0 {
+		t.Fatalf("same date counted modified")
+	}
+	res, err = s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Lastmod: T0.Add(time.Hour)}})
+	must(t, err)
+	if res.Modified != 1 {
+		t.Fatalf("advanced date not modified: %+v", res)
+	}
+	p, _ = s.Post(bg, "https://a.example/1")
+	if !p.Due || p.State != store.PostIndexed || !p.Lastmod.Equal(T0.Add(time.Hour)) {
+		t.Fatalf("%+v", p)
+	}
+}
+
+func testSavePage(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	_, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Title: "Feed title"}})
+	must(t, err)
+	p, _ := s.Post(bg, "https://a.example/1")
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "body", TextFrom: store.TextFromPage,
+		ETag: `"e"`, LastModified: "lm", Citations: []string{"https://b.example/x"}, Fetched: T0, Published: T0}))
+	p, _ = s.Post(bg, p.URL)
+	if p.Due || p.State != store.PostIndexed || p.Text != "body" || p.ETag != `"e"` || len(p.Citations) != 1 || p.Title != "Feed title" || !p.Published.Equal(T0) {
+		t.Fatalf("%+v", p)
+	}
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, Keep: true, Fetched: T0.Add(time.Hour)}))
+	p, _ = s.Post(bg, p.URL)
+	if p.Text != "body" || p.ETag != `"e"` || !p.Fetched.Equal(T0.Add(time.Hour)) {
+		t.Fatalf("304 changed the post: %+v", p)
+	}
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostNoindex, Fetched: T0}))
+	p, _ = s.Post(bg, p.URL)
+	if p.Text != "" || p.State != store.PostNoindex || len(p.Citations) != 0 {
+		t.Fatalf("noindex kept text: %+v", p)
+	}
+}
+
+func testSitemaps(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	idx, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaRobots})
+	must(t, err)
+	for i, u := range []string{"https://a.example/s1.xml", "https://a.example/s2.xml"} {
+		_, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: u, Via: store.ViaRobots, ParentID: idx.ID, Lastmod: T0.Add(time.Duration(i) * time.Hour)})
+		must(t, err)
+	}
+	kids, err := s.ChildSitemaps(bg, idx.ID)
+	must(t, err)
+	if len(kids) != 2 || kids[0].URL != "https://a.example/s2.xml" {
+		t.Fatalf("children not newest first: %+v", kids)
+	}
+	top, err := s.SourceSitemaps(bg, src.ID)
+	must(t, err)
+	if len(top) != 1 || top[0].ID != idx.ID {
+		t.Fatalf("top: %+v", top)
+	}
+	due, err := s.SitemapsDue(bg, T0, false, 10)
+	must(t, err)
+	if len(due) != 1 {
+		t.Fatalf("due %+v", due)
+	}
+	idx.LastRead, idx.ETag = T0, `"v"`
+	must(t, s.UpdateSitemap(bg, idx))
+	due, _ = s.SitemapsDue(bg, T0, false, 10)
+	if len(due) != 0 {
+		t.Fatalf("read sitemap still due")
+	}
+}
+
+func testIngestDiff(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaWellKnown})
+	must(t, err)
+	day1 := []store.SitemapURL{{Loc: "https://a.example/1", Lastmod: T0}, {Loc: "https://a.example/2", Lastmod: T0}, {Loc: "https://a.example/3", Lastmod: time.Time{}}}
+	d, err := s.IngestSitemap(bg, sm, day1, true)
+	must(t, err)
+	if d != (store.Diff{New: 3}) {
+		t.Fatalf("day 1: %+v", d)
+	}
+	for _, u := range []string{"https://a.example/1", "https://a.example/2", "https://a.example/3"} {
+		p, _ := s.Post(bg, u)
+		must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "t", TextFrom: store.TextFromPage, Fetched: T0}))
+	}
+	day2 := []store.SitemapURL{{Loc: "https://a.example/1", Lastmod: T0.Add(time.Hour)}, {Loc: "https://a.example/3", Lastmod: T0}, {Loc: "https://a.example/4", Lastmod: T0}}
+	d, err = s.IngestSitemap(bg, sm, day2, true)
+	must(t, err)
+	if d != (store.Diff{New: 1, Modified: 1, Removed: 1}) {
+		t.Fatalf("day 2: %+v", d)
+	}
+	p2, _ := s.Post(bg, "https://a.example/2")
+	if p2.State != store.PostRemoved || p2.Text != "t" || p2.Due {
+		t.Fatalf("removed: %+v", p2)
+	}
+	p1, _ := s.Post(bg, "https://a.example/1")
+	if !p1.Due || !p1.Lastmod.Equal(T0.Add(time.Hour)) {
+		t.Fatalf("modified: %+v", p1)
+	}
+	p3, _ := s.Post(bg, "https://a.example/3")
+	if p3.Due || !p3.Lastmod.Equal(T0) {
+		t.Fatalf("first lastmod is not a modification: %+v", p3)
+	}
+	// A partial read removes nothing.
+	d, err = s.IngestSitemap(bg, sm, day2[:1], false)
+	must(t, err)
+	if d.Removed != 0 {
+		t.Fatalf("partial read removed %d", d.Removed)
+	}
+	// The removed URL comes back: its state is restored.
+	d, err = s.IngestSitemap(bg, sm, append(day2, store.SitemapURL{Loc: "https://a.example/2", Lastmod: T0}), true)
+	must(t, err)
+	if d.Returned != 1 {
+		t.Fatalf("returned: %+v", d)
+	}
+	p2, _ = s.Post(bg, "https://a.example/2")
+	if p2.State != store.PostIndexed || p2.Due {
+		t.Fatalf("came back: %+v", p2)
+	}
+}
+
+func testTruncated(t *testing.T, s store.Store) {
+	a := source(t, s, "https://a.example/")
+	b := source(t, s, "https://b.example/")
+	must(t, s.MarkDiscovered(bg, a.ID, T0))
+	must(t, s.MarkDiscovered(bg, b.ID, T0))
+	fa, _ := s.AddFeed(bg, store.Feed{SourceID: a.ID, URL: "https://a.example/feed"})
+	fb, _ := s.AddFeed(bg, store.Feed{SourceID: b.ID, URL: "https://b.example/feed"})
+	fa.Catalogue = store.CatalogueDone
+	must(t, s.UpdateFeed(bg, fa))
+	_ = fb
+	got, err := s.SourcesForSitemaps(bg, true, T0, 10)
+	must(t, err)
+	if len(got) != 1 || got[0].ID != a.ID {
+		t.Fatalf("truncated discover: %+v", got)
+	}
+	all, _ := s.SourcesForSitemaps(bg, false, T0, 10)
+	if len(all) != 2 {
+		t.Fatalf("all discover: %+v", all)
+	}
+	must(t, s.PostponeSitemaps(bg, b.ID, T0.Add(time.Hour)))
+	if all, _ = s.SourcesForSitemaps(bg, false, T0, 10); len(all) != 1 {
+		t.Fatalf("postponed: %+v", all)
+	}
+	must(t, s.MarkSitemapsChecked(bg, a.ID, T0))
+	sm, _ := s.AddSitemap(bg, store.Sitemap{SourceID: a.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaRobots})
+	due, _ := s.SitemapsDue(bg, T0, true, 10)
+	if len(due) != 1 {
+		t.Fatalf("unread sitemap of truncated source not due")
+	}
+	_, err = s.IngestSitemap(bg, sm, []store.SitemapURL{{Loc: "https://a.example/old"}}, true)
+	must(t, err)
+	sm.LastRead = T0.Add(-time.Hour)
+	must(t, s.UpdateSitemap(bg, sm))
+	due, _ = s.SitemapsDue(bg, T0, true, 10)
+	if len(due) != 1 {
+		t.Fatalf("archive not filled in yet, but not due")
+	}
+	p, _ := s.Post(bg, "https://a.example/old")
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Fetched: T0}))
+	due, _ = s.SitemapsDue(bg, T0, true, 10)
+	if len(due) != 0 {
+		t.Fatalf("filled-in source still truncated")
+	}
+}
+
+func testRefusals(t *testing.T, s store.Store) {
+	r := store.Refusals{Store: s}
+	if got := r.Get("a.example"); got != (fetch.RefusalState{}) {
+		t.Fatalf("%+v", got)
+	}
+	want := fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: T0}
+	r.Put("a.example", want)
+	if got := r.Get("a.example"); got != want {
+		t.Fatalf("%+v", got)
+	}
+}
+
+func testRequests(t *testing.T, s store.Store) {
+	must(t, s.LogRequests(bg, []fetch.Record{
+		{Site: "a.example", URL: "https://a.example/feed", Purpose: fetch.PurposeFeed, Status: 200, Start: T0, Outcome: fetch.OutcomeFetched},
+		{Site: "a.example", URL: "https://a.example/1", Purpose: fetch.PurposePage, Status: 0, Start: T0, Outcome: fetch.OutcomeError, Err: errors.New("boom")},
+	}))
+	n, err := s.RequestCount(bg, "")
+	must(t, err)
+	if n != 2 {
+		t.Fatalf("%d", n)
+	}
+	n, _ = s.RequestCount(bg, fetch.PurposePage)
+	if n != 1 {
+		t.Fatalf("%d", n)
+	}
+}
+
+func testRobotsCache(t *testing.T, s store.Store) {
+	if _, err := s.Robots(bg, "https://a.example"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing: %v", err)
+	}
+	file := robots.Parse([]byte("User-agent: *\nDisallow: /private/\nSitemap: https://a.example/sm.xml\n"))
+	e := fetch.RobotsEntry{
+		Verdict: robots.Verdict{State: robots.StateParsed, File: file, TTL: 24 * time.Hour},
+		Checked: T0, Expires: T0.Add(24 * time.Hour), Last: &robots.Copy{File: file, FetchedAt: T0},
+		ETag: `"r"`, LastModified: "lm",
+	}
+	store.NewRobotsCache(s, nil).Put("https://a.example", e)
+	// A new cache (a restarted process) reads it back from the store.
+	got, ok := store.NewRobotsCache(s, nil).Get("https://a.example")
+	if !ok {
+		t.Fatal("not found after restart")
+	}
+	if got.Verdict.State != robots.StateParsed || got.Verdict.TTL != 24*time.Hour || !got.Expires.Equal(e.Expires) || got.ETag != `"r"` || got.Last == nil {
+		t.Fatalf("%+v", got)
+	}
+	if got.Verdict.For("CorpusBot").Allowed("/private/x") || !got.Verdict.For("CorpusBot").Allowed("/public") {
+		t.Fatal("rules not kept")
+	}
+	if sm := got.Verdict.File.Sitemaps(); len(sm) != 1 {
+		t.Fatalf("sitemaps %v", sm)
+	}
+	// No file (a 404): distinct from an empty file.
+	store.NewRobotsCache(s, nil).Put("https://b.example", fetch.RobotsEntry{Verdict: robots.Verdict{State: robots.StateNoFile, TTL: time.Hour}, Checked: T0})
+	got, _ = store.NewRobotsCache(s, nil).Get("https://b.example")
+	if got.Verdict.File != nil || got.Last != nil || got.Verdict.State != robots.StateNoFile {
+		t.Fatalf("no-file entry: %+v", got)
+	}
+}
