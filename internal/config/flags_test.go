@@ -13,8 +13,9 @@ func TestRegisterFlags(t *testing.T) {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	want := []string{
-		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "db", "feed-interval",
-		"min-gap", "refusal-recheck", "robots-guess-ttl", "robots-ttl", "sitemap-interval", "user-agent",
+		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "db", "disallowed-recheck",
+		"feed-interval", "min-gap", "refusal-recheck", "robots-guess-ttl", "robots-ttl", "run-interval",
+		"sitemap-interval", "user-agent",
 	}
 	if len(names) != len(want) {
 		t.Fatalf("flags = %v, want %v", names, want)

@@ -41,6 +41,8 @@ func TestDefaultsMatchContract(t *testing.T) {
 		RefusalRecheck:     168 * time.Hour,
 		FeedInterval:       24 * time.Hour,
 		SitemapInterval:    24 * time.Hour,
+		DisallowedRecheck:  168 * time.Hour,
+		RunInterval:        time.Hour,
 		BodyMax:            5_000_000,
 		AllowPrivate:       false,
 	}
@@ -74,6 +76,8 @@ func TestLoadFile(t *testing.T) {
 				RefusalRecheck:     24 * time.Hour,
 				FeedInterval:       6 * time.Hour,
 				SitemapInterval:    12 * time.Hour,
+				DisallowedRecheck:  72 * time.Hour,
+				RunInterval:        30 * time.Minute,
 				BodyMax:            5 << 20,
 				AllowPrivate:       true,
 			}
@@ -246,6 +250,8 @@ var badValues = map[string]string{
 	"REFUSAL_RECHECK":      "1000d",
 	"FEED_INTERVAL":        "10s",
 	"SITEMAP_INTERVAL":     "-1h",
+	"DISALLOWED_RECHECK":   "30m",
+	"RUN_INTERVAL":         "10s",
 	"BODY_MAX":             "1023",
 	"ALLOW_PRIVATE":        "on",
 }

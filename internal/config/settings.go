@@ -19,7 +19,9 @@ type Settings struct {
 	RefusalRecheck     time.Duration
 	FeedInterval       time.Duration
 	SitemapInterval    time.Duration
-	BodyMax            int64 // bytes
+	DisallowedRecheck  time.Duration // how often a feed robots.txt disallows is tried again
+	RunInterval        time.Duration // how often `run` starts a round of due work
+	BodyMax            int64         // bytes
 	AllowPrivate       bool
 }
 
@@ -36,6 +38,8 @@ func Defaults() Settings {
 		RefusalRecheck:     168 * time.Hour,
 		FeedInterval:       24 * time.Hour,
 		SitemapInterval:    24 * time.Hour,
+		DisallowedRecheck:  168 * time.Hour,
+		RunInterval:        time.Hour,
 		BodyMax:            5 * 1000 * 1000,
 		AllowPrivate:       false,
 	}

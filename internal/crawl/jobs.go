@@ -3,7 +3,6 @@ package crawl
 import (
 	"context"
 	"errors"
-	"time"
 
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -26,7 +25,7 @@ func (c *Crawler) DiscoverSources(ctx context.Context, limit int) (int, error) {
 // then the pages its new and modified entries owe.
 func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 	now := c.Clock.Now()
-	feeds, err := c.Store.FeedsDue(ctx, now.Add(-c.Settings.FeedInterval), now.Add(-DisallowedRecheck), limit)
+	feeds, err := c.Store.FeedsDue(ctx, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), limit)
 	if err != nil || len(feeds) == 0 {
 		return 0, err
 	}
@@ -45,10 +44,6 @@ func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 	}
 	return len(feeds), errors.Join(err, c.pagesOf(ctx, ids))
 }
-
-// DisallowedRecheck is how often a feed robots.txt disallowed is tried
-// again ("about once a week").
-const DisallowedRecheck = 7 * 24 * time.Hour
 
 // catalogueOf walks the catalogue of one feed if it is due.
 func (c *Crawler) catalogueOf(ctx context.Context, feedID, sourceID int64) error {
