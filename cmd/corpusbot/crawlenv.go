@@ -11,6 +11,7 @@ import (
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 )
 
@@ -26,8 +27,16 @@ func crawlFlags(fs *flags, names ...string) *string {
 	return configPath
 }
 
-// openStore opens the database the settings name.
+// openStore opens the database the settings name: PostgreSQL for a
+// postgres:// or postgresql:// URL (a cluster of workers), else a SQLite file.
 func openStore(ctx context.Context, s config.Settings) (store.Store, error) {
+	if postgres.IsDSN(s.DB) {
+		db, err := postgres.Open(ctx, s.DB)
+		if err != nil {
+			return nil, err
+		}
+		return db, nil
+	}
 	db, err := sqlite.Open(ctx, s.DB)
 	if err != nil {
 		return nil, err
@@ -40,10 +49,17 @@ func openStore(ctx context.Context, s config.Settings) (store.Store, error) {
 func newCrawler(env environment, st store.Store, s config.Settings) (*crawl.Crawler, func(), error) {
 	log := crawlLogger(env.stderr)
 	c := &crawl.Crawler{Store: st, Clock: fetch.RealClock{}, Settings: s, Log: log}
-	f, err := fetch.New(fetch.Options{
+	o := fetch.Options{
 		Settings: s, Clock: c.Clock, Logger: log, Observe: c.Observe,
 		Refusals: store.Refusals{Store: st, Log: log}, Robots: store.NewRobotsCache(st, log),
-	})
+	}
+	if pg, ok := st.(*postgres.DB); ok {
+		// A cluster: politeness and robots.txt are kept in the database,
+		// shared by every worker.
+		o.Lease = postgres.NewLease(pg.SQL(), c.Clock, postgres.LeaseOptions{Log: log})
+		o.Robots = postgres.NewRobotsCache(pg, c.Clock, log)
+	}
+	f, err := fetch.New(o)
 	if err != nil {
 		return nil, nil, fmt.Errorf("fetcher: %w", err)
 	}

@@ -1,0 +1,236 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store/postgres"
+)
+
+type span struct {
+	site       string
+	worker     int
+	start, end time.Time
+	next       time.Time // what the holder set as the site's next-allowed time
+}
+
+// checkSpans fails t on any two overlapping spans of one site, and on a span
+// that started before floor after the previous one's end or before the
+// next-allowed time the previous holder set.
+func checkSpans(t *testing.T, spans []span, floor time.Duration) {
+	t.Helper()
+	by := map[string][]span{}
+	for _, s := range spans {
+		by[s.site] = append(by[s.site], s)
+	}
+	for site, ss := range by {
+		sort.Slice(ss, func(i, j int) bool { return ss[i].start.Before(ss[j].start) })
+		for i := 1; i < len(ss); i++ {
+			p, c := ss[i-1], ss[i]
+			if c.start.Before(p.end) {
+				t.Errorf("%s: overlap: worker %d %v–%v and worker %d from %v", site, p.worker, p.start, p.end, c.worker, c.start)
+			}
+			if c.start.Before(p.end.Add(floor)) {
+				t.Errorf("%s: gap %v < floor %v", site, c.start.Sub(p.end), floor)
+			}
+			if c.start.Before(p.next) {
+				t.Errorf("%s: started %v before next-allowed time", site, p.next.Sub(c.start))
+			}
+		}
+	}
+}
+
+// Several workers, each with its own connection pool, share a few sites:
+// one request in flight per site, floors and next-allowed times respected.
+func TestLeaseOneInFlightAcrossWorkers(t *testing.T) {
+	dsn := testDSN(t)
+	open(t, dsn) // migrate
+	const workers, perWorker, floor = 6, 8, 15 * time.Millisecond
+	sites := []string{"a.example", "b.example", "c.example"}
+	var mu sync.Mutex
+	var spans []span
+	var wg sync.WaitGroup
+	for w := range workers {
+		db, err := postgres.OpenDB(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		l := postgres.NewLease(db, fetch.RealClock{}, postgres.LeaseOptions{Poll: 2 * time.Millisecond})
+		for g := range 2 { // two goroutines per worker, as a fetcher has
+			wg.Go(func() {
+				for i := range perWorker {
+					site := sites[(w+g+i)%len(sites)]
+					slot, err := l.Acquire(context.Background(), site, floor)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					start := time.Now()
+					time.Sleep(3 * time.Millisecond) // the request
+					end := time.Now()
+					next := end
+					if i%3 == 0 {
+						next = end.Add(40 * time.Millisecond) // a Retry-After
+					}
+					slot.Release(end, next)
+					mu.Lock()
+					spans = append(spans, span{site, w, start, end, next})
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	if len(spans) != workers*2*perWorker {
+		t.Fatalf("%d spans", len(spans))
+	}
+	checkSpans(t, spans, floor)
+}
+
+// A worker that dies holding a site (its pool closed: no renewals, no
+// release) loses it after TTL; its late release is fenced off and does not
+// free or re-time its successor's lease.
+func TestLeaseExpiryAndFencing(t *testing.T) {
+	dsn := testDSN(t)
+	open(t, dsn)
+	mk := func() (*postgres.Lease, func()) {
+		db, err := postgres.OpenDB(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return postgres.NewLease(db, fetch.RealClock{}, postgres.LeaseOptions{TTL: 300 * time.Millisecond, Poll: 5 * time.Millisecond}), func() { db.Close() }
+	}
+	ctx := context.Background()
+	a, _ := mk()
+	b, _ := mk()
+	c, _ := mk()
+
+	sa, err := a.Acquire(ctx, "s.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// While a lives it renews every TTL/3, so b waits past the TTL.
+	bctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	if _, err := b.Acquire(bctx, "s.example", 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("b got a renewed lease: %v", err)
+	}
+	cancel()
+
+	// Now a worker dies holding the site: its pool is closed, so nothing
+	// renews or releases its grant.
+	sa.Release(time.Now(), time.Time{})
+	dead, kill := mk()
+	sd, err := dead.Acquire(ctx, "s.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kill()
+	begin := time.Now()
+	sb, err := b.Acquire(ctx, "s.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(begin); waited < 200*time.Millisecond || waited > 2*time.Second {
+		t.Fatalf("took over after %v, TTL 300ms", waited)
+	}
+	if sb.(*postgres.Slot).Token() <= sd.(*postgres.Slot).Token() {
+		t.Fatalf("token did not grow: %d then %d", sd.(*postgres.Slot).Token(), sb.(*postgres.Slot).Token())
+	}
+	// The dead worker's release is fenced off ...
+	if err := sd.(*postgres.Slot).Finish(time.Now(), time.Now().Add(time.Hour)); err == nil {
+		t.Fatal("stale release accepted")
+	}
+	// b still holds it: c must wait until b releases, and then obey b's
+	// next-allowed time, not the stale one.
+	next := time.Now().Add(150 * time.Millisecond)
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		sb.Release(time.Now(), next)
+	}()
+	sc, err := c.Acquire(ctx, "s.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now := time.Now(); now.Before(next) {
+		t.Fatalf("c got the site %v before b's next-allowed time", next.Sub(now))
+	}
+	sc.Abandon()
+}
+
+// An abandoned slot keeps the site's timing; a cancelled Acquire returns.
+func TestLeaseAbandonKeepsTiming(t *testing.T) {
+	dsn := testDSN(t)
+	db := open(t, dsn)
+	l := postgres.NewLease(db.SQL(), fetch.RealClock{}, postgres.LeaseOptions{Poll: 2 * time.Millisecond})
+	ctx := context.Background()
+	s, err := l.Acquire(ctx, "x.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := time.Now().Add(120 * time.Millisecond)
+	s.Release(time.Now(), next)
+	cctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+	if _, err := l.Acquire(cctx, "x.example", 0); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("acquire before next-allowed: %v", err)
+	}
+	cancel()
+	s, err = l.Acquire(ctx, "x.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Now().Before(next) {
+		t.Fatal("granted before next-allowed time")
+	}
+	s.Abandon()
+	s.Abandon() // twice is once
+	s, err = l.Acquire(ctx, "x.example", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Release(time.Now(), time.Time{})
+}
+
+func BenchmarkClaims(b *testing.B) {
+	dsn := testDSN(b)
+	open(b, dsn)
+	for _, workers := range []int{1, 4, 16} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			leases := make([]*postgres.Lease, workers)
+			for i := range leases {
+				db, err := postgres.OpenDB(dsn)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { db.Close() })
+				leases[i] = postgres.NewLease(db, fetch.RealClock{}, postgres.LeaseOptions{})
+			}
+			var wg sync.WaitGroup
+			per := b.N/workers + 1
+			b.ResetTimer()
+			begin := time.Now()
+			for w := range workers {
+				wg.Go(func() {
+					for i := range per {
+						site := fmt.Sprintf("w%d-s%d.example", w, i%64)
+						s, err := leases[w].Acquire(context.Background(), site, 0)
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						s.Release(time.Now(), time.Time{})
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(per*workers)/time.Since(begin).Seconds(), "claims/s")
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// PutOrigin implements store.Store.
+func (d *DB) PutOrigin(ctx context.Context, o store.Origin) error {
+	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked) VALUES ($1, $2, $3, $4)
+		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked`,
+		o.Origin, o.Status, o.State, ts(o.Checked))
+	if err != nil {
+		return fmt.Errorf("put origin %s: %w", o.Origin, err)
+	}
+	return nil
+}
+
+// Origin implements store.Store.
+func (d *DB) Origin(ctx context.Context, origin string) (store.Origin, error) {
+	o := store.Origin{Origin: origin}
+	var checked int64
+	err := d.r.QueryRowContext(ctx, `SELECT status, state, checked FROM origins WHERE origin = $1`, origin).Scan(&o.Status, &o.State, &checked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return o, fmt.Errorf("origin %s: %w", origin, store.ErrNotFound)
+	}
+	o.Checked = tm(checked)
+	return o, err
+}
+
+// Refusal implements store.Store; an unknown site has the zero state.
+func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, error) {
+	var s fetch.RefusalState
+	var asked int64
+	err := d.r.QueryRowContext(ctx, `SELECT consecutive403, served, refused, last_asked FROM refusals WHERE site = $1`, site).
+		Scan(&s.Consecutive403, &s.Served, &s.Refused, &asked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fetch.RefusalState{}, nil
+	}
+	s.LastAsked = tm(asked)
+	return s, err
+}
+
+// PutRefusal implements store.Store.
+func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error {
+	_, err := d.w.ExecContext(ctx, `INSERT INTO refusals(site, consecutive403, served, refused, last_asked) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT(site) DO UPDATE SET consecutive403 = excluded.consecutive403, served = excluded.served,
+		refused = excluded.refused, last_asked = excluded.last_asked`,
+		site, s.Consecutive403, s.Served, s.Refused, ts(s.LastAsked))
+	return err
+}
+
+// LogRequests implements store.Store.
+func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	return d.tx(ctx, func(tx *sql.Tx) error {
+		st, err := tx.PrepareContext(ctx, `INSERT INTO requests(site, url, purpose, status, bytes, start, duration, conditional, outcome, error)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		for _, r := range recs {
+			msg := ""
+			if r.Err != nil {
+				msg = noNUL(r.Err.Error())
+			}
+			if _, err := st.ExecContext(ctx, r.Site, r.URL, string(r.Purpose), r.Status, r.Bytes, ts(r.Start),
+				int64(r.Duration), r.Conditional, string(r.Outcome), msg); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// RequestCount implements store.Store.
+func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error) {
+	var n int
+	var err error
+	if purpose == "" {
+		err = d.r.QueryRowContext(ctx, `SELECT count(*) FROM requests`).Scan(&n)
+	} else {
+		err = d.r.QueryRowContext(ctx, `SELECT count(*) FROM requests WHERE purpose = $1`, string(purpose)).Scan(&n)
+	}
+	return n, err
+}

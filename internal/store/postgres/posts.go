@@ -1,0 +1,156 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched`
+
+func scanPost(sc interface{ Scan(...any) error }) (store.Post, error) {
+	var p store.Post
+	var pub, lm, fetched int64
+	var cites string
+	err := sc.Scan(&p.ID, &p.URL, &p.SourceID, &p.Title, &pub, &lm, &p.State, &p.TextFrom, &p.Text, &p.ETag, &p.LastModified, &cites, &p.Due, &fetched)
+	if err != nil {
+		return p, err
+	}
+	p.Published, p.Lastmod, p.Fetched = tm(pub), tm(lm), tm(fetched)
+	if err := json.Unmarshal([]byte(cites), &p.Citations); err != nil {
+		return p, fmt.Errorf("post %s citations: %w", p.URL, err)
+	}
+	return p, nil
+}
+
+// AddPosts implements store.Store.
+func (d *DB) AddPosts(ctx context.Context, posts []store.NewPost) (store.AddResult, error) {
+	var res store.AddResult
+	err := d.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		res, err = addPosts(ctx, tx, posts)
+		return err
+	})
+	return res, err
+}
+
+// FeedRead implements store.Store.
+func (d *DB) FeedRead(ctx context.Context, posts []store.NewPost, update func(store.AddResult) store.Feed) (store.AddResult, error) {
+	var res store.AddResult
+	err := d.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if res, err = addPosts(ctx, tx, posts); err != nil {
+			return err
+		}
+		return updateFeed(ctx, tx, update(res))
+	})
+	return res, err
+}
+
+func addPosts(ctx context.Context, tx *sql.Tx, posts []store.NewPost) (store.AddResult, error) {
+	var res store.AddResult
+	{
+		for _, p := range posts {
+			state, due, from := store.PostPending, true, ""
+			if p.Text != "" {
+				state, due, from = store.PostIndexed, false, store.TextFromFeed
+			}
+			r, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1) ON CONFLICT(url) DO NOTHING`,
+				p.URL, p.SourceID, noNUL(p.Title), ts(p.Published), ts(p.Lastmod), state, from, noNUL(p.Text), b2i(due))
+			if err != nil {
+				return res, fmt.Errorf("add post %s: %w", p.URL, err)
+			}
+			if n, _ := r.RowsAffected(); n == 1 {
+				res.Added++
+				continue
+			}
+			// Known: only a lastmod that advanced changes anything.
+			text := noNUL(p.Text)
+			r, err = tx.ExecContext(ctx, `UPDATE posts SET lastmod = $1, in_feed = 1,
+				due = CASE WHEN $2 = '' AND state NOT IN ('disallowed', 'removed') THEN 1 ELSE due END,
+				text = CASE WHEN $3 <> '' AND text_from <> 'page' THEN $4 ELSE text END
+				WHERE url = $5 AND lastmod <> 0 AND lastmod < $6`,
+				ts(p.Lastmod), text, text, text, p.URL, ts(p.Lastmod))
+			if err != nil {
+				return res, fmt.Errorf("update post %s: %w", p.URL, err)
+			}
+			if n, _ := r.RowsAffected(); n == 1 {
+				res.Modified++
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE posts SET in_feed = 1, lastmod = CASE WHEN lastmod = 0 THEN $1 ELSE lastmod END
+				WHERE url = $2 AND (in_feed = 0 OR lastmod = 0)`, ts(p.Lastmod), p.URL); err != nil {
+				return res, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// Post implements store.Store.
+func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
+	p, err := scanPost(d.r.QueryRowContext(ctx, `SELECT `+postCols+` FROM posts WHERE url = $1`, u))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, fmt.Errorf("post %s: %w", u, store.ErrNotFound)
+	}
+	return p, err
+}
+
+// PostsDue implements store.Store.
+func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.Post, error) {
+	q, args := `SELECT `+postCols+` FROM posts WHERE due = 1 ORDER BY id LIMIT $1`, []any{limit}
+	if sourceID != 0 {
+		q, args = `SELECT `+postCols+` FROM posts WHERE due = 1 AND source_id = $1 ORDER BY id LIMIT $2`, []any{sourceID, limit}
+	}
+	var out []store.Post
+	err := d.each(ctx, q, args, func(rows *sql.Rows) error {
+		p, err := scanPost(rows)
+		out = append(out, p)
+		return err
+	})
+	return out, err
+}
+
+// SavePage implements store.Store: the outcome of one page fetch, clearing
+// Due in the same statement, so a post is fetched again only if the
+// process died between the response and this commit.
+func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
+	if r.Keep {
+		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1 WHERE id = $2`, ts(r.Fetched), r.PostID)
+		return err
+	}
+	cites, err := json.Marshal(nonNil(r.Citations))
+	if err != nil {
+		return err
+	}
+	_, err = d.w.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
+		published = CASE WHEN published = 0 THEN $3 ELSE published END,
+		text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9 WHERE id = $10`,
+		r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID)
+	if err != nil {
+		return fmt.Errorf("save page %d: %w", r.PostID, err)
+	}
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// EachPost implements store.Store.
+func (d *DB) EachPost(ctx context.Context, fn func(store.Post) error) error {
+	return d.each(ctx, `SELECT `+postCols+` FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
+		p, err := scanPost(rows)
+		if err != nil {
+			return err
+		}
+		return fn(p)
+	})
+}

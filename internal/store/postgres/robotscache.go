@@ -1,0 +1,106 @@
+package postgres
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// RobotsCache is fetch.RobotsCache for a cluster: robots.txt is read once
+// per origin per TTL for all the workers, not once per worker.
+//
+// A worker's memory answers while its entry is fresh. A stale or missing
+// entry is looked up in the database, where another worker may have stored
+// a fresh one. When the database's is stale too, the worker claims the
+// origin's refresh (a robots_claims row with an expiry): the claimer gets
+// the stale entry back, so its fetcher reads robots.txt and Puts the
+// result, which ends the claim; any other worker waits (up to ClaimTTL) for
+// that result instead of reading robots.txt itself, and when the claimer
+// dies, the claim expires and the next worker reads.
+type RobotsCache struct {
+	db     *DB
+	clock  fetch.Clock
+	log    *slog.Logger
+	mem    *fetch.MemoryRobots
+	holder string
+	// ClaimTTL bounds a refresh claim and a waiter's wait (default 30s);
+	// Poll is how often a waiter looks again (default 50ms).
+	ClaimTTL, Poll time.Duration
+}
+
+// NewRobotsCache returns the cluster robots cache over db; log may be nil.
+func NewRobotsCache(db *DB, clock fetch.Clock, log *slog.Logger) *RobotsCache {
+	if log == nil {
+		log = slog.Default()
+	}
+	host, _ := os.Hostname()
+	b := make([]byte, 4)
+	rand.Read(b)
+	return &RobotsCache{db: db, clock: clock, log: log, mem: fetch.NewMemoryRobots(),
+		holder: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b)), ClaimTTL: 30 * time.Second, Poll: 50 * time.Millisecond}
+}
+
+var _ fetch.RobotsCache = (*RobotsCache)(nil)
+
+// stored reads the database's entry; store.RobotsCache does the decoding (a
+// fresh one each time, so that its own memory layer never answers).
+func (c *RobotsCache) stored(origin string) (fetch.RobotsEntry, bool) {
+	return store.NewRobotsCache(c.db, c.log).Get(origin)
+}
+
+// Get implements fetch.RobotsCache.
+func (c *RobotsCache) Get(origin string) (fetch.RobotsEntry, bool) {
+	if e, ok := c.mem.Get(origin); ok && c.clock.Now().Before(e.Expires) {
+		return e, true
+	}
+	deadline := c.clock.Now().Add(c.ClaimTTL)
+	for {
+		e, ok := c.stored(origin)
+		now := c.clock.Now()
+		if ok && now.Before(e.Expires) {
+			c.mem.Put(origin, e)
+			return e, true
+		}
+		claimed, err := c.claim(origin, now)
+		if err != nil {
+			c.log.Warn("robots claim failed", "origin", origin, "err", err)
+			return e, ok
+		}
+		if claimed || !now.Before(deadline) {
+			return e, ok // ours to read (or we waited long enough)
+		}
+		if c.clock.Sleep(context.Background(), c.Poll) != nil {
+			return e, ok
+		}
+	}
+}
+
+// claim takes origin's refresh for this worker unless another live one
+// holds it; holding it already counts.
+func (c *RobotsCache) claim(origin string, now time.Time) (bool, error) {
+	r, err := c.db.db.ExecContext(context.Background(), `INSERT INTO robots_claims AS c (origin, holder, expires) VALUES ($1, $2, $3)
+		ON CONFLICT (origin) DO UPDATE SET holder = $2, expires = $3 WHERE c.holder = $2 OR c.expires <= $4`,
+		origin, c.holder, ts(now.Add(c.ClaimTTL)), ts(now))
+	if err != nil {
+		return false, err
+	}
+	n, _ := r.RowsAffected()
+	return n == 1, nil
+}
+
+// Put implements fetch.RobotsCache: the entry is stored for the cluster and
+// this worker's claim, if any, ends.
+func (c *RobotsCache) Put(origin string, e fetch.RobotsEntry) {
+	c.mem.Put(origin, e)
+	store.NewRobotsCache(c.db, c.log).Put(origin, e)
+	if _, err := c.db.db.ExecContext(context.Background(), `DELETE FROM robots_claims WHERE origin = $1 AND holder = $2`, origin, c.holder); err != nil {
+		c.log.Warn("robots claim release failed", "origin", origin, "err", err)
+	}
+}

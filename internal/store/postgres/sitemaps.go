@@ -1,0 +1,214 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+const sitemapCols = `id, source_id, url, via, parent_id, state, etag, last_modified, last_read, lastmod, read_lastmod, error`
+
+func scanSitemap(sc interface{ Scan(...any) error }) (store.Sitemap, error) {
+	var s store.Sitemap
+	var read, lm, rlm int64
+	err := sc.Scan(&s.ID, &s.SourceID, &s.URL, &s.Via, &s.ParentID, &s.State, &s.ETag, &s.LastModified, &read, &lm, &rlm, &s.Error)
+	s.LastRead, s.Lastmod, s.ReadLastmod = tm(read), tm(lm), tm(rlm)
+	return s, err
+}
+
+// AddSitemap implements store.Store: known (source, URL) pairs are kept,
+// but a child's lastmod as its index now states it is recorded.
+func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, error) {
+	if s.State == "" {
+		s.State = "active"
+	}
+	_, err := d.w.ExecContext(ctx, `INSERT INTO sitemaps(source_id, url, via, parent_id, state, lastmod) VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT(source_id, url) DO UPDATE SET lastmod = CASE WHEN excluded.lastmod <> 0 THEN excluded.lastmod ELSE sitemaps.lastmod END`,
+		s.SourceID, s.URL, s.Via, s.ParentID, s.State, ts(s.Lastmod))
+	if err != nil {
+		return s, fmt.Errorf("add sitemap %s: %w", s.URL, err)
+	}
+	return scanSitemap(d.w.QueryRowContext(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND url = $2`, s.SourceID, s.URL))
+}
+
+// UpdateSitemap implements store.Store.
+func (d *DB) UpdateSitemap(ctx context.Context, s store.Sitemap) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6 WHERE id = $7`,
+		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), s.Error, s.ID)
+	if err != nil {
+		return fmt.Errorf("update sitemap %s: %w", s.URL, err)
+	}
+	return nil
+}
+
+// SourceSitemaps implements store.Store: the top-level sitemaps.
+func (d *DB) SourceSitemaps(ctx context.Context, sourceID int64) ([]store.Sitemap, error) {
+	return d.sitemaps(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND parent_id = 0 ORDER BY id`, sourceID)
+}
+
+// ChildSitemaps implements store.Store, newest lastmod first.
+func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]store.Sitemap, error) {
+	return d.sitemaps(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE parent_id = $1 ORDER BY lastmod DESC, id`, parentID)
+}
+
+// SitemapsDue implements store.Store. With truncated, a source qualifies
+// while it has a sitemap never read or sitemap-only posts not yet fetched:
+// once its archive is filled in, it stops qualifying.
+func (d *DB) SitemapsDue(ctx context.Context, before time.Time, truncated bool, limit int) ([]store.Sitemap, error) {
+	q := `SELECT ` + sitemapCols + ` FROM sitemaps m WHERE parent_id = 0 AND last_read < $1`
+	if truncated {
+		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
+	}
+	return d.sitemaps(ctx, q+` ORDER BY last_read, id LIMIT $2`, ts(before), limit)
+}
+
+func (d *DB) sitemaps(ctx context.Context, q string, args ...any) ([]store.Sitemap, error) {
+	var out []store.Sitemap
+	err := d.each(ctx, q, args, func(rows *sql.Rows) error {
+		s, err := scanSitemap(rows)
+		out = append(out, s)
+		return err
+	})
+	return out, err
+}
+
+// IngestSitemap implements store.Store, in one transaction with prepared
+// statements: a 50,000-URL sitemap is one commit.
+func (d *DB) IngestSitemap(ctx context.Context, sm store.Sitemap, urls []store.SitemapURL, whole bool) (store.Diff, error) {
+	var diff store.Diff
+	err := d.tx(ctx, func(tx *sql.Tx) error {
+		diff = store.Diff{}
+		// Each read's rows carry its number; rows left with an older one
+		// were not in this read.
+		var gen int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seen), 0) + 1 FROM sitemap_urls WHERE sitemap_id = $1`, sm.ID).Scan(&gen); err != nil {
+			return err
+		}
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO posts(url, source_id, lastmod, state, due) VALUES ($1, $2, $3, 'pending', 1)
+			ON CONFLICT(url) DO NOTHING RETURNING id`)
+		if err != nil {
+			return err
+		}
+		defer ins.Close()
+		get, err := tx.PrepareContext(ctx, `SELECT id, lastmod, state FROM posts WHERE url = $1`)
+		if err != nil {
+			return err
+		}
+		defer get.Close()
+		mod, err := tx.PrepareContext(ctx, `UPDATE posts SET lastmod = $1, due = CASE WHEN state IN ('disallowed') THEN due ELSE 1 END WHERE id = $2`)
+		if err != nil {
+			return err
+		}
+		defer mod.Close()
+		setLM, err := tx.PrepareContext(ctx, `UPDATE posts SET lastmod = $1 WHERE id = $2`)
+		if err != nil {
+			return err
+		}
+		defer setLM.Close()
+		back, err := tx.PrepareContext(ctx, `UPDATE posts SET state = CASE WHEN prev_state <> '' THEN prev_state ELSE 'pending' END,
+			prev_state = '', due = CASE WHEN prev_state IN ('', 'pending') THEN 1 ELSE due END WHERE id = $1`)
+		if err != nil {
+			return err
+		}
+		defer back.Close()
+		seen, err := tx.PrepareContext(ctx, `INSERT INTO sitemap_urls(sitemap_id, post_id, lastmod, seen) VALUES ($1, $2, $3, $4)
+			ON CONFLICT(sitemap_id, post_id) DO UPDATE SET lastmod = excluded.lastmod, seen = excluded.seen`)
+		if err != nil {
+			return err
+		}
+		defer seen.Close()
+		for _, u := range urls {
+			var id, lm int64
+			var state string
+			err := ins.QueryRowContext(ctx, u.Loc, sm.SourceID, ts(u.Lastmod)).Scan(&id)
+			switch {
+			case err == nil:
+				diff.New++
+			case !errors.Is(err, sql.ErrNoRows):
+				return fmt.Errorf("sitemap url %s: %w", u.Loc, err)
+			default:
+				if err := get.QueryRowContext(ctx, u.Loc).Scan(&id, &lm, &state); err != nil {
+					return err
+				}
+				newLM := ts(u.Lastmod)
+				switch {
+				case state == store.PostRemoved:
+					diff.Returned++
+					if _, err := back.ExecContext(ctx, id); err != nil {
+						return err
+					}
+					if newLM > lm {
+						if _, err := setLM.ExecContext(ctx, newLM, id); err != nil {
+							return err
+						}
+					}
+				case lm != 0 && newLM > lm:
+					diff.Modified++
+					if _, err := mod.ExecContext(ctx, newLM, id); err != nil {
+						return err
+					}
+				case lm == 0 && newLM != 0:
+					if _, err := setLM.ExecContext(ctx, newLM, id); err != nil {
+						return err
+					}
+				}
+			}
+			if _, err := seen.ExecContext(ctx, sm.ID, id, ts(u.Lastmod), gen); err != nil {
+				return err
+			}
+		}
+		if whole {
+			n, err := removeUnseen(ctx, tx, sm.ID, gen)
+			if err != nil {
+				return err
+			}
+			diff.Removed = n
+		}
+		return nil
+	})
+	return diff, err
+}
+
+// removeUnseen drops the URLs a whole read no longer lists and marks their
+// posts removed unless another sitemap still lists them. The record, its
+// text and its citations stay; prev_state remembers what to restore.
+func removeUnseen(ctx context.Context, tx *sql.Tx, sitemapID, gen int64) (int, error) {
+	var gone []int64
+	rows, err := tx.QueryContext(ctx, `SELECT post_id FROM sitemap_urls WHERE sitemap_id = $1 AND seen <> $2`, sitemapID, gen)
+	if err != nil {
+		return 0, err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		gone = append(gone, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range gone {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM sitemap_urls WHERE sitemap_id = $1 AND post_id = $2`, sitemapID, id); err != nil {
+			return 0, err
+		}
+		r, err := tx.ExecContext(ctx, `UPDATE posts SET prev_state = state, state = 'removed', due = 0
+			WHERE id = $1 AND state <> 'removed' AND NOT EXISTS (SELECT 1 FROM sitemap_urls WHERE post_id = $2)`, id, id)
+		if err != nil {
+			return 0, err
+		}
+		if k, _ := r.RowsAffected(); k == 1 {
+			n++
+		}
+	}
+	return n, nil
+}
+
+var _ store.Store = (*DB)(nil)

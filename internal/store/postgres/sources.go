@@ -1,0 +1,120 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+const sourceCols = `id, url, added, discovered, sitemaps_checked`
+
+func scanSource(sc interface{ Scan(...any) error }) (store.Source, error) {
+	var s store.Source
+	var added, disc, smc int64
+	if err := sc.Scan(&s.ID, &s.URL, &added, &disc, &smc); err != nil {
+		return s, err
+	}
+	s.Added, s.Discovered, s.SitemapsChecked = tm(added), tm(disc), tm(smc)
+	return s, nil
+}
+
+// AddSource implements store.Store; the bool says whether it was new.
+func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (store.Source, bool, error) {
+	res, err := d.w.ExecContext(ctx, `INSERT INTO sources(url, added) VALUES ($1, $2) ON CONFLICT(url) DO NOTHING`, u, ts(now))
+	if err != nil {
+		return store.Source{}, false, fmt.Errorf("add source %s: %w", u, err)
+	}
+	n, _ := res.RowsAffected()
+	s, err := scanSource(d.w.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE url = $1`, u))
+	if err != nil {
+		return s, false, fmt.Errorf("add source %s: %w", u, err)
+	}
+	return s, n == 1, nil
+}
+
+// Source implements store.Store.
+func (d *DB) Source(ctx context.Context, id int64) (store.Source, error) {
+	s, err := scanSource(d.r.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE id = $1`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+	}
+	return s, err
+}
+
+// EachSource implements store.Store.
+func (d *DB) EachSource(ctx context.Context, fn func(store.Source) error) error {
+	return d.each(ctx, `SELECT `+sourceCols+` FROM sources ORDER BY id`, nil, func(rows *sql.Rows) error {
+		s, err := scanSource(rows)
+		if err != nil {
+			return err
+		}
+		return fn(s)
+	})
+}
+
+// SourcesToDiscover implements store.Store.
+func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]store.Source, error) {
+	return d.sources(ctx, `SELECT `+sourceCols+` FROM sources WHERE discovered = 0 AND discover_after <= $1 ORDER BY id LIMIT $2`, ts(now), limit)
+}
+
+// PostponeDiscovery implements store.Store.
+func (d *DB) PostponeDiscovery(ctx context.Context, id int64, until time.Time) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1 WHERE id = $2`, ts(until), id)
+	return err
+}
+
+// PostponeSitemaps implements store.Store.
+func (d *DB) PostponeSitemaps(ctx context.Context, id int64, until time.Time) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1 WHERE id = $2`, ts(until), id)
+	return err
+}
+
+// MarkDiscovered implements store.Store.
+func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1 WHERE id = $2`, ts(now), id)
+	return err
+}
+
+// SourcesForSitemaps implements store.Store.
+func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]store.Source, error) {
+	q := `SELECT ` + sourceCols + ` FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $1`
+	if truncated {
+		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.catalogue <> 'done')`
+	}
+	return d.sources(ctx, q+` ORDER BY id LIMIT $2`, ts(now), limit)
+}
+
+// MarkSitemapsChecked implements store.Store.
+func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1 WHERE id = $2`, ts(now), id)
+	return err
+}
+
+func (d *DB) sources(ctx context.Context, q string, args ...any) ([]store.Source, error) {
+	var out []store.Source
+	err := d.each(ctx, q, args, func(rows *sql.Rows) error {
+		s, err := scanSource(rows)
+		out = append(out, s)
+		return err
+	})
+	return out, err
+}
+
+// each runs a read query and calls fn per row.
+func (d *DB) each(ctx context.Context, q string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := d.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := fn(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
