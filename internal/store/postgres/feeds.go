@@ -42,7 +42,7 @@ func (d *DB) UpdateFeed(ctx context.Context, f store.Feed) error {
 
 func updateFeed(ctx context.Context, tx *sql.Tx, f store.Feed) error {
 	_, err := tx.ExecContext(ctx, `UPDATE feeds SET state = $1, etag = $2, last_modified = $3, last_read = $4, checked = $5,
-		error = $6, catalogue = $7, next_page = $8, pages = $9 WHERE id = $10`,
+		error = $6, catalogue = $7, next_page = $8, pages = $9, claimed_by = '', claimed_until = 0 WHERE id = $10`,
 		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), f.Error, f.Catalogue, f.NextPage, f.Pages, f.ID)
 	if err != nil {
 		return fmt.Errorf("update feed %s: %w", f.URL, err)
@@ -56,14 +56,24 @@ func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]store.Feed, err
 }
 
 // FeedsDue implements store.Store. Each state is its own index range, so
-// the choice costs a few index seeks however many feeds there are.
+// the choice costs a few index seeks however many feeds there are. Like
+// PostsDue it claims what it returns (released by UpdateFeed and
+// FeedRead), skipping rows another live claimer holds or has locked. The
+// due conditions are repeated at the locking level: PostgreSQL re-checks
+// only those on a row another worker changed meanwhile (one that finished
+// it), not the subquery's.
 func (d *DB) FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
-	return d.feeds(ctx, `SELECT `+feedCols+` FROM (
-		SELECT * FROM (SELECT * FROM feeds WHERE state = 'active' AND last_read < $1 ORDER BY last_read LIMIT $2) a
-		UNION ALL SELECT * FROM (SELECT * FROM feeds WHERE state = 'error' AND checked < $3 ORDER BY checked LIMIT $4) e
-		UNION ALL SELECT * FROM (SELECT * FROM feeds WHERE state = 'disallowed' AND checked < $5 ORDER BY checked LIMIT $6) d
-	) u ORDER BY checked, id LIMIT $7`,
-		ts(activeBefore), limit, ts(activeBefore), limit, ts(disallowedBefore), limit, limit)
+	owner, now, until := d.claims.stamp()
+	free := `(claimed_by = $8 OR claimed_until < $9)`
+	return d.feeds(ctx, `WITH c AS (UPDATE feeds SET claimed_by = $8, claimed_until = $10 WHERE id IN (
+		SELECT id FROM feeds WHERE id IN (
+			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND last_read < $1 AND `+free+` ORDER BY last_read LIMIT $2) a
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $3 AND `+free+` ORDER BY checked LIMIT $4) e
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+free+` ORDER BY checked LIMIT $6) d)
+		AND `+free+` AND ((state = 'active' AND last_read < $1) OR (state = 'error' AND checked < $3) OR (state = 'disallowed' AND checked < $5))
+		ORDER BY checked, id LIMIT $7 FOR UPDATE SKIP LOCKED) RETURNING `+feedCols+`)
+	SELECT `+feedCols+` FROM c ORDER BY checked, id`,
+		ts(activeBefore), limit, ts(activeBefore), limit, ts(disallowedBefore), limit, limit, owner, now, until)
 }
 
 // CataloguesDue implements store.Store.

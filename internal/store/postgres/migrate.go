@@ -144,6 +144,10 @@ var migrations = []string{
 		holder TEXT NOT NULL,
 		expires BIGINT NOT NULL
 	);`,
+	// 4: work claims (see claims.go): a due post or feed handed to one
+	// worker is not handed to another until claimed_until passes.
+	`ALTER TABLE posts ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE feeds ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
 }
 
 // migrateLock is the pg_advisory_xact_lock key that serialises migrations

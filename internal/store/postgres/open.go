@@ -28,7 +28,8 @@ type DB struct {
 	db *sql.DB
 	// w and r are the same pool: the SQLite backend's names, kept so the
 	// two backends' query code reads alike.
-	w, r *sql.DB
+	w, r   *sql.DB
+	claims *claims
 }
 
 // IsDSN reports whether dsn names a PostgreSQL database.
@@ -46,7 +47,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return &DB{db: db, w: db, r: db}, nil
+	return &DB{db: db, w: db, r: db, claims: defaultClaims()}, nil
 }
 
 // OpenDB opens a connection pool without migrating; Open is what a worker

@@ -100,12 +100,20 @@ func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
 	return p, err
 }
 
-// PostsDue implements store.Store.
+// PostsDue implements store.Store. It claims what it returns for this
+// DB's claimer (see SetClaims): rows claimed by another live claimer are
+// skipped, and the row locks are taken with SKIP LOCKED, so two workers
+// asking at once get disjoint batches.
 func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.Post, error) {
-	q, args := `SELECT `+postCols+` FROM posts WHERE due = 1 ORDER BY id LIMIT $1`, []any{limit}
+	owner, now, until := d.claims.stamp()
+	cond, args := `due = 1`, []any{owner, now, limit, until}
 	if sourceID != 0 {
-		q, args = `SELECT `+postCols+` FROM posts WHERE due = 1 AND source_id = $1 ORDER BY id LIMIT $2`, []any{sourceID, limit}
+		cond, args = `due = 1 AND source_id = $5`, append(args, sourceID)
 	}
+	q := `WITH c AS (UPDATE posts SET claimed_by = $1, claimed_until = $4 WHERE id IN (
+		SELECT id FROM posts WHERE ` + cond + ` AND (claimed_by = $1 OR claimed_by = '' OR claimed_until < $2)
+		ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ` + postCols + `)
+		SELECT ` + postCols + ` FROM c ORDER BY id`
 	var out []store.Post
 	err := d.each(ctx, q, args, func(rows *sql.Rows) error {
 		p, err := scanPost(rows)
@@ -120,7 +128,7 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.P
 // process died between the response and this commit.
 func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
 	if r.Keep {
-		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1 WHERE id = $2`, ts(r.Fetched), r.PostID)
+		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1, claimed_by = '', claimed_until = 0 WHERE id = $2`, ts(r.Fetched), r.PostID)
 		return err
 	}
 	cites, err := json.Marshal(nonNil(r.Citations))
@@ -129,7 +137,8 @@ func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
 	}
 	_, err = d.w.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
 		published = CASE WHEN published = 0 THEN $3 ELSE published END,
-		text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9 WHERE id = $10`,
+		text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
+		claimed_by = '', claimed_until = 0 WHERE id = $10`,
 		r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID)
 	if err != nil {
 		return fmt.Errorf("save page %d: %w", r.PostID, err)

@@ -1,0 +1,178 @@
+package postgres_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/storetest"
+)
+
+// The child side of TestClaimProcesses: a worker that claims due posts,
+// prints "FETCH id" before and "SAVED id" after storing each, until no
+// post is due.
+const claimChildEnv = "CORPUSBOT_CLAIM_CHILD" // "dsn|name"
+
+const claimProcTTL = time.Second
+
+func TestClaimChild(t *testing.T) {
+	arg := os.Getenv(claimChildEnv)
+	if arg == "" {
+		t.Skip("run by TestClaimProcesses")
+	}
+	p := strings.Split(arg, "|")
+	db := open(t, p[0])
+	db.SetClaims(p[1], claimProcTTL, nil)
+	out := bufio.NewWriter(os.Stdout)
+	ctx := context.Background()
+	for {
+		ps, err := db.PostsDue(ctx, 0, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ps) == 0 {
+			var n int
+			if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM posts WHERE due = 1`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n == 0 {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		for _, p := range ps {
+			fmt.Fprintf(out, "FETCH %d\n", p.ID)
+			out.Flush()
+			time.Sleep(2 * time.Millisecond)
+			if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(out, "SAVED %d\n", p.ID)
+			out.Flush()
+		}
+	}
+}
+
+// Three worker processes claim one database's due posts; one is killed
+// with SIGKILL mid-run. Every post is stored, none is fetched twice but
+// the killed worker's one in-flight post, and the killed worker's claims
+// are taken over once they lapse.
+func TestClaimProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	dsn := testDSN(t)
+	db := open(t, dsn)
+	ctx := context.Background()
+	src, _, err := db.AddSource(ctx, "https://c.example/", storetest.T0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 300
+	var ps []store.NewPost
+	for i := range n {
+		ps = append(ps, store.NewPost{URL: fmt.Sprintf("https://c.example/p%03d", i), SourceID: src.ID})
+	}
+	if _, err := db.AddPosts(ctx, ps); err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		child int
+		kind  string
+		id    string
+	}
+	var mu sync.Mutex
+	var lines []line
+	var wg sync.WaitGroup
+	var cmds []*exec.Cmd
+	killed := make(chan struct{})
+	for c := range 3 {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestClaimChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|child%d", claimChildEnv, dsn, c))
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, cmd)
+		wg.Go(func() {
+			sc := bufio.NewScanner(stdout)
+			fetched := 0
+			for sc.Scan() {
+				f := strings.Fields(sc.Text())
+				if len(f) != 2 || (f[0] != "FETCH" && f[0] != "SAVED") {
+					continue
+				}
+				mu.Lock()
+				lines = append(lines, line{c, f[0], f[1]})
+				mu.Unlock()
+				if c == 0 && f[0] == "FETCH" {
+					if fetched++; fetched == 20 {
+						cmd.Process.Kill()
+						close(killed)
+					}
+				}
+			}
+		})
+	}
+	for c, cmd := range cmds {
+		err := cmd.Wait()
+		if c != 0 && err != nil {
+			t.Errorf("child %d: %v", c, err)
+		}
+	}
+	wg.Wait()
+	select {
+	case <-killed:
+	default:
+		t.Fatal("child 0 was never killed")
+	}
+	fetches := map[string][]int{}
+	saved := map[string]int{}
+	for _, l := range lines {
+		if l.kind == "FETCH" {
+			fetches[l.id] = append(fetches[l.id], l.child)
+		} else {
+			saved[l.id]++
+		}
+	}
+	if len(fetches) != n {
+		t.Errorf("%d of %d posts fetched", len(fetches), n)
+	}
+	repeated := 0
+	for id, cs := range fetches {
+		if len(cs) > 1 {
+			repeated++
+			if len(cs) > 2 || cs[0] != 0 || saved[id] != 1 {
+				t.Errorf("post %s fetched by %v, saved %d times", id, cs, saved[id])
+			}
+		}
+	}
+	if repeated > 1 {
+		t.Errorf("%d posts fetched twice, want at most the killed worker's one in flight", repeated)
+	}
+	var due int
+	if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM posts WHERE due = 1`).Scan(&due); err != nil {
+		t.Fatal(err)
+	}
+	if due != 0 {
+		t.Errorf("%d posts still due", due)
+	}
+	per := map[int]int{}
+	for _, l := range lines {
+		if l.kind == "FETCH" {
+			per[l.child]++
+		}
+	}
+	t.Logf("fetches per child %v, repeated %d", per, repeated)
+}

@@ -1,0 +1,191 @@
+package storetest
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// ClaimTTL is the claim lifetime RunClaimSuite's backends must configure.
+const ClaimTTL = time.Minute
+
+// Claimers are two stores over one database claiming as different
+// workers, with claims lasting ClaimTTL on a shared clock that Advance
+// moves forward.
+type Claimers struct {
+	A, B    store.Store
+	Advance func(time.Duration)
+}
+
+// RunClaimSuite runs the work-claim cases, for backends shared by several
+// workers (PostgreSQL): what FeedsDue and PostsDue return is claimed by the
+// asking worker until ClaimTTL passes or the work is stored.
+func RunClaimSuite(t *testing.T, newClaimers func(t *testing.T) Claimers) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, Claimers)
+	}{
+		{"DisjointPosts", testClaimDisjointPosts},
+		{"DisjointFeeds", testClaimDisjointFeeds},
+		{"Expiry", testClaimExpiry},
+		{"FinishReleases", testClaimFinishReleases},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newClaimers(t)) })
+	}
+}
+
+func duePosts(t *testing.T, s store.Store, n int) store.Source {
+	t.Helper()
+	src := source(t, s, "https://c.example/")
+	var ps []store.NewPost
+	for i := range n {
+		ps = append(ps, store.NewPost{URL: fmt.Sprintf("https://c.example/p%03d", i), SourceID: src.ID, Lastmod: T0})
+	}
+	_, err := s.AddPosts(bg, ps)
+	must(t, err)
+	return src
+}
+
+// drain has both claimers take batches at once, finishing each (take
+// stores the work done), until neither gets any, and checks no item went
+// to both.
+func drain(t *testing.T, c Claimers, take func(store.Store) ([]int64, error)) (a, b map[int64]bool) {
+	t.Helper()
+	got := []map[int64]bool{{}, {}}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for i, s := range []store.Store{c.A, c.B} {
+		wg.Go(func() {
+			for {
+				ids, err := take(s)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(ids) == 0 {
+					return
+				}
+				for _, id := range ids {
+					got[i][id] = true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		must(t, err)
+	}
+	for id := range got[0] {
+		if got[1][id] {
+			t.Errorf("item %d claimed by both", id)
+		}
+	}
+	return got[0], got[1]
+}
+
+func testClaimDisjointPosts(t *testing.T, c Claimers) {
+	duePosts(t, c.A, 200)
+	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
+		ps, err := s.PostsDue(bg, 0, 7)
+		var ids []int64
+		for _, p := range ps {
+			ids = append(ids, p.ID)
+			if err == nil {
+				err = s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: T0})
+			}
+		}
+		return ids, err
+	})
+	if len(a)+len(b) != 200 {
+		t.Fatalf("claimed %d+%d of 200", len(a), len(b))
+	}
+}
+
+func testClaimDisjointFeeds(t *testing.T, c Claimers) {
+	src := source(t, c.A, "https://c.example/")
+	for i := range 50 {
+		_, err := c.A.AddFeed(bg, store.Feed{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/feed%d", i)})
+		must(t, err)
+	}
+	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
+		fs, err := s.FeedsDue(bg, T0, T0, 3)
+		var ids []int64
+		for _, f := range fs {
+			ids = append(ids, f.ID)
+			f.LastRead, f.Checked = T0, T0
+			if err == nil {
+				err = s.UpdateFeed(bg, f)
+			}
+		}
+		return ids, err
+	})
+	if len(a)+len(b) != 50 {
+		t.Fatalf("claimed %d+%d of 50", len(a), len(b))
+	}
+}
+
+func testClaimExpiry(t *testing.T, c Claimers) {
+	duePosts(t, c.A, 10)
+	ps, err := c.A.PostsDue(bg, 0, 100)
+	must(t, err)
+	if len(ps) != 10 {
+		t.Fatalf("A claimed %d", len(ps))
+	}
+	// The claimer itself may ask again (a retry after a cancelled run).
+	if again, _ := c.A.PostsDue(bg, 0, 100); len(again) != 10 {
+		t.Fatalf("A again: %d", len(again))
+	}
+	if got, _ := c.B.PostsDue(bg, 0, 100); len(got) != 0 {
+		t.Fatalf("B took %d claimed posts", len(got))
+	}
+	c.Advance(ClaimTTL / 2)
+	if got, _ := c.B.PostsDue(bg, ps[0].SourceID, 100); len(got) != 0 {
+		t.Fatalf("B took %d posts before the claims lapsed", len(got))
+	}
+	c.Advance(ClaimTTL)
+	got, err := c.B.PostsDue(bg, 0, 100)
+	must(t, err)
+	if len(got) != 10 {
+		t.Fatalf("B took %d lapsed posts, want 10", len(got))
+	}
+	if again, _ := c.A.PostsDue(bg, 0, 100); len(again) != 0 {
+		t.Fatalf("A re-took %d posts B holds", len(again))
+	}
+}
+
+func testClaimFinishReleases(t *testing.T, c Claimers) {
+	src := duePosts(t, c.A, 1)
+	ps, err := c.A.PostsDue(bg, 0, 10)
+	must(t, err)
+	if len(ps) != 1 {
+		t.Fatalf("A claimed %d", len(ps))
+	}
+	must(t, c.A.SavePage(bg, store.PageResult{PostID: ps[0].ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: T0}))
+	// Modified again: due, and B may take it at once.
+	_, err = c.A.AddPosts(bg, []store.NewPost{{URL: ps[0].URL, SourceID: src.ID, Lastmod: T0.Add(time.Hour)}})
+	must(t, err)
+	if got, _ := c.B.PostsDue(bg, 0, 10); len(got) != 1 {
+		t.Fatalf("B took %d posts after A saved, want 1", len(got))
+	}
+
+	f, err := c.A.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://c.example/feed"})
+	must(t, err)
+	fs, err := c.A.FeedsDue(bg, T0, T0, 10)
+	must(t, err)
+	if len(fs) != 1 {
+		t.Fatalf("A claimed %d feeds", len(fs))
+	}
+	if got, _ := c.B.FeedsDue(bg, T0, T0, 10); len(got) != 0 {
+		t.Fatalf("B took a claimed feed")
+	}
+	// Stored without progress (still due): released to anyone.
+	must(t, c.A.UpdateFeed(bg, f))
+	if got, _ := c.B.FeedsDue(bg, T0, T0, 10); len(got) != 1 {
+		t.Fatalf("B took %d feeds after A stored it, want 1", len(got))
+	}
+}
