@@ -148,6 +148,9 @@ var migrations = []string{
 	// worker is not handed to another until claimed_until passes.
 	`ALTER TABLE posts ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE feeds ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
+	// 5: claims on the discovery, sitemap-discovery and sitemap batches.
+	`ALTER TABLE sources ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE sitemaps ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
 }
 
 // migrateLock is the pg_advisory_xact_lock key that serialises migrations

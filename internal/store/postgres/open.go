@@ -6,8 +6,8 @@
 // once), and the cluster-wide site lease (Lease) that keeps one request in
 // flight per site across every worker.
 //
-// It speaks database/sql through github.com/jackc/pgx/v5/stdlib, so its
-// queries are the SQLite backend's with $n placeholders. Open takes a
+// It speaks database/sql through github.com/jackc/pgx/v5/stdlib; the
+// queries are store/sqlstore's, shared with the SQLite backend. Open takes a
 // postgres:// or postgresql:// URL; extra parameters such as search_path
 // are passed to the server (the tests give every test its own schema).
 package postgres
@@ -19,17 +19,25 @@ import (
 	"fmt"
 	"strings"
 
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// DB is the PostgreSQL Store.
+var dialect = sqlstore.Dialect{
+	Name:       "postgres",
+	SkipLocked: "FOR UPDATE SKIP LOCKED",
+	Retryable: func(err error) bool {
+		var pe *pgconn.PgError
+		return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+	},
+}
+
+// DB is the PostgreSQL Store: the shared queries, and the pool for the
+// cluster's lease and robots cache.
 type DB struct {
+	*sqlstore.DB
 	db *sql.DB
-	// w and r are the same pool: the SQLite backend's names, kept so the
-	// two backends' query code reads alike.
-	w, r   *sql.DB
-	claims *claims
 }
 
 // IsDSN reports whether dsn names a PostgreSQL database.
@@ -38,6 +46,7 @@ func IsDSN(dsn string) bool {
 }
 
 // Open connects to the database at dsn and brings its schema up to date.
+// Work is claimed under a name unique to this process (see SetClaims).
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	db, err := OpenDB(dsn)
 	if err != nil {
@@ -47,7 +56,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return &DB{db: db, w: db, r: db, claims: defaultClaims()}, nil
+	return &DB{DB: sqlstore.New(db, db, dialect, "", 0), db: db}, nil
 }
 
 // OpenDB opens a connection pool without migrating; Open is what a worker
@@ -64,37 +73,5 @@ func OpenDB(dsn string) (*sql.DB, error) {
 
 // SQL is the connection pool, for the lease and for tests.
 func (d *DB) SQL() *sql.DB { return d.db }
-
-// Close closes the pool.
-func (d *DB) Close() error { return d.db.Close() }
-
-// tx runs fn in one transaction, again from the start when PostgreSQL
-// aborts it as a deadlock or a serialization failure (two workers adding
-// the same posts in different orders).
-func (d *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	for attempt := 0; ; attempt++ {
-		err := d.tx1(ctx, fn)
-		if err == nil || attempt >= 4 || !retryable(err) {
-			return err
-		}
-	}
-}
-
-func (d *DB) tx1(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := d.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
-}
-
-func retryable(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
-}
 
 var _ = stdlib.GetDefaultDriver // registers the "pgx" driver

@@ -1,39 +1,10 @@
 package postgres
 
-import (
-	"strings"
-	"time"
+import "corpus.blog/corpusbot/internal/store/sqlstore"
+
+// The lease's and the robots cache's times are stored as the shared
+// queries store theirs.
+var (
+	ts = sqlstore.Nanos
+	tm = sqlstore.Time
 )
-
-// noNUL drops NUL characters, which PostgreSQL's text cannot hold (SQLite
-// keeps them): a page whose text has one is stored without, instead of
-// failing to save and so being fetched again on every run.
-func noNUL(s string) string {
-	if strings.IndexByte(s, 0) < 0 {
-		return s
-	}
-	return strings.ReplaceAll(s, "\x00", "")
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// Times are stored as Unix nanoseconds, 0 for the zero time, so that they
-// order and compare as integers in indexes.
-func ts(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixNano()
-}
-
-func tm(n int64) time.Time {
-	if n == 0 {
-		return time.Time{}
-	}
-	return time.Unix(0, n).UTC()
-}

@@ -123,6 +123,17 @@ var migrations = []string{
 	// 3: discovery after a failure is retried later, not judged at once.
 	`ALTER TABLE sources ADD COLUMN discover_after INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sources ADD COLUMN sitemaps_after INTEGER NOT NULL DEFAULT 0;`,
+	// 4: work claims (store/sqlstore claims.go), as on PostgreSQL: the
+	// queries are shared, and two processes on one file stay out of each
+	// other's way.
+	`ALTER TABLE posts ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE posts ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE feeds ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE feeds ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sources ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE sources ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sitemaps ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
+	ALTER TABLE sitemaps ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;`,
 }
 
 func migrate(ctx context.Context, db *sql.DB) error {

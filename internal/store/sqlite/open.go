@@ -1,6 +1,7 @@
 // Package sqlite is the embedded Store backend: one file, WAL, migrations
 // versioned in the code, the pure-Go modernc.org/sqlite driver (no C
-// toolchain needed).
+// toolchain needed). The queries are store/sqlstore's, shared with the
+// PostgreSQL backend.
 //
 // Writes go through one connection (SQLite has one writer anyway; queueing
 // them in database/sql rather than in busy loops keeps them fair), reads
@@ -14,13 +15,21 @@ import (
 	"fmt"
 	"net/url"
 
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 	_ "modernc.org/sqlite" // the driver
 )
 
+// Owner is the name a SQLite store claims work as. It is the same for every
+// process, because one crawler owns a SQLite file: a crawler restarted
+// after kill -9 takes up its own claims at once instead of waiting for
+// them to lapse.
+const Owner = "sqlite"
+
+var dialect = sqlstore.Dialect{Name: "sqlite", QuestionPlaceholders: true}
+
 // DB is the SQLite Store.
 type DB struct {
-	w *sql.DB // the one writer
-	r *sql.DB // readers
+	*sqlstore.DB
 }
 
 // Open opens (creating if needed) the database file at path and brings its
@@ -43,27 +52,5 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(4)
-	return &DB{w: w, r: r}, nil
-}
-
-// Close closes the database.
-func (d *DB) Close() error {
-	err := d.r.Close()
-	if werr := d.w.Close(); err == nil {
-		err = werr
-	}
-	return err
-}
-
-// tx runs fn in one write transaction.
-func (d *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := d.w.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		tx.Rollback()
-		return err
-	}
-	return tx.Commit()
+	return &DB{sqlstore.New(w, r, dialect, Owner, 0)}, nil
 }

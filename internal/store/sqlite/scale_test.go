@@ -29,7 +29,7 @@ var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 func fill(tb testing.TB, d *DB, sources, posts int) {
 	tb.Helper()
 	ctx := context.Background()
-	err := d.tx(ctx, func(tx *sql.Tx) error {
+	err := inTx(ctx, d.Writer(), func(tx *sql.Tx) error {
 		src, err := tx.Prepare(`INSERT INTO sources(id, url, added, discovered) VALUES (?, ?, ?, ?)`)
 		if err != nil {
 			return err
@@ -39,10 +39,10 @@ func fill(tb testing.TB, d *DB, sources, posts int) {
 			return err
 		}
 		for i := 1; i <= sources; i++ {
-			if _, err := src.Exec(i, fmt.Sprintf("https://blog%d.example/", i), ts(t0), ts(t0)); err != nil {
+			if _, err := src.Exec(i, fmt.Sprintf("https://blog%d.example/", i), t0.UnixNano(), t0.UnixNano()); err != nil {
 				return err
 			}
-			read := ts(t0.Add(-time.Duration(i%500) * time.Hour))
+			read := t0.Add(-time.Duration(i%500) * time.Hour).UnixNano()
 			if _, err := feed.Exec(i, fmt.Sprintf("https://blog%d.example/feed", i), read, read); err != nil {
 				return err
 			}
@@ -54,7 +54,7 @@ func fill(tb testing.TB, d *DB, sources, posts int) {
 		}
 		for i := 0; i < posts; i++ {
 			s := i%sources + 1
-			if _, err := post.Exec(fmt.Sprintf("https://blog%d.example/post/%d", s, i), s, ts(t0), ts(t0), ts(t0)); err != nil {
+			if _, err := post.Exec(fmt.Sprintf("https://blog%d.example/post/%d", s, i), s, t0.UnixNano(), t0.UnixNano(), t0.UnixNano()); err != nil {
 				return err
 			}
 		}
@@ -151,4 +151,16 @@ func scale(t testing.TB, report func(name string, d time.Duration)) {
 	t.Logf("%d-URL sitemap: first read ingested in %v, diff (1k new, 1k modified, 1k removed) in %v", smURLs, first, second)
 	report("ingest-first", first)
 	report("ingest-diff", second)
+}
+
+func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
 }

@@ -3,7 +3,9 @@ package sqlite_test
 import (
 	"context"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
 
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -42,4 +44,27 @@ func TestReopenKeepsData(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d sources after reopen", n)
 	}
+}
+
+// Two processes on one file claim work as one owner (sqlite.Owner) in
+// production; SetClaims gives the two stores of this test different names
+// so that the shared claim code is checked on SQLite too.
+func TestClaimSuite(t *testing.T) {
+	storetest.RunClaimSuite(t, func(t *testing.T) storetest.Claimers {
+		path := filepath.Join(t.TempDir(), "test.db")
+		var mu sync.Mutex
+		now := storetest.T0
+		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		var dbs [2]*sqlite.DB
+		for i, name := range []string{"worker-a", "worker-b"} {
+			db, err := sqlite.Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			db.SetClaims(name, storetest.ClaimTTL, clock)
+			dbs[i] = db
+		}
+		return storetest.Claimers{A: dbs[0], B: dbs[1], Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
+	})
 }

@@ -20,9 +20,10 @@ type Claimers struct {
 	Advance func(time.Duration)
 }
 
-// RunClaimSuite runs the work-claim cases, for backends shared by several
-// workers (PostgreSQL): what FeedsDue and PostsDue return is claimed by the
-// asking worker until ClaimTTL passes or the work is stored.
+// RunClaimSuite runs the work-claim cases: what every batch (PostsDue,
+// FeedsDue, CataloguesDue, SourcesToDiscover, SourcesForSitemaps,
+// SitemapsDue) returns is claimed by the asking worker until ClaimTTL
+// passes or the work is stored.
 func RunClaimSuite(t *testing.T, newClaimers func(t *testing.T) Claimers) {
 	tests := []struct {
 		name string
@@ -32,6 +33,10 @@ func RunClaimSuite(t *testing.T, newClaimers func(t *testing.T) Claimers) {
 		{"DisjointFeeds", testClaimDisjointFeeds},
 		{"Expiry", testClaimExpiry},
 		{"FinishReleases", testClaimFinishReleases},
+		{"DisjointDiscovery", testClaimDisjointDiscovery},
+		{"DisjointSitemapDiscovery", testClaimDisjointSitemapDiscovery},
+		{"DisjointSitemaps", testClaimDisjointSitemaps},
+		{"CatalogueHeldDuringWalk", testClaimCatalogueWalk},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newClaimers(t)) })
@@ -187,5 +192,124 @@ func testClaimFinishReleases(t *testing.T, c Claimers) {
 	must(t, c.A.UpdateFeed(bg, f))
 	if got, _ := c.B.FeedsDue(bg, T0, T0, 10); len(got) != 1 {
 		t.Fatalf("B took %d feeds after A stored it, want 1", len(got))
+	}
+}
+
+func sources(t *testing.T, s store.Store, n int) {
+	t.Helper()
+	for i := range n {
+		_, _, err := s.AddSource(bg, fmt.Sprintf("https://s%03d.example/", i), T0)
+		must(t, err)
+	}
+}
+
+func sourceIDs(ss []store.Source) []int64 {
+	var ids []int64
+	for _, s := range ss {
+		ids = append(ids, s.ID)
+	}
+	return ids
+}
+
+func testClaimDisjointDiscovery(t *testing.T, c Claimers) {
+	sources(t, c.A, 60)
+	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
+		ss, err := s.SourcesToDiscover(bg, T0, 4)
+		for i, src := range ss {
+			if err == nil && i%2 == 0 {
+				err = s.MarkDiscovered(bg, src.ID, T0)
+			} else if err == nil {
+				err = s.PostponeDiscovery(bg, src.ID, T0.Add(time.Hour))
+			}
+		}
+		return sourceIDs(ss), err
+	})
+	if len(a)+len(b) != 60 {
+		t.Fatalf("claimed %d+%d of 60", len(a), len(b))
+	}
+}
+
+func testClaimDisjointSitemapDiscovery(t *testing.T, c Claimers) {
+	sources(t, c.A, 40)
+	ss, err := c.A.SourcesToDiscover(bg, T0, 100)
+	must(t, err)
+	for _, src := range ss {
+		must(t, c.A.MarkDiscovered(bg, src.ID, T0))
+	}
+	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
+		ss, err := s.SourcesForSitemaps(bg, false, T0, 3)
+		for _, src := range ss {
+			if err == nil {
+				err = s.MarkSitemapsChecked(bg, src.ID, T0)
+			}
+		}
+		return sourceIDs(ss), err
+	})
+	if len(a)+len(b) != 40 {
+		t.Fatalf("claimed %d+%d of 40", len(a), len(b))
+	}
+}
+
+func testClaimDisjointSitemaps(t *testing.T, c Claimers) {
+	src := source(t, c.A, "https://c.example/")
+	for i := range 30 {
+		_, err := c.A.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/sm%d.xml", i), Via: store.ViaRobots})
+		must(t, err)
+	}
+	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
+		sms, err := s.SitemapsDue(bg, T0, false, 2)
+		var ids []int64
+		for _, sm := range sms {
+			ids = append(ids, sm.ID)
+			sm.LastRead = T0
+			if err == nil {
+				err = s.UpdateSitemap(bg, sm)
+			}
+		}
+		return ids, err
+	})
+	if len(a)+len(b) != 30 {
+		t.Fatalf("claimed %d+%d of 30", len(a), len(b))
+	}
+}
+
+// A catalogue walk stores its progress page by page; between two pages the
+// feed must stay with the walker, and once the walk ends it is free.
+func testClaimCatalogueWalk(t *testing.T, c Claimers) {
+	src := source(t, c.A, "https://c.example/")
+	f, err := c.A.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://c.example/feed"})
+	must(t, err)
+	f.LastRead, f.Checked = T0, T0
+	must(t, c.A.UpdateFeed(bg, f))
+	fs, err := c.A.CataloguesDue(bg, 10)
+	must(t, err)
+	if len(fs) != 1 {
+		t.Fatalf("A claimed %d catalogues", len(fs))
+	}
+	if got, _ := c.B.CataloguesDue(bg, 10); len(got) != 0 {
+		t.Fatalf("B took a catalogue A holds")
+	}
+	f = fs[0]
+	f.Catalogue, f.NextPage, f.Pages = store.CataloguePending, "https://c.example/feed?paged=2", 1
+	_, err = c.A.FeedRead(bg, nil, func(store.AddResult) store.Feed { return f })
+	must(t, err)
+	if got, _ := c.B.CataloguesDue(bg, 10); len(got) != 0 {
+		t.Fatalf("B took a catalogue in the middle of A's walk")
+	}
+	if got, _ := c.B.FeedsDue(bg, T0.Add(time.Hour), T0, 10); len(got) != 0 {
+		t.Fatalf("B polled a feed in the middle of A's walk")
+	}
+	// A dead walker's feed is taken over once the renewed claim lapses.
+	c.Advance(ClaimTTL + time.Second)
+	got, err := c.B.CataloguesDue(bg, 10)
+	must(t, err)
+	if len(got) != 1 || got[0].NextPage != f.NextPage {
+		t.Fatalf("B took over %v, want the walk at page 2", got)
+	}
+	f = got[0]
+	f.Catalogue = store.CatalogueDone
+	must(t, c.B.UpdateFeed(bg, f))
+	if got, _ := c.A.FeedsDue(bg, T0.Add(time.Hour), T0, 10); len(got) != 1 {
+		t.Fatalf("after the walk A got %d feeds to poll, want 1", len(got))
 	}
 }

@@ -1,11 +1,13 @@
-package postgres
+package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -30,7 +32,7 @@ func scanPost(sc interface{ Scan(...any) error }) (store.Post, error) {
 // AddPosts implements store.Store.
 func (d *DB) AddPosts(ctx context.Context, posts []store.NewPost) (store.AddResult, error) {
 	var res store.AddResult
-	err := d.tx(ctx, func(tx *sql.Tx) error {
+	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		res, err = addPosts(ctx, tx, posts)
 		return err
@@ -41,17 +43,17 @@ func (d *DB) AddPosts(ctx context.Context, posts []store.NewPost) (store.AddResu
 // FeedRead implements store.Store.
 func (d *DB) FeedRead(ctx context.Context, posts []store.NewPost, update func(store.AddResult) store.Feed) (store.AddResult, error) {
 	var res store.AddResult
-	err := d.tx(ctx, func(tx *sql.Tx) error {
+	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		if res, err = addPosts(ctx, tx, posts); err != nil {
 			return err
 		}
-		return updateFeed(ctx, tx, update(res))
+		return d.updateFeed(ctx, tx, update(res))
 	})
 	return res, err
 }
 
-func addPosts(ctx context.Context, tx *sql.Tx, posts []store.NewPost) (store.AddResult, error) {
+func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddResult, error) {
 	var res store.AddResult
 	{
 		for _, p := range posts {
@@ -105,21 +107,18 @@ func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
 // skipped, and the row locks are taken with SKIP LOCKED, so two workers
 // asking at once get disjoint batches.
 func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.Post, error) {
-	owner, now, until := d.claims.stamp()
-	cond, args := `due = 1`, []any{owner, now, limit, until}
+	cond, args := `due = 1`, d.claimArgs(limit)
 	if sourceID != 0 {
 		cond, args = `due = 1 AND source_id = $5`, append(args, sourceID)
 	}
-	q := `WITH c AS (UPDATE posts SET claimed_by = $1, claimed_until = $4 WHERE id IN (
-		SELECT id FROM posts WHERE ` + cond + ` AND (claimed_by = $1 OR claimed_by = '' OR claimed_until < $2)
-		ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED) RETURNING ` + postCols + `)
-		SELECT ` + postCols + ` FROM c ORDER BY id`
+	q := d.claimQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+freeClaim+` ORDER BY id LIMIT $4`)
 	var out []store.Post
-	err := d.each(ctx, q, args, func(rows *sql.Rows) error {
+	err := d.each(ctx, d.w, q, args, func(rows *sql.Rows) error {
 		p, err := scanPost(rows)
 		out = append(out, p)
 		return err
 	})
+	slices.SortFunc(out, func(a, b store.Post) int { return cmp.Compare(a.ID, b.ID) })
 	return out, err
 }
 
@@ -155,7 +154,7 @@ func nonNil(s []string) []string {
 
 // EachPost implements store.Store.
 func (d *DB) EachPost(ctx context.Context, fn func(store.Post) error) error {
-	return d.each(ctx, `SELECT `+postCols+` FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
+	return d.each(ctx, d.r, `SELECT `+postCols+` FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
 		p, err := scanPost(rows)
 		if err != nil {
 			return err

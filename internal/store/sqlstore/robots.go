@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -17,7 +17,7 @@ func (d *DB) Robots(ctx context.Context, origin string) (store.RobotsRecord, err
 	var file, last sql.NullString
 	var ttl, checked, expires, lastFetched, unreach int64
 	err := d.r.QueryRowContext(ctx, `SELECT state, ttl, file, checked, expires, last_file, last_fetched, unreachable_since, etag, last_modified
-		FROM robots_cache WHERE origin = ?`, origin).
+		FROM robots_cache WHERE origin = $1`, origin).
 		Scan(&r.State, &ttl, &file, &checked, &expires, &last, &lastFetched, &unreach, &r.ETag, &r.LastModified)
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("robots %s: %w", origin, store.ErrNotFound)
@@ -37,7 +37,7 @@ func (d *DB) PutRobots(ctx context.Context, r store.RobotsRecord) error {
 	file := sql.NullString{String: r.File, Valid: r.HasFile}
 	last := sql.NullString{String: r.LastFile, Valid: r.HasLast}
 	_, err := d.w.ExecContext(ctx, `INSERT INTO robots_cache(origin, state, ttl, file, checked, expires, last_file, last_fetched,
-		unreachable_since, etag, last_modified) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		unreachable_since, etag, last_modified) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT(origin) DO UPDATE SET state = excluded.state, ttl = excluded.ttl, file = excluded.file, checked = excluded.checked,
 		expires = excluded.expires, last_file = excluded.last_file, last_fetched = excluded.last_fetched,
 		unreachable_since = excluded.unreachable_since, etag = excluded.etag, last_modified = excluded.last_modified`,

@@ -1,10 +1,12 @@
-package postgres
+package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"corpus.blog/corpusbot/internal/store"
@@ -47,7 +49,7 @@ func (d *DB) Source(ctx context.Context, id int64) (store.Source, error) {
 
 // EachSource implements store.Store.
 func (d *DB) EachSource(ctx context.Context, fn func(store.Source) error) error {
-	return d.each(ctx, `SELECT `+sourceCols+` FROM sources ORDER BY id`, nil, func(rows *sql.Rows) error {
+	return d.each(ctx, d.r, `SELECT `+sourceCols+` FROM sources ORDER BY id`, nil, func(rows *sql.Rows) error {
 		s, err := scanSource(rows)
 		if err != nil {
 			return err
@@ -56,47 +58,57 @@ func (d *DB) EachSource(ctx context.Context, fn func(store.Source) error) error 
 	})
 }
 
-// SourcesToDiscover implements store.Store.
+// SourcesToDiscover implements store.Store, claiming what it returns
+// (released by MarkDiscovered and PostponeDiscovery).
 func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]store.Source, error) {
-	return d.sources(ctx, `SELECT `+sourceCols+` FROM sources WHERE discovered = 0 AND discover_after <= $1 ORDER BY id LIMIT $2`, ts(now), limit)
+	return d.claimSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND `+freeClaim+`
+		ORDER BY id LIMIT $5`, ts(now), limit)
+}
+
+// claimSources claims the sources choice selects, in id order.
+func (d *DB) claimSources(ctx context.Context, choice string, args ...any) ([]store.Source, error) {
+	out, err := d.sources(ctx, d.w, d.claimQuery("sources", sourceCols, choice), d.claimArgs(args...)...)
+	slices.SortFunc(out, func(a, b store.Source) int { return cmp.Compare(a.ID, b.ID) })
+	return out, err
 }
 
 // PostponeDiscovery implements store.Store.
 func (d *DB) PostponeDiscovery(ctx context.Context, id int64, until time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1 WHERE id = $2`, ts(until), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, claimed_until = 0 WHERE id = $2`, ts(until), id)
 	return err
 }
 
 // PostponeSitemaps implements store.Store.
 func (d *DB) PostponeSitemaps(ctx context.Context, id int64, until time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1 WHERE id = $2`, ts(until), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, claimed_until = 0 WHERE id = $2`, ts(until), id)
 	return err
 }
 
 // MarkDiscovered implements store.Store.
 func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1 WHERE id = $2`, ts(now), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err
 }
 
-// SourcesForSitemaps implements store.Store.
+// SourcesForSitemaps implements store.Store, claiming what it returns
+// (released by MarkSitemapsChecked and PostponeSitemaps).
 func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]store.Source, error) {
-	q := `SELECT ` + sourceCols + ` FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $1`
+	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND ` + freeClaim
 	if truncated {
 		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.catalogue <> 'done')`
 	}
-	return d.sources(ctx, q+` ORDER BY id LIMIT $2`, ts(now), limit)
+	return d.claimSources(ctx, q+` ORDER BY id LIMIT $5`, ts(now), limit)
 }
 
 // MarkSitemapsChecked implements store.Store.
 func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1 WHERE id = $2`, ts(now), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err
 }
 
-func (d *DB) sources(ctx context.Context, q string, args ...any) ([]store.Source, error) {
+func (d *DB) sources(ctx context.Context, c conn, q string, args ...any) ([]store.Source, error) {
 	var out []store.Source
-	err := d.each(ctx, q, args, func(rows *sql.Rows) error {
+	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
 		s, err := scanSource(rows)
 		out = append(out, s)
 		return err
@@ -105,8 +117,8 @@ func (d *DB) sources(ctx context.Context, q string, args ...any) ([]store.Source
 }
 
 // each runs a read query and calls fn per row.
-func (d *DB) each(ctx context.Context, q string, args []any, fn func(*sql.Rows) error) error {
-	rows, err := d.r.QueryContext(ctx, q, args...)
+func (d *DB) each(ctx context.Context, c conn, q string, args []any, fn func(*sql.Rows) error) error {
+	rows, err := c.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}

@@ -1,10 +1,12 @@
-package postgres
+package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"corpus.blog/corpusbot/internal/store"
@@ -37,7 +39,7 @@ func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, er
 
 // UpdateSitemap implements store.Store.
 func (d *DB) UpdateSitemap(ctx context.Context, s store.Sitemap) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6 WHERE id = $7`,
+	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6, claimed_until = 0 WHERE id = $7`,
 		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), s.Error, s.ID)
 	if err != nil {
 		return fmt.Errorf("update sitemap %s: %w", s.URL, err)
@@ -47,28 +49,34 @@ func (d *DB) UpdateSitemap(ctx context.Context, s store.Sitemap) error {
 
 // SourceSitemaps implements store.Store: the top-level sitemaps.
 func (d *DB) SourceSitemaps(ctx context.Context, sourceID int64) ([]store.Sitemap, error) {
-	return d.sitemaps(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND parent_id = 0 ORDER BY id`, sourceID)
+	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND parent_id = 0 ORDER BY id`, sourceID)
 }
 
 // ChildSitemaps implements store.Store, newest lastmod first.
 func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]store.Sitemap, error) {
-	return d.sitemaps(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE parent_id = $1 ORDER BY lastmod DESC, id`, parentID)
+	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE parent_id = $1 ORDER BY lastmod DESC, id`, parentID)
 }
 
 // SitemapsDue implements store.Store. With truncated, a source qualifies
 // while it has a sitemap never read or sitemap-only posts not yet fetched:
 // once its archive is filled in, it stops qualifying.
+//
+// It claims what it returns; UpdateSitemap releases the claim.
 func (d *DB) SitemapsDue(ctx context.Context, before time.Time, truncated bool, limit int) ([]store.Sitemap, error) {
-	q := `SELECT ` + sitemapCols + ` FROM sitemaps m WHERE parent_id = 0 AND last_read < $1`
+	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND ` + freeClaim
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
-	return d.sitemaps(ctx, q+` ORDER BY last_read, id LIMIT $2`, ts(before), limit)
+	out, err := d.sitemaps(ctx, d.w, d.claimQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), d.claimArgs(ts(before), limit)...)
+	slices.SortFunc(out, func(a, b store.Sitemap) int {
+		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
+	})
+	return out, err
 }
 
-func (d *DB) sitemaps(ctx context.Context, q string, args ...any) ([]store.Sitemap, error) {
+func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]store.Sitemap, error) {
 	var out []store.Sitemap
-	err := d.each(ctx, q, args, func(rows *sql.Rows) error {
+	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
 		s, err := scanSitemap(rows)
 		out = append(out, s)
 		return err
@@ -80,7 +88,7 @@ func (d *DB) sitemaps(ctx context.Context, q string, args ...any) ([]store.Sitem
 // statements: a 50,000-URL sitemap is one commit.
 func (d *DB) IngestSitemap(ctx context.Context, sm store.Sitemap, urls []store.SitemapURL, whole bool) (store.Diff, error) {
 	var diff store.Diff
-	err := d.tx(ctx, func(tx *sql.Tx) error {
+	err := d.tx(ctx, func(tx conn) error {
 		diff = store.Diff{}
 		// Each read's rows carry its number; rows left with an older one
 		// were not in this read.
@@ -176,7 +184,7 @@ func (d *DB) IngestSitemap(ctx context.Context, sm store.Sitemap, urls []store.S
 // removeUnseen drops the URLs a whole read no longer lists and marks their
 // posts removed unless another sitemap still lists them. The record, its
 // text and its citations stay; prev_state remembers what to restore.
-func removeUnseen(ctx context.Context, tx *sql.Tx, sitemapID, gen int64) (int, error) {
+func removeUnseen(ctx context.Context, tx conn, sitemapID, gen int64) (int, error) {
 	var gone []int64
 	rows, err := tx.QueryContext(ctx, `SELECT post_id FROM sitemap_urls WHERE sitemap_id = $1 AND seen <> $2`, sitemapID, gen)
 	if err != nil {

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // PutOrigin implements store.Store.
 func (d *DB) PutOrigin(ctx context.Context, o store.Origin) error {
-	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked) VALUES (?, ?, ?, ?)
+	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked) VALUES ($1, $2, $3, $4)
 		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked`,
 		o.Origin, o.Status, o.State, ts(o.Checked))
 	if err != nil {
@@ -25,7 +25,7 @@ func (d *DB) PutOrigin(ctx context.Context, o store.Origin) error {
 func (d *DB) Origin(ctx context.Context, origin string) (store.Origin, error) {
 	o := store.Origin{Origin: origin}
 	var checked int64
-	err := d.r.QueryRowContext(ctx, `SELECT status, state, checked FROM origins WHERE origin = ?`, origin).Scan(&o.Status, &o.State, &checked)
+	err := d.r.QueryRowContext(ctx, `SELECT status, state, checked FROM origins WHERE origin = $1`, origin).Scan(&o.Status, &o.State, &checked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, fmt.Errorf("origin %s: %w", origin, store.ErrNotFound)
 	}
@@ -37,7 +37,7 @@ func (d *DB) Origin(ctx context.Context, origin string) (store.Origin, error) {
 func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, error) {
 	var s fetch.RefusalState
 	var asked int64
-	err := d.r.QueryRowContext(ctx, `SELECT consecutive403, served, refused, last_asked FROM refusals WHERE site = ?`, site).
+	err := d.r.QueryRowContext(ctx, `SELECT consecutive403, served, refused, last_asked FROM refusals WHERE site = $1`, site).
 		Scan(&s.Consecutive403, &s.Served, &s.Refused, &asked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fetch.RefusalState{}, nil
@@ -48,7 +48,7 @@ func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, erro
 
 // PutRefusal implements store.Store.
 func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error {
-	_, err := d.w.ExecContext(ctx, `INSERT INTO refusals(site, consecutive403, served, refused, last_asked) VALUES (?, ?, ?, ?, ?)
+	_, err := d.w.ExecContext(ctx, `INSERT INTO refusals(site, consecutive403, served, refused, last_asked) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT(site) DO UPDATE SET consecutive403 = excluded.consecutive403, served = excluded.served,
 		refused = excluded.refused, last_asked = excluded.last_asked`,
 		site, s.Consecutive403, s.Served, s.Refused, ts(s.LastAsked))
@@ -60,9 +60,9 @@ func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
-	return d.tx(ctx, func(tx *sql.Tx) error {
+	return d.tx(ctx, func(tx conn) error {
 		st, err := tx.PrepareContext(ctx, `INSERT INTO requests(site, url, purpose, status, bytes, start, duration, conditional, outcome, error)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`)
 		if err != nil {
 			return err
 		}
@@ -70,7 +70,7 @@ func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 		for _, r := range recs {
 			msg := ""
 			if r.Err != nil {
-				msg = r.Err.Error()
+				msg = noNUL(r.Err.Error())
 			}
 			if _, err := st.ExecContext(ctx, r.Site, r.URL, string(r.Purpose), r.Status, r.Bytes, ts(r.Start),
 				int64(r.Duration), r.Conditional, string(r.Outcome), msg); err != nil {
@@ -88,7 +88,7 @@ func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, erro
 	if purpose == "" {
 		err = d.r.QueryRowContext(ctx, `SELECT count(*) FROM requests`).Scan(&n)
 	} else {
-		err = d.r.QueryRowContext(ctx, `SELECT count(*) FROM requests WHERE purpose = ?`, string(purpose)).Scan(&n)
+		err = d.r.QueryRowContext(ctx, `SELECT count(*) FROM requests WHERE purpose = $1`, string(purpose)).Scan(&n)
 	}
 	return n, err
 }

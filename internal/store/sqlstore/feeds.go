@@ -1,0 +1,108 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages`
+
+func scanFeed(sc interface{ Scan(...any) error }) (store.Feed, error) {
+	var f store.Feed
+	var read, checked int64
+	err := sc.Scan(&f.ID, &f.SourceID, &f.URL, &f.State, &f.ETag, &f.LastModified, &read, &checked, &f.Error, &f.Catalogue, &f.NextPage, &f.Pages)
+	f.LastRead, f.Checked = tm(read), tm(checked)
+	return f, err
+}
+
+// AddFeed implements store.Store.
+func (d *DB) AddFeed(ctx context.Context, f store.Feed) (store.Feed, error) {
+	if f.State == "" {
+		f.State = store.FeedActive
+	}
+	if f.Catalogue == "" {
+		f.Catalogue = store.CatalogueNone
+	}
+	_, err := d.w.ExecContext(ctx, `INSERT INTO feeds(source_id, url, state, catalogue) VALUES ($1, $2, $3, $4) ON CONFLICT(url) DO NOTHING`,
+		f.SourceID, f.URL, f.State, f.Catalogue)
+	if err != nil {
+		return f, fmt.Errorf("add feed %s: %w", f.URL, err)
+	}
+	return scanFeed(d.w.QueryRowContext(ctx, `SELECT `+feedCols+` FROM feeds WHERE url = $1`, f.URL))
+}
+
+// UpdateFeed implements store.Store.
+func (d *DB) UpdateFeed(ctx context.Context, f store.Feed) error {
+	return d.tx(ctx, func(tx conn) error { return d.updateFeed(ctx, tx, f) })
+}
+
+// updateFeed stores f's standing. It releases the feed's claim, except in
+// the middle of a catalogue walk (pending), where it renews the claim for
+// whoever wrote, so that the walk's next page is not handed to another
+// worker.
+func (d *DB) updateFeed(ctx context.Context, tx conn, f store.Feed) error {
+	owner, _, until := d.claims.stamp()
+	_, err := tx.ExecContext(ctx, `UPDATE feeds SET state = $1, etag = $2, last_modified = $3, last_read = $4, checked = $5,
+		error = $6, catalogue = $7, next_page = $8, pages = $9,
+		claimed_by = CASE WHEN $7 = 'pending' THEN $10 ELSE '' END,
+		claimed_until = CASE WHEN $7 = 'pending' THEN CAST($11 AS BIGINT) ELSE 0 END WHERE id = $12`,
+		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), f.Error, f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID)
+	if err != nil {
+		return fmt.Errorf("update feed %s: %w", f.URL, err)
+	}
+	return nil
+}
+
+// SourceFeeds implements store.Store.
+func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]store.Feed, error) {
+	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds WHERE source_id = $1 ORDER BY id`, sourceID)
+}
+
+// FeedsDue implements store.Store. Each state is its own index range, so
+// the choice costs a few index seeks however many feeds there are. It
+// claims what it returns (see claims). The due conditions are repeated
+// outside the union: PostgreSQL re-checks only the locking level's
+// conditions on a row another worker changed meanwhile (one that finished
+// it), not the subqueries'.
+func (d *DB) FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
+	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
+			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND last_read < $4 AND `+freeClaim+` ORDER BY last_read LIMIT $6) a
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+` ORDER BY checked LIMIT $6) e
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+` ORDER BY checked LIMIT $6) d)
+		AND `+freeClaim+` AND ((state = 'active' AND last_read < $4) OR (state = 'error' AND checked < $4) OR (state = 'disallowed' AND checked < $5))
+		ORDER BY checked, id LIMIT $6`, func(a, b store.Feed) int {
+		return cmp.Or(a.Checked.Compare(b.Checked), cmp.Compare(a.ID, b.ID))
+	}, ts(activeBefore), ts(disallowedBefore), limit)
+}
+
+// CataloguesDue implements store.Store, claiming what it returns: the
+// feed's claim is renewed by every page the walk stores and released when
+// the walk ends (see updateFeed), so one worker walks a catalogue at a time
+// and a poll of the same feed never writes over the walk's progress.
+func (d *DB) CataloguesDue(ctx context.Context, limit int) ([]store.Feed, error) {
+	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN ('none', 'pending', 'interrupted') AND state = 'active'
+		AND last_read <> 0 AND `+freeClaim+` ORDER BY id LIMIT $4`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, limit)
+}
+
+// claimFeeds claims the feeds choice selects, sorted by order.
+func (d *DB) claimFeeds(ctx context.Context, choice string, order func(a, b store.Feed) int, args ...any) ([]store.Feed, error) {
+	out, err := d.feeds(ctx, d.w, d.claimQuery("feeds", feedCols, choice), d.claimArgs(args...)...)
+	slices.SortFunc(out, order)
+	return out, err
+}
+
+func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]store.Feed, error) {
+	var out []store.Feed
+	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
+		f, err := scanFeed(rows)
+		out = append(out, f)
+		return err
+	})
+	return out, err
+}
