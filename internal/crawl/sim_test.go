@@ -29,7 +29,7 @@ type world struct {
 	t     testing.TB
 	web   *simweb.Web
 	clock *simweb.Clock
-	db    *sqlite.DB
+	db    store.Store
 	c     *crawl.Crawler
 	s     config.Settings
 	mu    sync.Mutex
@@ -66,6 +66,23 @@ func newWorldWith(t testing.TB, dbPath string, wall bool, tweak func(*config.Set
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
+	w.wire(db, clock)
+	return w
+}
+
+// newWorldOn is newWorld on simulated time over the given store.
+func newWorldOn(t testing.TB, db store.Store) *world {
+	t.Helper()
+	w := &world{t: t, s: config.Defaults(), clock: simweb.NewClock(start)}
+	w.web = simweb.New(simweb.WithClock(w.clock.Now))
+	t.Cleanup(w.web.Close)
+	w.wire(db, w.clock)
+	return w
+}
+
+// wire builds the crawler and its fetcher over db.
+func (w *world) wire(db store.Store, clock fetch.Clock) {
+	t := w.t
 	w.db = db
 	w.c = &crawl.Crawler{Store: db, Clock: clock, Settings: w.s, Log: discard}
 	f, err := fetch.New(fetch.Options{
@@ -85,7 +102,6 @@ func newWorldWith(t testing.TB, dbPath string, wall bool, tweak func(*config.Set
 	}
 	t.Cleanup(f.CloseIdleConnections)
 	w.c.Fetcher = f
-	return w
 }
 
 func (w *world) clean() {

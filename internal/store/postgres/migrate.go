@@ -150,7 +150,11 @@ var migrations = []string{
 	ALTER TABLE feeds ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
 	// 5: claims on the discovery, sitemap-discovery and sitemap batches.
 	`ALTER TABLE sources ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
-	ALTER TABLE sitemaps ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
+	ALTER TABLE sitemaps ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
+	CREATE INDEX posts_claimed ON posts(claimed_by) WHERE claimed_until <> 0;
+	CREATE INDEX feeds_claimed ON feeds(claimed_by) WHERE claimed_until <> 0;
+	CREATE INDEX sources_claimed ON sources(claimed_by) WHERE claimed_until <> 0;
+	CREATE INDEX sitemaps_claimed ON sitemaps(claimed_by) WHERE claimed_until <> 0;`,
 }
 
 // migrateLock is the pg_advisory_xact_lock key that serialises migrations

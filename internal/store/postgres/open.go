@@ -56,7 +56,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return &DB{DB: sqlstore.New(db, db, dialect, "", 0), db: db}, nil
+	return &DB{DB: sqlstore.New(db, db, dialect, "", 0, nil), db: db}, nil
 }
 
 // OpenDB opens a connection pool without migrating; Open is what a worker

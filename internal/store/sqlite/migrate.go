@@ -133,7 +133,11 @@ var migrations = []string{
 	ALTER TABLE sources ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
 	ALTER TABLE sources ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sitemaps ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
-	ALTER TABLE sitemaps ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;`,
+	ALTER TABLE sitemaps ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX posts_claimed ON posts(claimed_by) WHERE claimed_until <> 0;
+	CREATE INDEX feeds_claimed ON feeds(claimed_by) WHERE claimed_until <> 0;
+	CREATE INDEX sources_claimed ON sources(claimed_by) WHERE claimed_until <> 0;
+	CREATE INDEX sitemaps_claimed ON sitemaps(claimed_by) WHERE claimed_until <> 0;`,
 }
 
 func migrate(ctx context.Context, db *sql.DB) error {

@@ -52,5 +52,5 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(4)
-	return &DB{sqlstore.New(w, r, dialect, Owner, 0)}, nil
+	return &DB{sqlstore.New(w, r, dialect, Owner, 0, nil)}, nil
 }

@@ -68,3 +68,42 @@ func TestClaimSuite(t *testing.T) {
 		return storetest.Claimers{A: dbs[0], B: dbs[1], Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
 	})
 }
+
+// A worker's claims outlive their lifetime while it is open (renewed), and
+// a clean Close hands them back at once.
+func TestClaimRenewalAndRelease(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for claims to be renewed")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	const ttl = 1500 * time.Millisecond
+	open := func(name string) *sqlite.DB {
+		db, err := sqlite.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		db.SetClaims(name, ttl, nil)
+		return db
+	}
+	a, b := open("worker-a"), open("worker-b")
+	src, _, err := a.AddSource(ctx, "https://r.example/", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.AddPosts(ctx, []store.NewPost{{URL: "https://r.example/1", SourceID: src.ID}, {URL: "https://r.example/2", SourceID: src.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := a.PostsDue(ctx, 0, 10); len(got) != 2 {
+		t.Fatalf("A claimed %d posts, want 2", len(got))
+	}
+	time.Sleep(2 * ttl)
+	if got, _ := b.PostsDue(ctx, 0, 10); len(got) != 0 {
+		t.Fatalf("B took %d posts A still holds (renewal failed)", len(got))
+	}
+	a.Close()
+	if got, _ := b.PostsDue(ctx, 0, 10); len(got) != 2 {
+		t.Fatalf("B took %d posts after A closed, want 2", len(got))
+	}
+}

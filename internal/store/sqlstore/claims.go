@@ -1,8 +1,11 @@
 package sqlstore
 
 import (
+	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -89,4 +92,46 @@ const freeClaim = `(claimed_by = $1 OR claimed_until < $2)`
 func (d *DB) claimQuery(table, cols, choice string) string {
 	return `UPDATE ` + table + ` SET claimed_by = $1, claimed_until = $3 WHERE id IN (` +
 		choice + ` ` + d.dialect.SkipLocked + `) RETURNING ` + cols
+}
+
+// claimTables are the tables whose rows are claimed.
+var claimTables = []string{"posts", "feeds", "sources", "sitemaps"}
+
+// renewClaims extends every live claim of this owner, every third of the
+// claims' lifetime, until stop closes: a batch that takes longer than one
+// lifetime (a thousand pages of one site at a ten-second Crawl-delay) stays
+// with its worker, while a dead worker's claims lapse within one lifetime.
+func (d *DB) renewClaims(stop <-chan struct{}) {
+	for {
+		d.claims.mu.Lock()
+		every := d.claims.ttl / 3
+		d.claims.mu.Unlock()
+		select {
+		case <-stop:
+			return
+		case <-time.After(every):
+		}
+		owner, now, until := d.claims.stamp()
+		for _, table := range claimTables {
+			_, err := d.w.ExecContext(context.Background(), `UPDATE `+table+` SET claimed_until = $3
+				WHERE claimed_by = $1 AND claimed_until <> 0 AND claimed_until >= $2`, owner, now, until)
+			if err != nil && !errors.Is(err, sql.ErrConnDone) {
+				d.log.Warn("claim renewal failed", "table", table, "err", err)
+			}
+		}
+	}
+}
+
+// releaseClaims gives back every claim of this owner, so that a worker
+// stopped cleanly (Ctrl-C, SIGTERM) leaves its unfinished work to the
+// others at once rather than when its claims lapse.
+func (d *DB) releaseClaims() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	owner := d.ClaimOwner()
+	for _, table := range claimTables {
+		if _, err := d.w.ExecContext(ctx, `UPDATE `+table+` SET claimed_until = 0 WHERE claimed_by = $1 AND claimed_until <> 0`, owner); err != nil {
+			d.log.Warn("claim release failed", "table", table, "err", err)
+		}
+	}
 }

@@ -9,6 +9,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -40,12 +42,26 @@ type DB struct {
 	dialect *Dialect
 	claims  *claims
 	queries sync.Map // query as written -> as sent
+	log     *slog.Logger
+	stop    chan struct{}
+	done    chan struct{}
+	// closeOnce: a second Close is an error, not a panic.
+	closeOnce sync.Once
 }
 
 // New returns the Store over the writer and reader pools (they may be the
-// same) with claims made as owner until ttl passes. Close closes both.
-func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration) *DB {
-	db := &DB{wdb: w, dialect: &d, claims: newClaims(owner, ttl)}
+// same) with claims made as owner ("": a name unique to this process)
+// until ttl (0: DefaultClaimTTL) passes, renewed while the DB is open.
+// Close releases the claims and closes both pools.
+func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Logger) *DB {
+	if log == nil {
+		log = slog.Default()
+	}
+	db := &DB{wdb: w, dialect: &d, claims: newClaims(owner, ttl), log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(db.done)
+		db.renewClaims(db.stop)
+	}()
 	db.w, db.r = conn{w, db}, conn{r, db}
 	db.closers = append(db.closers, r.Close)
 	if r != w {
@@ -54,8 +70,17 @@ func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration) *DB {
 	return db
 }
 
-// Close closes the pools.
+// Close releases this owner's claims and closes the pools.
 func (d *DB) Close() error {
+	first := errors.New("already closed")
+	d.closeOnce.Do(func() { first = d.close() })
+	return first
+}
+
+func (d *DB) close() error {
+	close(d.stop)
+	<-d.done
+	d.releaseClaims()
 	var first error
 	for _, c := range d.closers {
 		if err := c(); err != nil && first == nil {

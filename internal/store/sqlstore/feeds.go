@@ -69,13 +69,14 @@ func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]store.Feed, err
 // claims what it returns (see claims). The due conditions are repeated
 // outside the union: PostgreSQL re-checks only the locking level's
 // conditions on a row another worker changed meanwhile (one that finished
-// it), not the subqueries'.
+// it), not the subqueries'. (As a CASE, which no planner turns into an
+// index scan: SQLite would otherwise scan every active feed for the OR.)
 func (d *DB) FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
 			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND last_read < $4 AND `+freeClaim+` ORDER BY last_read LIMIT $6) a
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+` ORDER BY checked LIMIT $6) e
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+` ORDER BY checked LIMIT $6) d)
-		AND `+freeClaim+` AND ((state = 'active' AND last_read < $4) OR (state = 'error' AND checked < $4) OR (state = 'disallowed' AND checked < $5))
+		AND `+freeClaim+` AND CASE state WHEN 'active' THEN last_read < $4 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
 		ORDER BY checked, id LIMIT $6`, func(a, b store.Feed) int {
 		return cmp.Or(a.Checked.Compare(b.Checked), cmp.Compare(a.ID, b.ID))
 	}, ts(activeBefore), ts(disallowedBefore), limit)

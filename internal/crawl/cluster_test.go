@@ -1,0 +1,324 @@
+package crawl_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/postgres"
+	"corpus.blog/corpusbot/internal/store/postgres/pgtest"
+)
+
+// The cluster test: three worker processes (this test binary, switched by
+// clusterEnv) run the real crawler against one PostgreSQL database and one
+// simulated web served by the parent, so that the parent's server sees,
+// and checks, the requests of all of them together. One worker is killed
+// with SIGKILL early in the run; the others must take over its sites and
+// its claimed work.
+const (
+	clusterEnv      = "CORPUSBOT_CLUSTER_CHILD" // "dsn|web address|worker"
+	clusterSites    = 6
+	clusterPages    = 3 // feed pages per site: page one and two catalogue pages
+	clusterPerPage  = 8
+	clusterPosts    = clusterSites * clusterPages * clusterPerPage
+	clusterLeaseTTL = 400 * time.Millisecond
+	clusterClaimTTL = time.Second
+)
+
+func clusterSettings() config.Settings {
+	s := config.Defaults()
+	s.MinGap, s.CataloguePageDelay = 20*time.Millisecond, 30*time.Millisecond
+	return s
+}
+
+func clusterHost(i int) string { return fmt.Sprintf("blog%d.example", i) }
+
+// clusterWeb is the parent's web: clusterSites blogs of blogFarm.
+func clusterWeb(t *testing.T) (*simweb.Web, map[string]bool) {
+	web := simweb.New()
+	t.Cleanup(web.Close)
+	return web, blogFarm(web, clusterSites, clusterPages, clusterPerPage)
+}
+
+// blogFarm adds sites blogs to web (blog0.example, …), each a summary
+// feed of perPage posts with pages-1 catalogue pages behind it, and
+// returns the URLs of their posts.
+func blogFarm(web *simweb.Web, sites, pages, perPage int) map[string]bool {
+	posts := map[string]bool{}
+	for s := range sites {
+		h := web.Host(clusterHost(s))
+		h.Robots("User-agent: *\nAllow: /\n")
+		h.Handle("/", simweb.NewResource(htmlType, homepage("/feed")))
+		for pg := range pages {
+			var items []item
+			for i := range perPage {
+				n := pg*perPage + i
+				link := fmt.Sprintf("/post/%d", n)
+				posts[h.URL(link)] = true
+				items = append(items, item{h.URL(link), fmt.Sprintf("Post %d", n), day0.Add(-time.Duration(n) * time.Hour), false})
+				h.Handle(link, simweb.NewResource(htmlType, article(fmt.Sprintf("Post %d", n), "cluster text", "")))
+			}
+			path := "/feed"
+			if pg > 0 {
+				path = fmt.Sprintf("/feed?paged=%d", pg+1)
+			}
+			h.Handle(path, simweb.NewResource(rssType, rss(items)))
+		}
+	}
+	return posts
+}
+
+// TestClusterChild is one worker: the crawler of `corpusbot run` with a
+// PostgreSQL store, wired as cmd/corpusbot wires a cluster worker (the
+// database's site lease and robots cache), fetching from the parent's web.
+// It prints "REQ purpose url" for every request it completes and runs
+// until SIGTERM.
+func TestClusterChild(t *testing.T) {
+	arg := os.Getenv(clusterEnv)
+	if arg == "" {
+		t.Skip("run by TestCluster")
+	}
+	p := strings.Split(arg, "|")
+	dsn, addr, worker := p[0], p[1], p[2]
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	db, err := postgres.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetClaims("worker-"+worker, clusterClaimTTL, nil)
+	s := clusterSettings()
+	clock := fetch.RealClock{}
+	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
+	rc := postgres.NewRobotsCache(db, clock, discard)
+	rc.ClaimTTL = clusterClaimTTL
+	var mu sync.Mutex
+	out := bufio.NewWriter(os.Stdout)
+	remote := simweb.Remote{Addr: addr}
+	f, err := fetch.New(fetch.Options{
+		Settings: s, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: discard,
+		Refusals: store.Refusals{Store: db, Log: discard}, Robots: rc,
+		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard}),
+		Observe: func(r fetch.Record) {
+			mu.Lock()
+			fmt.Fprintf(out, "REQ %s %s\n", r.Purpose, r.URL)
+			out.Flush()
+			mu.Unlock()
+			c.Observe(r)
+		},
+		Timeouts: fetch.Timeouts{Total: 5 * time.Second},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.CloseIdleConnections()
+	c.Fetcher = f
+	for ctx.Err() == nil {
+		if err := c.Once(ctx); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(os.Stderr, "worker %s: %v\n", worker, err)
+		}
+		clock.Sleep(ctx, 20*time.Millisecond)
+	}
+}
+
+// TestCluster: zero overlapping requests per site and every gap kept,
+// across the three workers, as the server saw them; every post fetched,
+// and fetched once (but the one a killed worker may have had in flight);
+// robots.txt read once per origin for the whole cluster; the killed
+// worker's claimed work taken over once its claims lapse.
+func TestCluster(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns worker processes")
+	}
+	dsn := pgtest.DSN(t)
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetClaims("parent", time.Second, nil)
+	web, pages := clusterWeb(t)
+	for s := range clusterSites {
+		if _, _, err := db.AddSource(ctx, "http://"+clusterHost(s)+"/", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	type req struct {
+		worker  int
+		purpose string
+		url     string
+	}
+	var mu sync.Mutex
+	var done []req
+	var killedAt time.Time
+	var killedHost string
+	var heldAtKill int
+	cmds := make([]*exec.Cmd, 3)
+	var wg sync.WaitGroup
+	for w := range cmds {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestClusterChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), clusterEnv+"="+strings.Join([]string{dsn, web.Addr(), fmt.Sprint(w)}, "|"))
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds[w] = cmd
+		if w == 0 {
+			time.Sleep(300 * time.Millisecond) // worker 0 claims the first work
+		}
+		wg.Go(func() {
+			sc := bufio.NewScanner(stdout)
+			n := 0
+			for sc.Scan() {
+				f := strings.Fields(sc.Text())
+				if len(f) != 3 || f[0] != "REQ" {
+					continue
+				}
+				mu.Lock()
+				done = append(done, req{w, f[1], f[2]})
+				mu.Unlock()
+				// Kill worker 0 a few requests in, at a moment it holds
+				// claimed work, so that the take-over is exercised.
+				if n++; w == 0 && n >= 4 && killedAt.IsZero() {
+					if held := claimsHeld(t, db, "worker-0"); held > 0 {
+						cmd.Process.Kill() // SIGKILL mid-run: no release, no renewals
+						mu.Lock()
+						killedAt, killedHost, heldAtKill = time.Now(), hostOf(f[2]), held
+						mu.Unlock()
+					}
+				}
+			}
+			cmd.Wait()
+		})
+	}
+
+	deadline := time.Now().Add(60 * time.Second)
+	for indexedPosts(t, db) < clusterPosts && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, cmd := range cmds[1:] {
+		cmd.Process.Signal(syscall.SIGTERM)
+	}
+	wg.Wait()
+
+	if killedAt.IsZero() {
+		t.Fatal("worker 0 was never killed")
+	}
+	if n := indexedPosts(t, db); n != clusterPosts {
+		t.Fatalf("%d of %d posts indexed", n, clusterPosts)
+	}
+	s := clusterSettings()
+	for _, v := range web.Violations(s.UserAgent, s.ProductToken(), func(string) time.Duration { return s.MinGap }) {
+		t.Error(v)
+	}
+	fetched := map[string][]simweb.Request{}
+	robotsReads := map[string]int{}
+	for _, r := range web.Requests() {
+		if u := "http://" + r.Host + r.URI; pages[u] {
+			fetched[u] = append(fetched[u], r)
+		}
+		if r.URI == "/robots.txt" {
+			robotsReads[r.Host]++
+		}
+	}
+	if len(fetched) != clusterPosts {
+		t.Errorf("%d of %d post pages fetched", len(fetched), clusterPosts)
+	}
+	// A page may be fetched twice only when worker 0 had it in flight at
+	// the kill: its answer never reached the database, so the post stayed
+	// owed. With the site lease, that is at most one page per site.
+	twice, perSite := 0, map[string]int{}
+	for u, rs := range fetched {
+		if len(rs) == 1 {
+			continue
+		}
+		twice += len(rs) - 1
+		perSite[rs[0].Host]++
+		// (The killed process's last bytes may reach the server a moment
+		// after Kill returned.)
+		if len(rs) > 2 || !rs[0].Start.Before(killedAt.Add(50*time.Millisecond)) || perSite[rs[0].Host] > 1 {
+			t.Errorf("%s fetched %d times (first at %v, kill at %v)", u, len(rs), rs[0].Start, killedAt)
+		}
+	}
+	extraRobots := 0
+	for host, n := range robotsReads {
+		if n > 1 {
+			extraRobots += n - 1
+			t.Logf("%s/robots.txt read %d times", host, n)
+		}
+	}
+	if len(robotsReads) != clusterSites || extraRobots > 1 {
+		t.Errorf("robots.txt reads per host %v: want one per origin for the cluster", robotsReads)
+	}
+	// The site worker 0 was last working on was taken over: another worker
+	// asked it for something after the kill.
+	takenOver := false
+	for _, r := range web.RequestsTo(killedHost) {
+		takenOver = takenOver || r.Start.After(killedAt)
+	}
+	if !takenOver {
+		t.Errorf("%s, worker 0's site at the kill, never asked again", killedHost)
+	}
+	by := map[int]int{}
+	for _, r := range done {
+		by[r.worker]++
+	}
+	t.Logf("requests by worker %v; worker 0 killed on %s holding %d claims; %d post pages fetched twice", by, killedHost, heldAtKill, twice)
+}
+
+// claimsHeld counts the live claims owner holds, across the claimed tables.
+func claimsHeld(t *testing.T, db *postgres.DB, owner string) int {
+	total := 0
+	for _, table := range []string{"posts", "feeds", "sources", "sitemaps"} {
+		var n int
+		if err := db.SQL().QueryRow(`SELECT count(*) FROM `+table+` WHERE claimed_by = $1 AND claimed_until > $2`,
+			owner, time.Now().UnixNano()).Scan(&n); err != nil {
+			t.Error(err)
+		}
+		total += n
+	}
+	return total
+}
+
+func indexedPosts(t *testing.T, db *postgres.DB) int {
+	n := 0
+	err := db.EachPost(context.Background(), func(p store.Post) error {
+		if p.State == store.PostIndexed {
+			n++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	return n
+}
+
+func hostOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}

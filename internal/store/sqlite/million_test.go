@@ -1,0 +1,119 @@
+package sqlite
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// millionSources is the scheduler-scale figure of the benchmarks issue.
+const millionSources = 1_000_000
+
+// BenchmarkMillionSources measures the scheduler's batch choice over
+// 1,000,000 sources (one active feed and one indexed post each, their last
+// reads spread over 500 hours), and what each source costs to keep:
+//
+//	go test -run '^$' -bench MillionSources -benchtime 10x ./internal/store/sqlite
+//
+// ns/op is one `articles fetch --limit 300` batch choice (FeedsDue) with a
+// warm cache; first-batch-ms is the first one after opening. disk-B/source
+// is the database file (checkpointed) divided by the sources, feed and post
+// rows included; rss-MiB is the whole test process's resident memory after
+// the choices (SQLite's page cache lives outside the Go heap, so heap-MiB
+// alone would flatter it). Building the database takes about a minute and
+// is not timed. Skipped with -short and under the race detector.
+func BenchmarkMillionSources(b *testing.B) {
+	if testing.Short() || raceOn {
+		b.Skip("builds a database of 1,000,000 sources")
+	}
+	ctx := context.Background()
+	dir := b.TempDir()
+	path := filepath.Join(dir, "million.db")
+	d, err := Open(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	begin := time.Now()
+	fill(b, d, millionSources, millionSources)
+	built := time.Since(begin)
+	// Reopen, so that the first choice meets a cold page cache as a freshly
+	// started crawler would.
+	if err := d.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if d, err = Open(ctx, path); err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+
+	activeBefore, disallowedBefore := t0.Add(-24*time.Hour), t0.Add(-7*24*time.Hour)
+	begin = time.Now()
+	due, err := d.FeedsDue(ctx, activeBefore, disallowedBefore, 300)
+	first := time.Since(begin)
+	if err != nil || len(due) != 300 {
+		b.Fatalf("first batch: %d feeds, %v", len(due), err)
+	}
+	begin = time.Now()
+	if _, err := d.PostsDue(ctx, 0, 300); err != nil {
+		b.Fatal(err)
+	}
+	postsDue := time.Since(begin)
+	begin = time.Now()
+	if _, err := d.SourcesToDiscover(ctx, t0, 300); err != nil {
+		b.Fatal(err)
+	}
+	toDiscover := time.Since(begin)
+
+	for b.Loop() {
+		due, err := d.FeedsDue(ctx, activeBefore, disallowedBefore, 300)
+		if err != nil || len(due) != 300 {
+			b.Fatalf("batch: %d feeds, %v", len(due), err)
+		}
+	}
+	b.StopTimer()
+
+	if _, err := d.Writer().ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		b.Fatal(err)
+	}
+	var disk int64
+	for _, suffix := range []string{"", "-wal"} {
+		if st, err := os.Stat(path + suffix); err == nil {
+			disk += st.Size()
+		}
+	}
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(first.Microseconds())/1000, "first-batch-ms")
+	b.ReportMetric(float64(postsDue.Microseconds())/1000, "posts-due-ms")
+	b.ReportMetric(float64(toDiscover.Microseconds())/1000, "to-discover-ms")
+	b.ReportMetric(float64(disk)/millionSources, "disk-B/source")
+	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+	if rss, ok := residentBytes(); ok {
+		b.ReportMetric(float64(rss)/(1<<20), "rss-MiB")
+	}
+	b.ReportMetric(built.Seconds(), "build-s")
+}
+
+// residentBytes is the process's resident set (VmRSS), where Linux says it.
+func residentBytes() (int64, bool) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10, err == nil
+		}
+	}
+	return 0, false
+}
