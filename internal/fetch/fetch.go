@@ -116,6 +116,12 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: now, Outcome: OutcomeRefused, Err: err})
 		return exchange{outcome: OutcomeRefused, err: err, ours: true}
 	}
+	if f.optedOut != nil && f.optedOut(ctx, site) {
+		slot.Abandon()
+		err := fmt.Errorf("fetch %s: %w", u, ErrOptedOut)
+		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Outcome: OutcomeOptedOut, Err: err})
+		return exchange{outcome: OutcomeOptedOut, err: err, ours: true}
+	}
 	ex := f.exchange(ctx, u, p, etag, lastModified)
 	b := f.backoffs.get(site)
 	if !ex.ours { // our own cancellation says nothing about the site

@@ -35,6 +35,11 @@ type Options struct {
 	Lease    Lease       // default NewLocalLease(Clock)
 	Robots   RobotsCache // default NewMemoryRobots()
 	Refusals Refusals    // default NewMemoryRefusals()
+	// OptedOut reports whether a site's owner opted out (the public site's
+	// form). It is asked under the site's lease right before every
+	// connection, robots.txt included, so an opt-out holds from the moment
+	// it is stored, even for work already handed out. nil: none.
+	OptedOut func(ctx context.Context, site string) bool
 	Observe  func(Record)
 	Logger   *slog.Logger // default slog.Default()
 
@@ -70,6 +75,7 @@ type Fetcher struct {
 	lease      Lease
 	robots     RobotsCache
 	refusals   Refusals
+	optedOut   func(ctx context.Context, site string) bool
 	observe    func(Record)
 	log        *slog.Logger
 	client     *http.Client
@@ -91,7 +97,7 @@ func New(o Options) (*Fetcher, error) {
 	}
 	f := &Fetcher{
 		s: o.Settings, agent: o.Settings.ProductToken(), clock: o.Clock, lease: o.Lease,
-		robots: o.Robots, refusals: o.Refusals, observe: o.Observe, log: o.Logger,
+		robots: o.Robots, refusals: o.Refusals, optedOut: o.OptedOut, observe: o.Observe, log: o.Logger,
 		timeouts: o.Timeouts, slowAfter: o.SlowAfter, slowFactor: o.SlowFactor,
 	}
 	if f.clock == nil {

@@ -40,6 +40,7 @@ const (
 	OutcomeUnchanged  Outcome = "unchanged"  // 304: nothing read, nothing to parse
 	OutcomeDisallowed Outcome = "disallowed" // robots.txt says no (or is unreachable): no connection made
 	OutcomeRefused    Outcome = "refused"    // the site is on the 403 refusal list: no connection made
+	OutcomeOptedOut   Outcome = "opted-out"  // the site's owner opted out (the public site's form): no connection made
 	OutcomeTooLarge   Outcome = "too-large"  // the body (decoded) exceeds BODY_MAX
 	OutcomeWrongType  Outcome = "wrong-type" // Content-Type (or the first bytes) not what the purpose takes: closed unread
 	OutcomeStatus     Outcome = "status"     // the server answered with another status (4xx, 5xx, 3xx without Location)
@@ -84,6 +85,7 @@ func (e *DisallowedError) Error() string {
 // Errors a Result can carry, for errors.Is.
 var (
 	ErrRefused          = errors.New("site is on the 403 refusal list")
+	ErrOptedOut         = errors.New("site opted out of crawling")
 	ErrTooManyRedirects = errors.New("too many redirects")
 	ErrRedirectLoop     = errors.New("redirect loop")
 	ErrTooLarge         = errors.New("body exceeds BODY_MAX")

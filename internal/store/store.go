@@ -106,6 +106,7 @@ type Feed struct {
 	LastRead     time.Time // last read attempt that got an answer (200 or 304)
 	Checked      time.Time // last time the feed was tried at all
 	Error        string
+	Title        string // as the feed last stated it; "" keeps the stored one
 	Catalogue    string // CatalogueNone, …
 	NextPage     string // the next catalogue page to read
 	Pages        int    // catalogue pages read so far
@@ -259,6 +260,12 @@ type Store interface {
 	PostsDue(ctx context.Context, sourceID int64, limit int) ([]Post, error)
 	SavePage(ctx context.Context, r PageResult) error
 	EachPost(ctx context.Context, fn func(Post) error) error
+
+	// OptedOut reports whether the owner of site (a registrable domain, as
+	// fetch.Site has it) opted the whole site out: nothing may be fetched
+	// from it (fetch.Options.OptedOut). The sources of such a site are
+	// paused, and their work is in no batch.
+	OptedOut(ctx context.Context, site string) (bool, error)
 
 	Refusal(ctx context.Context, site string) (fetch.RefusalState, error)
 	PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error

@@ -56,7 +56,12 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return &DB{DB: sqlstore.New(db, db, dialect, "", 0, nil), db: db}, nil
+	d := &DB{DB: sqlstore.New(db, db, dialect, "", 0, nil), db: db}
+	if err := d.Backfill(ctx); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
 }
 
 // OpenDB opens a connection pool without migrating; Open is what a worker

@@ -2,13 +2,14 @@ package sqlite
 
 import (
 	"context"
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"database/sql"
 	"fmt"
 )
 
 // migrations are applied in order, each once, each in its own transaction;
 // the schema's version is how many have run. Append, never edit.
-var migrations = []string{
+var migrations = append([]string{
 	`CREATE TABLE sources (
 		id INTEGER PRIMARY KEY,
 		url TEXT NOT NULL UNIQUE,
@@ -138,7 +139,7 @@ var migrations = []string{
 	CREATE INDEX feeds_claimed ON feeds(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sources_claimed ON sources(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sitemaps_claimed ON sitemaps(claimed_by) WHERE claimed_until <> 0;`,
-}
+}, sqlstore.Migrations...)
 
 func migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {

@@ -52,5 +52,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(4)
-	return &DB{sqlstore.New(w, r, dialect, Owner, 0, nil)}, nil
+	db := &DB{sqlstore.New(w, r, dialect, Owner, 0, nil)}
+	if err := db.Backfill(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
 }

@@ -28,6 +28,8 @@ type claims struct {
 	owner string
 	ttl   time.Duration
 	now   func() time.Time
+	// changed wakes the renewal loop when SetClaims changes the lifetime.
+	changed chan struct{}
 }
 
 func newClaims(owner string, ttl time.Duration) *claims {
@@ -40,7 +42,7 @@ func newClaims(owner string, ttl time.Duration) *claims {
 	if ttl <= 0 {
 		ttl = DefaultClaimTTL
 	}
-	return &claims{owner: owner, ttl: ttl, now: time.Now}
+	return &claims{owner: owner, ttl: ttl, now: time.Now, changed: make(chan struct{}, 1)}
 }
 
 // SetClaims sets the name this DB claims work as (unique per worker;
@@ -57,6 +59,10 @@ func (d *DB) SetClaims(owner string, ttl time.Duration, now func() time.Time) {
 	}
 	if now != nil {
 		d.claims.now = now
+	}
+	select {
+	case d.claims.changed <- struct{}{}:
+	default:
 	}
 }
 
@@ -85,6 +91,11 @@ func (d *DB) claimArgs(args ...any) []any {
 // claimer (a released claim has claimed_until 0).
 const freeClaim = `(claimed_by = $1 OR claimed_until < $2)`
 
+// notPaused keeps the feeds, sitemaps and posts of paused sources (their
+// owner opted out or paused them) out of every batch; it follows a
+// condition, in tables with a source_id.
+const notPaused = ` AND source_id NOT IN (SELECT id FROM sources WHERE paused <> 0)`
+
 // claimQuery claims the rows of table whose ids choice selects (choice
 // must end with its ORDER BY and LIMIT and test freeClaim itself) and
 // returns cols of each. The order of the returned rows is not defined:
@@ -109,6 +120,8 @@ func (d *DB) renewClaims(stop <-chan struct{}) {
 		select {
 		case <-stop:
 			return
+		case <-d.claims.changed:
+			continue
 		case <-time.After(every):
 		}
 		owner, now, until := d.claims.stamp()

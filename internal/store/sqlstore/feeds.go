@@ -11,12 +11,12 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages`
+const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages, title`
 
 func scanFeed(sc interface{ Scan(...any) error }) (store.Feed, error) {
 	var f store.Feed
 	var read, checked int64
-	err := sc.Scan(&f.ID, &f.SourceID, &f.URL, &f.State, &f.ETag, &f.LastModified, &read, &checked, &f.Error, &f.Catalogue, &f.NextPage, &f.Pages)
+	err := sc.Scan(&f.ID, &f.SourceID, &f.URL, &f.State, &f.ETag, &f.LastModified, &read, &checked, &f.Error, &f.Catalogue, &f.NextPage, &f.Pages, &f.Title)
 	f.LastRead, f.Checked = tm(read), tm(checked)
 	return f, err
 }
@@ -51,8 +51,9 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f store.Feed) error {
 	_, err := tx.ExecContext(ctx, `UPDATE feeds SET state = $1, etag = $2, last_modified = $3, last_read = $4, checked = $5,
 		error = $6, catalogue = $7, next_page = $8, pages = $9,
 		claimed_by = CASE WHEN $7 = 'pending' THEN $10 ELSE '' END,
-		claimed_until = CASE WHEN $7 = 'pending' THEN CAST($11 AS BIGINT) ELSE 0 END WHERE id = $12`,
-		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), f.Error, f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID)
+		claimed_until = CASE WHEN $7 = 'pending' THEN CAST($11 AS BIGINT) ELSE 0 END,
+		title = CASE WHEN $13 <> '' THEN $13 ELSE title END WHERE id = $12`,
+		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), f.Error, f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID, noNUL(f.Title))
 	if err != nil {
 		return fmt.Errorf("update feed %s: %w", f.URL, err)
 	}
@@ -73,9 +74,9 @@ func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]store.Feed, err
 // index scan: SQLite would otherwise scan every active feed for the OR.)
 func (d *DB) FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
-			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND last_read < $4 AND `+freeClaim+` ORDER BY last_read LIMIT $6) a
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+` ORDER BY checked LIMIT $6) e
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+` ORDER BY checked LIMIT $6) d)
+			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND last_read < $4 AND `+freeClaim+notPaused+` ORDER BY last_read LIMIT $6) a
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) e
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) d)
 		AND `+freeClaim+` AND CASE state WHEN 'active' THEN last_read < $4 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
 		ORDER BY checked, id LIMIT $6`, func(a, b store.Feed) int {
 		return cmp.Or(a.Checked.Compare(b.Checked), cmp.Compare(a.ID, b.ID))
@@ -88,7 +89,7 @@ func (d *DB) FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.T
 // and a poll of the same feed never writes over the walk's progress.
 func (d *DB) CataloguesDue(ctx context.Context, limit int) ([]store.Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN ('none', 'pending', 'interrupted') AND state = 'active'
-		AND last_read <> 0 AND `+freeClaim+` ORDER BY id LIMIT $4`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, limit)
+		AND last_read <> 0 AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, limit)
 }
 
 // claimFeeds claims the feeds choice selects, sorted by order.

@@ -111,7 +111,7 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.P
 	if sourceID != 0 {
 		cond, args = `due = 1 AND source_id = $5`, append(args, sourceID)
 	}
-	q := d.claimQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+freeClaim+` ORDER BY id LIMIT $4`)
+	q := d.claimQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`)
 	var out []store.Post
 	err := d.each(ctx, d.w, q, args, func(rows *sql.Rows) error {
 		p, err := scanPost(rows)
@@ -122,9 +122,9 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.P
 	return out, err
 }
 
-// SavePage implements store.Store: the outcome of one page fetch, clearing
-// Due in the same statement, so a post is fetched again only if the
-// process died between the response and this commit.
+// SavePage implements store.Store: the outcome of one page fetch and its
+// citations, clearing Due in the same transaction, so a post is fetched
+// again only if the process died between the response and this commit.
 func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
 	if r.Keep {
 		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1, claimed_by = '', claimed_until = 0 WHERE id = $2`, ts(r.Fetched), r.PostID)
@@ -134,11 +134,17 @@ func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
 	if err != nil {
 		return err
 	}
-	_, err = d.w.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
-		published = CASE WHEN published = 0 THEN $3 ELSE published END,
-		text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
-		claimed_by = '', claimed_until = 0 WHERE id = $10`,
-		r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID)
+	err = d.tx(ctx, func(tx conn) error {
+		_, err := tx.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
+			published = CASE WHEN published = 0 THEN $3 ELSE published END,
+			text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
+			claimed_by = '', claimed_until = 0 WHERE id = $10`,
+			r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID)
+		if err != nil {
+			return err
+		}
+		return putLinks(ctx, tx, r.PostID, r.Citations)
+	})
 	if err != nil {
 		return fmt.Errorf("save page %d: %w", r.PostID, err)
 	}

@@ -63,7 +63,7 @@ func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]store.Sitemap
 //
 // It claims what it returns; UpdateSitemap releases the claim.
 func (d *DB) SitemapsDue(ctx context.Context, before time.Time, truncated bool, limit int) ([]store.Sitemap, error) {
-	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND ` + freeClaim
+	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND ` + freeClaim + notPaused
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}

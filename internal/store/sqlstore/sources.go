@@ -26,7 +26,21 @@ func scanSource(sc interface{ Scan(...any) error }) (store.Source, error) {
 
 // AddSource implements store.Store; the bool says whether it was new.
 func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (store.Source, bool, error) {
-	res, err := d.w.ExecContext(ctx, `INSERT INTO sources(url, added) VALUES ($1, $2) ON CONFLICT(url) DO NOTHING`, u, ts(now))
+	// A source of a site that opted out starts paused, as the opt-out form
+	// promises: nothing of it is ever fetched.
+	site := siteOfURL(u)
+	var paused int
+	var by string
+	var at int64
+	err := d.w.QueryRowContext(ctx, `SELECT opted_by FROM opted_out WHERE site = $1`, site).Scan(&by)
+	switch {
+	case err == nil:
+		paused, at = 1, ts(now)
+	case !errors.Is(err, sql.ErrNoRows):
+		return store.Source{}, false, fmt.Errorf("add source %s: %w", u, err)
+	}
+	res, err := d.w.ExecContext(ctx, `INSERT INTO sources(url, added, site, paused, paused_by, paused_at) VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT(url) DO NOTHING`, u, ts(now), site, paused, by, at)
 	if err != nil {
 		return store.Source{}, false, fmt.Errorf("add source %s: %w", u, err)
 	}
@@ -61,7 +75,7 @@ func (d *DB) EachSource(ctx context.Context, fn func(store.Source) error) error 
 // SourcesToDiscover implements store.Store, claiming what it returns
 // (released by MarkDiscovered and PostponeDiscovery).
 func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]store.Source, error) {
-	return d.claimSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND `+freeClaim+`
+	return d.claimSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND paused = 0 AND `+freeClaim+`
 		ORDER BY id LIMIT $5`, ts(now), limit)
 }
 
@@ -93,7 +107,7 @@ func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error 
 // SourcesForSitemaps implements store.Store, claiming what it returns
 // (released by MarkSitemapsChecked and PostponeSitemaps).
 func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]store.Source, error) {
-	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND ` + freeClaim
+	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND paused = 0 AND ` + freeClaim
 	if truncated {
 		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.catalogue <> 'done')`
 	}

@@ -1,0 +1,130 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+
+	"corpus.blog/corpusbot/internal/fetch"
+)
+
+// siteOfURL is the registrable domain of a URL's host ("" when it has
+// none), the unit of politeness, of the opt-out and of citations.
+func siteOfURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	return fetch.Site(u.Host)
+}
+
+// OptedOut implements store.Store.
+func (d *DB) OptedOut(ctx context.Context, site string) (bool, error) {
+	var one int
+	err := d.r.QueryRowContext(ctx, `SELECT 1 FROM opted_out WHERE site = $1`, site).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("opt-out of %s: %w", site, err)
+	}
+	return true, nil
+}
+
+// putLinks replaces a post's citations as rows: one per cited URL on
+// another site than the post's own, for the public site's "cited by".
+func putLinks(ctx context.Context, tx conn, postID int64, citations []string) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE post_id = $1`, postID); err != nil {
+		return err
+	}
+	if len(citations) == 0 {
+		return nil
+	}
+	var from string
+	err := tx.QueryRowContext(ctx, `SELECT s.site FROM posts p JOIN sources s ON s.id = p.source_id WHERE p.id = $1`, postID).Scan(&from)
+	if err != nil {
+		return fmt.Errorf("site of post %d: %w", postID, err)
+	}
+	seen := map[string]bool{}
+	for _, c := range citations {
+		to := siteOfURL(c)
+		if to == "" || to == from || seen[c] {
+			continue
+		}
+		seen[c] = true
+		if _, err := tx.ExecContext(ctx, `INSERT INTO links(post_id, from_site, to_site, url) VALUES ($1, $2, $3, $4)`,
+			postID, from, to, noNUL(c)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Backfill fills in what a migration added but SQL alone cannot compute:
+// the site of sources stored before sites were kept, and the links of
+// posts saved before links were kept. Each part runs once; Open calls it.
+func (d *DB) Backfill(ctx context.Context) error {
+	rows, err := d.w.QueryContext(ctx, `SELECT id, url FROM sources WHERE site = ''`)
+	if err != nil {
+		return fmt.Errorf("backfill sites: %w", err)
+	}
+	type src struct {
+		id  int64
+		url string
+	}
+	var todo []src
+	for rows.Next() {
+		var s src
+		if err := rows.Scan(&s.id, &s.url); err != nil {
+			rows.Close()
+			return err
+		}
+		todo = append(todo, s)
+	}
+	rows.Close()
+	for _, s := range todo {
+		if site := siteOfURL(s.url); site != "" {
+			if _, err := d.w.ExecContext(ctx, `UPDATE sources SET site = $1 WHERE id = $2`, site, s.id); err != nil {
+				return fmt.Errorf("backfill site of %s: %w", s.url, err)
+			}
+		}
+	}
+	return d.tx(ctx, func(tx conn) error {
+		// Whoever inserts the marker does the backfill, in the same
+		// transaction: workers opening together do it once.
+		res, err := tx.ExecContext(ctx, `INSERT INTO store_meta(name, value) VALUES ('links', 'done') ON CONFLICT(name) DO NOTHING`)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT id, citations FROM posts WHERE citations <> '[]'`)
+		if err != nil {
+			return err
+		}
+		cites := map[int64][]string{}
+		for rows.Next() {
+			var id int64
+			var raw string
+			if err := rows.Scan(&id, &raw); err != nil {
+				rows.Close()
+				return err
+			}
+			var cs []string
+			if json.Unmarshal([]byte(raw), &cs) == nil {
+				cites[id] = cs
+			}
+		}
+		rows.Close()
+		for id, cs := range cites {
+			if err := putLinks(ctx, tx, id, cs); err != nil {
+				return fmt.Errorf("backfill links: %w", err)
+			}
+		}
+		return nil
+	})
+}
