@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -52,6 +53,7 @@ func newCrawler(env environment, st store.Store, s config.Settings) (*crawl.Craw
 	o := fetch.Options{
 		Settings: s, Clock: c.Clock, Logger: log, Observe: c.Observe,
 		Refusals: store.Refusals{Store: st, Log: log}, Robots: store.NewRobotsCache(st, log),
+		OptedOut: optedOut(st, log),
 	}
 	if pg, ok := st.(*postgres.DB); ok {
 		// A cluster: politeness and robots.txt are kept in the database,
@@ -96,4 +98,19 @@ func crawlCommand(env environment, configPath string, fs *flags, job func(ctx co
 		return err
 	}
 	return nil
+}
+
+// optedOut is the fetcher's opt-out check over the store. It fails closed:
+// when the store cannot say, nothing is sent.
+func optedOut(st store.Store, log *slog.Logger) func(context.Context, string) bool {
+	return func(ctx context.Context, site string) bool {
+		out, err := st.OptedOut(ctx, site)
+		if err != nil {
+			if ctx.Err() == nil {
+				log.Warn("opt-out check failed: nothing sent to the site", "site", site, "err", err)
+			}
+			return true
+		}
+		return out
+	}
 }

@@ -35,7 +35,14 @@ func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) st
 					if ctx.Err() != nil {
 						break
 					}
-					if err := fn(ctx, it); err != nil && ctx.Err() == nil {
+					jctx, stop := withStop(ctx)
+					err := fn(jctx, it)
+					stop(nil)
+					if optedOut(jctx) {
+						c.log().Info("site opted out: its work stops", "url", urlOf(it))
+						break // the rest of the site's items too
+					}
+					if err != nil && ctx.Err() == nil {
 						c.log().Warn("job failed", "url", urlOf(it), "err", err)
 						mu.Lock()
 						if first == nil {

@@ -27,7 +27,7 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			return c.Store.UpdateFeed(ctx, f)
 		}
 		page := f.NextPage
-		res := c.Fetcher.Fetch(ctx, fetch.Request{URL: page, Purpose: fetch.PurposeCatalogue})
+		res := c.fetch(ctx, fetch.Request{URL: page, Purpose: fetch.PurposeCatalogue})
 		if err := ctx.Err(); err != nil {
 			f.Catalogue = store.CatalogueInterrupted
 			if uerr := c.Store.UpdateFeed(context.WithoutCancel(ctx), f); uerr != nil {

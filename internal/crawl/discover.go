@@ -53,7 +53,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 			break
 		}
 		u := home.ResolveReference(&url.URL{Path: pathOnly(p), RawQuery: queryOnly(p)})
-		res := c.Fetcher.Fetch(ctx, fetch.Request{URL: u.String(), Purpose: fetch.PurposeFeed})
+		res := c.fetch(ctx, fetch.Request{URL: u.String(), Purpose: fetch.PurposeFeed})
 		if res.Outcome != fetch.OutcomeFetched {
 			continue
 		}
@@ -85,7 +85,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 
 // pageFeeds adds the feeds an HTML page declares.
 func (c *Crawler) pageFeeds(ctx context.Context, src store.Source, pageURL string) (int, fetch.Result, error) {
-	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: pageURL, Purpose: fetch.PurposePage})
+	res := c.fetch(ctx, fetch.Request{URL: pageURL, Purpose: fetch.PurposePage})
 	if res.Outcome != fetch.OutcomeFetched {
 		return 0, res, nil
 	}
@@ -136,7 +136,7 @@ func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.Robots
 	if err != nil {
 		return fetch.RobotsEntry{}, err
 	}
-	e, err := c.Fetcher.Robots(ctx, rawURL)
+	e, err := c.robots(ctx, rawURL)
 	if err != nil {
 		return e, fmt.Errorf("robots %s: %w", rawURL, err)
 	}

@@ -17,7 +17,7 @@ import (
 // only renders in a browser is a shell; a non-HTML page is skipped unread;
 // 404 or 410 on a re-fetch marks the post removed.
 func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
-	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: p.URL, Purpose: fetch.PurposePage, ETag: p.ETag, LastModified: p.LastModified})
+	res := c.fetch(ctx, fetch.Request{URL: p.URL, Purpose: fetch.PurposePage, ETag: p.ETag, LastModified: p.LastModified})
 	if err := ctx.Err(); err != nil {
 		return err // still due: fetched again by the next run
 	}

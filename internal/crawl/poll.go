@@ -20,7 +20,7 @@ import (
 // A feed robots.txt disallows is marked disallowed and kept: FeedsDue
 // offers it again after a week, and a read that is allowed makes it active.
 func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
-	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: f.URL, Purpose: fetch.PurposeFeed, ETag: f.ETag, LastModified: f.LastModified})
+	res := c.fetch(ctx, fetch.Request{URL: f.URL, Purpose: fetch.PurposeFeed, ETag: f.ETag, LastModified: f.LastModified})
 	if ctx.Err() != nil {
 		return ctx.Err() // nothing recorded: the poll is simply due again
 	}
@@ -45,6 +45,7 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 		return c.Store.UpdateFeed(ctx, f)
 	}
 	f.State, f.Error, f.LastRead, f.ETag, f.LastModified = store.FeedActive, "", now, res.ETag, res.LastModified
+	f.Title = parsed.Title
 	if f.Catalogue == store.CatalogueNone && f.NextPage == "" {
 		f.NextPage = firstCataloguePage(f.URL, parsed.Next)
 	}

@@ -28,7 +28,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	if err != nil {
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
 	}
-	e, err := c.Fetcher.Robots(ctx, src.URL)
+	e, err := c.robots(ctx, src.URL)
 	if err != nil {
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
 	}
@@ -76,7 +76,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 // isSitemap fetches u and reads it as far as its first entry; failed says
 // the site gave no answer to judge by.
 func (c *Crawler) isSitemap(ctx context.Context, u string) (ok, failedFetch bool) {
-	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap})
+	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap})
 	if res.Outcome != fetch.OutcomeFetched {
 		return false, failed(res)
 	}

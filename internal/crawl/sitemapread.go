@@ -24,7 +24,7 @@ func (c *Crawler) ReadSitemap(ctx context.Context, sm store.Sitemap) error {
 }
 
 func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) error {
-	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: sm.URL, Purpose: fetch.PurposeSitemap, ETag: sm.ETag, LastModified: sm.LastModified})
+	res := c.fetch(ctx, fetch.Request{URL: sm.URL, Purpose: fetch.PurposeSitemap, ETag: sm.ETag, LastModified: sm.LastModified})
 	if err := ctx.Err(); err != nil {
 		return err
 	}

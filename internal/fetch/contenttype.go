@@ -60,8 +60,9 @@ func set(s ...string) map[string]bool {
 // judgeType decides from the header whether a body of this purpose is read.
 func judgeType(p Purpose, mediaType string) typeVerdict {
 	switch p {
-	case PurposeRobots:
-		// RFC 9309 reads what is served; the parser ignores what is not a rule.
+	case PurposeRobots, PurposeClaim:
+		// RFC 9309 reads what is served; the parser ignores what is not a
+		// rule. A claim file is a token in whatever type the host gives it.
 		return typeRight
 	case PurposePage:
 		if htmlTypes[mediaType] {

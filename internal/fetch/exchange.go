@@ -40,6 +40,7 @@ var accept = map[Purpose]string{
 	PurposeFeed:      "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
 	PurposeCatalogue: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
 	PurposeSitemap:   "application/xml, text/xml;q=0.9, text/plain;q=0.5, */*;q=0.1",
+	PurposeClaim:     "text/plain, */*;q=0.1",
 }
 
 // exchange sends one GET for u and reads what the purpose allows of the

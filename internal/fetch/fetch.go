@@ -25,6 +25,9 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	if req.Purpose == PurposeRobots {
 		return f.fetchRobots(ctx, u)
 	}
+	if req.Purpose == PurposeClaim {
+		ctx = context.WithValue(ctx, claimKey{}, true)
+	}
 	seen := map[string]bool{u.String(): true}
 	var redirects []string
 	for {
@@ -116,7 +119,7 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: now, Outcome: OutcomeRefused, Err: err})
 		return exchange{outcome: OutcomeRefused, err: err, ours: true}
 	}
-	if f.optedOut != nil && f.optedOut(ctx, site) {
+	if f.withheld(ctx, site) {
 		slot.Abandon()
 		err := fmt.Errorf("fetch %s: %w", u, ErrOptedOut)
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Outcome: OutcomeOptedOut, Err: err})
@@ -169,4 +172,18 @@ func parseURL(raw string) (*url.URL, error) {
 // ttls are the robots cache lifetimes from the settings.
 func (f *Fetcher) ttls() robots.TTLs {
 	return robots.TTLs{Answer: f.s.RobotsTTL, Guess: f.s.RobotsGuessTTL}
+}
+
+// claimKey marks the context of a PurposeClaim fetch, robots.txt reads on
+// its way included.
+type claimKey struct{}
+
+// withheld reports whether a request to site must not be sent because the
+// site's owner opted out. A claim file is the exception: the owner asked
+// for that read, to prove control and perhaps resume the site.
+func (f *Fetcher) withheld(ctx context.Context, site string) bool {
+	if f.optedOut == nil || ctx.Value(claimKey{}) != nil {
+		return false
+	}
+	return f.optedOut(ctx, site)
 }

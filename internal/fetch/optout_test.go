@@ -56,3 +56,22 @@ func TestOptedOutStopsEveryRequest(t *testing.T) {
 		t.Error("no record of the withheld requests")
 	}
 }
+
+// The owner of an opted-out site can still prove control with the claim
+// file: that one read, and its robots.txt, are sent.
+func TestOptedOutStillReadsClaimFile(t *testing.T) {
+	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
+		o.OptedOut = func(context.Context, string) bool { return true }
+	})
+	h := r.web.Host("blog.example")
+	h.Robots("User-agent: *\nAllow: /\n")
+	h.Put("/.well-known/corpusbot-claim.txt", "text/plain", "token")
+	h.Put("/a", "text/html", "<p>a</p>")
+	res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/.well-known/corpusbot-claim.txt", Purpose: fetch.PurposeClaim})
+	if res.Outcome != fetch.OutcomeFetched || string(res.Body) != "token" {
+		t.Fatalf("claim file: %s %q %v", res.Outcome, res.Body, res.Err)
+	}
+	if res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/a", Purpose: fetch.PurposePage}); !errors.Is(res.Err, fetch.ErrOptedOut) {
+		t.Fatalf("a page of the opted-out site: %s %v", res.Outcome, res.Err)
+	}
+}

@@ -19,6 +19,10 @@ const (
 	PurposePage      Purpose = "page"
 	PurposeSitemap   Purpose = "sitemap"
 	PurposeCatalogue Purpose = "catalogue"
+	// PurposeClaim reads a site owner's claim file (the public site's
+	// claiming), at the owner's request: it is the one request an
+	// opted-out site still gets, so that its owner can prove control.
+	PurposeClaim Purpose = "claim"
 )
 
 // Request is one fetch a caller wants. ETag and LastModified are the

@@ -31,7 +31,7 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 	if e, ok := f.robots.Get(origin); ok && f.clock.Now().Before(e.Expires) {
 		return e, nil
 	}
-	if f.optedOut != nil && f.optedOut(ctx, Site(u.Host)) {
+	if f.withheld(ctx, Site(u.Host)) {
 		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ErrOptedOut)
 	}
 	asked := f.clock.Now()
