@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 )
@@ -98,4 +99,17 @@ var dbRule = rule[string]{
 		}
 		return nil
 	},
+}
+
+// oneOf accepts exactly the given words.
+func oneOf(words ...string) rule[string] {
+	return rule[string]{
+		desc: "one of " + strings.Join(words, ", "),
+		check: func(v string) error {
+			if slices.Contains(words, v) {
+				return nil
+			}
+			return fmt.Errorf("must be one of %s", strings.Join(words, ", "))
+		},
+	}
 }

@@ -17,7 +17,10 @@ type Settings struct {
 	RobotsTTL          time.Duration
 	RobotsGuessTTL     time.Duration
 	RefusalRecheck     time.Duration
-	FeedInterval       time.Duration
+	FeedInterval       time.Duration // fixed: every feed's interval; adaptive: the mean interval planned for
+	FeedSchedule       string        // ScheduleAdaptive or ScheduleFixed
+	FeedBudget         int           // feed polls an hour at most
+	FeedMaxInterval    time.Duration // adaptive: the longest any feed waits
 	SitemapInterval    time.Duration
 	DisallowedRecheck  time.Duration // how often a feed robots.txt disallows is tried again
 	RunInterval        time.Duration // how often `run` starts a round of due work
@@ -37,6 +40,9 @@ func Defaults() Settings {
 		RobotsGuessTTL:     6 * time.Hour,
 		RefusalRecheck:     168 * time.Hour,
 		FeedInterval:       24 * time.Hour,
+		FeedSchedule:       ScheduleAdaptive,
+		FeedBudget:         300,
+		FeedMaxInterval:    7 * 24 * time.Hour,
 		SitemapInterval:    24 * time.Hour,
 		DisallowedRecheck:  168 * time.Hour,
 		RunInterval:        time.Hour,
@@ -44,6 +50,17 @@ func Defaults() Settings {
 		AllowPrivate:       false,
 	}
 }
+
+// Feed schedules (FEED_SCHEDULE).
+const (
+	// ScheduleAdaptive polls each feed at an interval that follows its
+	// observed publishing rate (package schedule), spending no more polls
+	// than the fixed rotation would.
+	ScheduleAdaptive = "adaptive"
+	// ScheduleFixed is the seed's rotation: every feed once per
+	// FEED_INTERVAL, longest-waited first.
+	ScheduleFixed = "fixed"
+)
 
 // ProductToken is the name robots.txt groups are matched against: the
 // leading token of the user agent ("CorpusBot"), read the way the robots

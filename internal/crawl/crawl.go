@@ -13,6 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/schedule"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -36,6 +37,9 @@ type Crawler struct {
 	Workers int
 
 	robotsStatus sync.Map // origin -> last robots.txt status seen (from Observe)
+
+	schedMu sync.Mutex
+	sched   schedule.Strategy // nil: the fixed rotation; set by calibrate
 }
 
 // Observe is the fetcher's Options.Observe: every request goes to the

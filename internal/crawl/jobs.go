@@ -19,13 +19,14 @@ func (c *Crawler) DiscoverSources(ctx context.Context, limit int) (int, error) {
 	return len(srcs), perSite(ctx, c, srcs, func(s store.Source) string { return s.URL }, c.Discover)
 }
 
-// FetchArticles is `articles fetch --limit N`: the N feeds waiting longest
-// (FEED_INTERVAL since their last read; disallowed ones after a week) are
-// read, page one only; then each feed's catalogue walk if it is not done,
-// then the pages its new and modified entries owe.
+// FetchArticles is `articles fetch --limit N`: the N feeds most overdue
+// (their schedule's next read passed; errored ones after FEED_INTERVAL,
+// disallowed ones after a week) are read, page one only; then each feed's
+// catalogue walk if it is not done, then the pages its new and modified
+// entries owe.
 func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 	now := c.Clock.Now()
-	feeds, err := c.Store.FeedsDue(ctx, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), limit)
+	feeds, err := c.Store.FeedsDue(ctx, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), limit)
 	if err != nil || len(feeds) == 0 {
 		return 0, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"time"
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -29,6 +30,7 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
 		f.State, f.Error, f.LastRead = store.FeedActive, "", now
+		c.observe(&f, now, nil, nil)
 		return c.Store.UpdateFeed(ctx, f)
 	case fetch.OutcomeFetched:
 	default:
@@ -49,7 +51,22 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	if f.Catalogue == store.CatalogueNone && f.NextPage == "" {
 		f.NextPage = firstCataloguePage(f.URL, parsed.Next)
 	}
-	added, err := c.Store.FeedRead(ctx, newPosts(f.SourceID, parsed), func(store.AddResult) store.Feed { return f })
+	posts := newPosts(f.SourceID, parsed)
+	all := make([]time.Time, len(posts))
+	for i, p := range posts {
+		all[i] = p.Published
+	}
+	// update may run more than once (a transaction retried): each run
+	// starts from the feed as read.
+	added, err := c.Store.FeedRead(ctx, posts, func(r store.AddResult) store.Feed {
+		g := f
+		var fresh []time.Time
+		for _, i := range r.New {
+			fresh = append(fresh, posts[i].Published)
+		}
+		c.observe(&g, now, fresh, all)
+		return g
+	})
 	if err != nil {
 		return fmt.Errorf("poll %s: %w", f.URL, err)
 	}

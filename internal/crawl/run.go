@@ -14,18 +14,31 @@ const batch = 1000
 // and reads, then the pages still owed. It returns when nothing is due or
 // ctx ends.
 func (c *Crawler) Once(ctx context.Context) error {
+	var errs []error
+	if err := c.calibrate(ctx); err != nil {
+		errs = append(errs, err) // the schedule of the last round stays
+	}
+	feedsLeft := c.feedBudget() // FEED_BUDGET an hour
 	steps := []struct {
 		name string
 		fn   func(context.Context) (int, error)
 	}{
 		{"discover", func(ctx context.Context) (int, error) { return c.DiscoverSources(ctx, batch) }},
-		{"feeds", func(ctx context.Context) (int, error) { return c.FetchArticles(ctx, batch) }},
+		{"feeds", func(ctx context.Context) (int, error) {
+			if feedsLeft <= 0 {
+				return 0, nil
+			}
+			n, err := c.FetchArticles(ctx, min(batch, feedsLeft))
+			if feedsLeft -= n; feedsLeft <= 0 {
+				n = min(n, batch-1) // the budget is spent: the step ends
+			}
+			return n, err
+		}},
 		{"catalogues", func(ctx context.Context) (int, error) { return c.WalkCatalogues(ctx, batch) }},
 		{"sitemaps discover", func(ctx context.Context) (int, error) { return c.DiscoverSitemapsBatch(ctx, false, batch) }},
 		{"sitemaps fetch", func(ctx context.Context) (int, error) { return c.FetchSitemaps(ctx, false, batch) }},
 		{"pages", func(ctx context.Context) (int, error) { return c.FetchPages(ctx, batch) }},
 	}
-	var errs []error
 	for _, s := range steps {
 		// A step repeats while it finds work, but never more than a few
 		// rounds: an item that fails stays due and must not spin the run.

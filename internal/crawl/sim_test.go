@@ -45,7 +45,7 @@ func newWorld(t testing.TB, dbPath string) *world {
 // settings tweaked.
 func newWorldWith(t testing.TB, dbPath string, wall bool, tweak func(*config.Settings)) *world {
 	t.Helper()
-	w := &world{t: t, s: config.Defaults()}
+	w := &world{t: t, s: worldSettings()}
 	if tweak != nil {
 		tweak(&w.s)
 	}
@@ -73,11 +73,20 @@ func newWorldWith(t testing.TB, dbPath string, wall bool, tweak func(*config.Set
 // newWorldOn is newWorld on simulated time over the given store.
 func newWorldOn(t testing.TB, db store.Store) *world {
 	t.Helper()
-	w := &world{t: t, s: config.Defaults(), clock: simweb.NewClock(start)}
+	w := &world{t: t, s: worldSettings(), clock: simweb.NewClock(start)}
 	w.web = simweb.New(simweb.WithClock(w.clock.Now))
 	t.Cleanup(w.web.Close)
 	w.wire(db, w.clock)
 	return w
+}
+
+// worldSettings are the defaults on the seed's fixed rotation: the tests
+// of day-by-day behaviour expect every feed read once a day (TestAdaptive
+// runs the adaptive default).
+func worldSettings() config.Settings {
+	s := config.Defaults()
+	s.FeedSchedule = config.ScheduleFixed
+	return s
 }
 
 // wire builds the crawler and its fetcher over db.

@@ -106,10 +106,12 @@ type Feed struct {
 	LastRead     time.Time // last read attempt that got an answer (200 or 304)
 	Checked      time.Time // last time the feed was tried at all
 	Error        string
-	Title        string // as the feed last stated it; "" keeps the stored one
-	Catalogue    string // CatalogueNone, …
-	NextPage     string // the next catalogue page to read
-	Pages        int    // catalogue pages read so far
+	Title        string    // as the feed last stated it; "" keeps the stored one
+	History      string    // schedule.History as text: what its polls have shown of its publishing
+	NextDue      time.Time // when an active feed is next read (zero: at once)
+	Catalogue    string    // CatalogueNone, …
+	NextPage     string    // the next catalogue page to read
+	Pages        int       // catalogue pages read so far
 }
 
 // Sitemap is one sitemap (or sitemap index, or index child) of a source.
@@ -158,8 +160,9 @@ type NewPost struct {
 
 // AddResult counts what AddPosts did.
 type AddResult struct {
-	Added    int // new URLs
-	Modified int // known URLs whose Lastmod advanced: a conditional re-fetch is owed
+	Added    int   // new URLs
+	Modified int   // known URLs whose Lastmod advanced: a conditional re-fetch is owed
+	New      []int // the indexes, in the posts given, of the new URLs
 }
 
 // PageResult is the outcome of one page fetch, stored in one step.
@@ -225,11 +228,13 @@ type Store interface {
 	AddFeed(ctx context.Context, f Feed) (Feed, error)
 	UpdateFeed(ctx context.Context, f Feed) error
 	SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error)
-	// FeedsDue lists feeds to read, longest-waited (since last tried)
-	// first: active feeds last read before activeBefore, errored ones last
-	// tried before activeBefore, disallowed ones last tried before
-	// disallowedBefore.
-	FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
+	// FeedsDue lists feeds to read: active feeds whose NextDue is not after
+	// now, errored ones last tried before errorBefore, disallowed ones last
+	// tried before disallowedBefore; the longest overdue first.
+	FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
+	// FeedHistories lists the History of every active feed, for the
+	// schedule's calibration.
+	FeedHistories(ctx context.Context) ([]string, error)
 	// CataloguesDue lists active feeds whose catalogue walk is not done.
 	CataloguesDue(ctx context.Context, limit int) ([]Feed, error)
 

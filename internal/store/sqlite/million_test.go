@@ -57,7 +57,7 @@ func BenchmarkMillionSources(b *testing.B) {
 
 	activeBefore, disallowedBefore := t0.Add(-24*time.Hour), t0.Add(-7*24*time.Hour)
 	begin = time.Now()
-	due, err := d.FeedsDue(ctx, activeBefore, disallowedBefore, 300)
+	due, err := d.FeedsDue(ctx, t0, activeBefore, disallowedBefore, 300)
 	first := time.Since(begin)
 	if err != nil || len(due) != 300 {
 		b.Fatalf("first batch: %d feeds, %v", len(due), err)
@@ -88,7 +88,7 @@ func BenchmarkMillionSources(b *testing.B) {
 	}
 	poll(due)
 	for b.Loop() {
-		due, err := d.FeedsDue(ctx, activeBefore, disallowedBefore, 300)
+		due, err := d.FeedsDue(ctx, t0, activeBefore, disallowedBefore, 300)
 		if err != nil || len(due) != 300 {
 			b.Fatalf("batch: %d feeds, %v", len(due), err)
 		}

@@ -103,7 +103,7 @@ func scale(t testing.TB, report func(name string, d time.Duration)) {
 
 	// The batch choice of articles fetch --limit 300.
 	begin = time.Now()
-	due, err := d.FeedsDue(ctx, t0.Add(-24*time.Hour), t0.Add(-7*24*time.Hour), 300)
+	due, err := d.FeedsDue(ctx, t0, t0.Add(-24*time.Hour), t0.Add(-7*24*time.Hour), 300)
 	pick := time.Since(begin)
 	if err != nil || len(due) != 300 {
 		t.Fatalf("due %d, %v", len(due), err)

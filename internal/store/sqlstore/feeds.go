@@ -11,13 +11,14 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages, title`
+const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages, title, history, next_due`
 
 func scanFeed(sc interface{ Scan(...any) error }) (store.Feed, error) {
 	var f store.Feed
-	var read, checked int64
-	err := sc.Scan(&f.ID, &f.SourceID, &f.URL, &f.State, &f.ETag, &f.LastModified, &read, &checked, &f.Error, &f.Catalogue, &f.NextPage, &f.Pages, &f.Title)
-	f.LastRead, f.Checked = tm(read), tm(checked)
+	var read, checked, next int64
+	err := sc.Scan(&f.ID, &f.SourceID, &f.URL, &f.State, &f.ETag, &f.LastModified, &read, &checked, &f.Error, &f.Catalogue, &f.NextPage, &f.Pages,
+		&f.Title, &f.History, &next)
+	f.LastRead, f.Checked, f.NextDue = tm(read), tm(checked), tm(next)
 	return f, err
 }
 
@@ -52,8 +53,9 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f store.Feed) error {
 		error = $6, catalogue = $7, next_page = $8, pages = $9,
 		claimed_by = CASE WHEN $7 = 'pending' THEN $10 ELSE '' END,
 		claimed_until = CASE WHEN $7 = 'pending' THEN CAST($11 AS BIGINT) ELSE 0 END,
-		title = CASE WHEN $13 <> '' THEN $13 ELSE title END WHERE id = $12`,
-		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), f.Error, f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID, noNUL(f.Title))
+		title = CASE WHEN $13 <> '' THEN $13 ELSE title END, history = $14, next_due = $15 WHERE id = $12`,
+		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), f.Error, f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID,
+		noNUL(f.Title), f.History, ts(f.NextDue))
 	if err != nil {
 		return fmt.Errorf("update feed %s: %w", f.URL, err)
 	}
@@ -72,15 +74,44 @@ func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]store.Feed, err
 // conditions on a row another worker changed meanwhile (one that finished
 // it), not the subqueries'. (As a CASE, which no planner turns into an
 // index scan: SQLite would otherwise scan every active feed for the OR.)
-func (d *DB) FeedsDue(ctx context.Context, activeBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
+func (d *DB) FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
+	// How long each is overdue, so that the three kinds share one order.
+	overdue := `CASE state WHEN 'active' THEN $7 - next_due WHEN 'error' THEN $4 - checked ELSE $5 - checked END`
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
-			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND last_read < $4 AND `+freeClaim+notPaused+` ORDER BY last_read LIMIT $6) a
+			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7 AND `+freeClaim+notPaused+` ORDER BY next_due LIMIT $6) a
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) e
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) d)
-		AND `+freeClaim+` AND CASE state WHEN 'active' THEN last_read < $4 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
-		ORDER BY checked, id LIMIT $6`, func(a, b store.Feed) int {
-		return cmp.Or(a.Checked.Compare(b.Checked), cmp.Compare(a.ID, b.ID))
-	}, ts(activeBefore), ts(disallowedBefore), limit)
+		AND `+freeClaim+` AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
+		ORDER BY `+overdue+` DESC, id LIMIT $6`, func(a, b store.Feed) int {
+		return cmp.Or(cmp.Compare(overdueBy(b, now, errorBefore, disallowedBefore), overdueBy(a, now, errorBefore, disallowedBefore)), cmp.Compare(a.ID, b.ID))
+	}, ts(errorBefore), ts(disallowedBefore), limit, ts(now))
+}
+
+// overdueBy is FeedsDue's order key in Go, for sorting what the claim
+// returned.
+func overdueBy(f store.Feed, now, errorBefore, disallowedBefore time.Time) int64 {
+	switch f.State {
+	case store.FeedActive:
+		return ts(now) - ts(f.NextDue)
+	case store.FeedError:
+		return ts(errorBefore) - ts(f.Checked)
+	}
+	return ts(disallowedBefore) - ts(f.Checked)
+}
+
+// FeedHistories implements store.Store.
+func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
+	var out []string
+	err := d.each(ctx, d.r, `SELECT history FROM feeds WHERE state = 'active'`, nil, func(rows *sql.Rows) error {
+		var h string
+		err := rows.Scan(&h)
+		out = append(out, h)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("feed histories: %w", err)
+	}
+	return out, nil
 }
 
 // CataloguesDue implements store.Store, claiming what it returns: the

@@ -56,7 +56,7 @@ func (d *DB) FeedRead(ctx context.Context, posts []store.NewPost, update func(st
 func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddResult, error) {
 	var res store.AddResult
 	{
-		for _, p := range posts {
+		for i, p := range posts {
 			state, due, from := store.PostPending, true, ""
 			if p.Text != "" {
 				state, due, from = store.PostIndexed, false, store.TextFromFeed
@@ -69,6 +69,7 @@ func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddRes
 			}
 			if n, _ := r.RowsAffected(); n == 1 {
 				res.Added++
+				res.New = append(res.New, i)
 				continue
 			}
 			// Known: only a lastmod that advanced changes anything.

@@ -92,6 +92,12 @@ func (d *DB) Backfill(ctx context.Context) error {
 			}
 		}
 	}
+	// Feeds read before the schedule kept next_due are due a day after
+	// their last read, as the fixed rotation had them.
+	if _, err := d.w.ExecContext(ctx, `UPDATE feeds SET next_due = last_read + 86400000000000
+		WHERE next_due = 0 AND last_read <> 0 AND history = ''`); err != nil {
+		return fmt.Errorf("backfill next_due: %w", err)
+	}
 	return d.tx(ctx, func(tx conn) error {
 		// Whoever inserts the marker does the backfill, in the same
 		// transaction: workers opening together do it once.

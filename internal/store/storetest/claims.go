@@ -118,11 +118,11 @@ func testClaimDisjointFeeds(t *testing.T, c Claimers) {
 		must(t, err)
 	}
 	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
-		fs, err := s.FeedsDue(bg, T0, T0, 3)
+		fs, err := s.FeedsDue(bg, T0, T0, T0, 3)
 		var ids []int64
 		for _, f := range fs {
 			ids = append(ids, f.ID)
-			f.LastRead, f.Checked = T0, T0
+			f.LastRead, f.Checked, f.NextDue = T0, T0, T0.Add(time.Hour)
 			if err == nil {
 				err = s.UpdateFeed(bg, f)
 			}
@@ -180,17 +180,17 @@ func testClaimFinishReleases(t *testing.T, c Claimers) {
 
 	f, err := c.A.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://c.example/feed"})
 	must(t, err)
-	fs, err := c.A.FeedsDue(bg, T0, T0, 10)
+	fs, err := c.A.FeedsDue(bg, T0, T0, T0, 10)
 	must(t, err)
 	if len(fs) != 1 {
 		t.Fatalf("A claimed %d feeds", len(fs))
 	}
-	if got, _ := c.B.FeedsDue(bg, T0, T0, 10); len(got) != 0 {
+	if got, _ := c.B.FeedsDue(bg, T0, T0, T0, 10); len(got) != 0 {
 		t.Fatalf("B took a claimed feed")
 	}
 	// Stored without progress (still due): released to anyone.
 	must(t, c.A.UpdateFeed(bg, f))
-	if got, _ := c.B.FeedsDue(bg, T0, T0, 10); len(got) != 1 {
+	if got, _ := c.B.FeedsDue(bg, T0, T0, T0, 10); len(got) != 1 {
 		t.Fatalf("B took %d feeds after A stored it, want 1", len(got))
 	}
 }
@@ -296,7 +296,7 @@ func testClaimCatalogueWalk(t *testing.T, c Claimers) {
 	if got, _ := c.B.CataloguesDue(bg, 10); len(got) != 0 {
 		t.Fatalf("B took a catalogue in the middle of A's walk")
 	}
-	if got, _ := c.B.FeedsDue(bg, T0.Add(time.Hour), T0, 10); len(got) != 0 {
+	if got, _ := c.B.FeedsDue(bg, T0.Add(time.Hour), T0.Add(time.Hour), T0, 10); len(got) != 0 {
 		t.Fatalf("B polled a feed in the middle of A's walk")
 	}
 	// A dead walker's feed is taken over once the renewed claim lapses.
@@ -309,7 +309,7 @@ func testClaimCatalogueWalk(t *testing.T, c Claimers) {
 	f = got[0]
 	f.Catalogue = store.CatalogueDone
 	must(t, c.B.UpdateFeed(bg, f))
-	if got, _ := c.A.FeedsDue(bg, T0.Add(time.Hour), T0, 10); len(got) != 1 {
+	if got, _ := c.A.FeedsDue(bg, T0.Add(time.Hour), T0.Add(time.Hour), T0, 10); len(got) != 1 {
 		t.Fatalf("after the walk A got %d feeds to poll, want 1", len(got))
 	}
 }

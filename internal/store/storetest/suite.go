@@ -153,15 +153,18 @@ func testFeedsDue(t *testing.T, s store.Store) {
 		f, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: u})
 		must(t, err)
 		f.State, f.LastRead, f.Checked = state, read, checked
+		if !read.IsZero() {
+			f.NextDue = read.Add(24 * time.Hour)
+		}
 		must(t, s.UpdateFeed(bg, f))
 		return f
 	}
 	mk("https://a.example/new", store.FeedActive, time.Time{}, time.Time{})
 	mk("https://a.example/old", store.FeedActive, T0.Add(-48*time.Hour), T0.Add(-48*time.Hour))
 	mk("https://a.example/fresh", store.FeedActive, T0.Add(-time.Hour), T0.Add(-time.Hour))
-	mk("https://a.example/dis-old", store.FeedDisallowed, time.Time{}, T0.Add(-8*24*time.Hour))
+	mk("https://a.example/dis-old", store.FeedDisallowed, time.Time{}, T0.Add(-9*24*time.Hour))
 	mk("https://a.example/dis-new", store.FeedDisallowed, time.Time{}, T0.Add(-time.Hour))
-	due, err := s.FeedsDue(bg, T0.Add(-24*time.Hour), T0.Add(-7*24*time.Hour), 10)
+	due, err := s.FeedsDue(bg, T0, T0.Add(-24*time.Hour), T0.Add(-7*24*time.Hour), 10)
 	must(t, err)
 	var got []string
 	for _, f := range due {
@@ -173,10 +176,10 @@ func testFeedsDue(t *testing.T, s store.Store) {
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Fatalf("due %v, want %v (longest-waited first)", got, want)
+			t.Fatalf("due %v, want %v (longest overdue first)", got, want)
 		}
 	}
-	due, _ = s.FeedsDue(bg, T0.Add(-24*time.Hour), T0.Add(-7*24*time.Hour), 1)
+	due, _ = s.FeedsDue(bg, T0, T0.Add(-24*time.Hour), T0.Add(-7*24*time.Hour), 1)
 	if len(due) != 1 || due[0].URL != want[0] {
 		t.Fatalf("limit 1: %+v", due)
 	}
