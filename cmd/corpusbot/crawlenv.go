@@ -49,7 +49,10 @@ func openStore(ctx context.Context, s config.Settings) (store.Store, error) {
 // goes to stderr as log lines.
 func newCrawler(env environment, st store.Store, s config.Settings) (*crawl.Crawler, func(), error) {
 	log := crawlLogger(env.stderr)
-	c := &crawl.Crawler{Store: st, Clock: fetch.RealClock{}, Settings: s, Log: log}
+	c := &crawl.Crawler{Store: st, Clock: fetch.RealClock{}, Settings: s, Log: log, CallbackBase: s.PublicURL}
+	if p, ok := st.(store.Push); ok {
+		c.Push = p // WebSub, when PUBLIC_URL says where hubs call back
+	}
 	o := fetch.Options{
 		Settings: s, Clock: c.Clock, Logger: log, Observe: c.Observe,
 		Refusals: store.Refusals{Store: st, Log: log}, Robots: store.NewRobotsCache(st, log),

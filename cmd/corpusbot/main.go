@@ -44,6 +44,9 @@ func commands() []command {
 		{"sitemaps discover", "look for sources' sitemaps", sitemapsDiscover},
 		{"sitemaps fetch", "read sitemaps and fetch what changed", sitemapsFetch},
 		{"export", "print posts (or sources) as JSON lines", export},
+		{"serve", "serve the public site: crawler page, coverage, sources, opt-out, claims", serveSite},
+		{"verify", "check by forward-confirmed reverse DNS that an IP is this crawler's", verifyCommand},
+		{"demo", "crawl a simulated web offline, beside a naive crawler, and report", demoCmd},
 	}
 }
 

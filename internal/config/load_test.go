@@ -46,6 +46,8 @@ func TestDefaultsMatchContract(t *testing.T) {
 		SitemapInterval:    24 * time.Hour,
 		DisallowedRecheck:  168 * time.Hour,
 		RunInterval:        time.Hour,
+		PushSafetyPoll:     7 * 24 * time.Hour,
+		PushLease:          10 * 24 * time.Hour,
 		BodyMax:            5_000_000,
 		AllowPrivate:       false,
 	}
@@ -84,6 +86,8 @@ func TestLoadFile(t *testing.T) {
 				SitemapInterval:    12 * time.Hour,
 				DisallowedRecheck:  72 * time.Hour,
 				RunInterval:        30 * time.Minute,
+				PushSafetyPoll:     7 * 24 * time.Hour,
+				PushLease:          10 * 24 * time.Hour,
 				BodyMax:            5 << 20,
 				AllowPrivate:       true,
 			}
@@ -261,7 +265,10 @@ var badValues = map[string]string{
 	"SITEMAP_INTERVAL":     "-1h",
 	"DISALLOWED_RECHECK":   "30m",
 	"RUN_INTERVAL":         "10s",
+	"PUSH_SAFETY_POLL":     "30m",
+	"PUSH_LEASE":           "9000h",
 	"BODY_MAX":             "1023",
+	"PUBLIC_URL":           "ftp://corpus.blog",
 	"ALLOW_PRIVATE":        "on",
 }
 

@@ -113,3 +113,19 @@ func oneOf(words ...string) rule[string] {
 		},
 	}
 }
+
+// publicURLRule accepts "" or an absolute http(s) URL with a host: hubs
+// are given callbacks under it.
+var publicURLRule = rule[string]{
+	desc: "empty, or an absolute http or https URL",
+	check: func(v string) error {
+		if v == "" {
+			return nil
+		}
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%q is not an absolute http or https URL", v)
+		}
+		return nil
+	},
+}

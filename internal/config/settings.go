@@ -24,6 +24,9 @@ type Settings struct {
 	SitemapInterval    time.Duration
 	DisallowedRecheck  time.Duration // how often a feed robots.txt disallows is tried again
 	RunInterval        time.Duration // how often `run` starts a round of due work
+	PushSafetyPoll     time.Duration // a feed pushed by WebSub is still polled at least this often
+	PushLease          time.Duration // the WebSub lease asked of hubs
+	PublicURL          string        // the public site's base URL; "" turns WebSub off
 	BodyMax            int64         // bytes
 	AllowPrivate       bool
 }
@@ -46,6 +49,9 @@ func Defaults() Settings {
 		SitemapInterval:    24 * time.Hour,
 		DisallowedRecheck:  168 * time.Hour,
 		RunInterval:        time.Hour,
+		PushSafetyPoll:     7 * 24 * time.Hour,
+		PushLease:          10 * 24 * time.Hour,
+		PublicURL:          "",
 		BodyMax:            5 * 1000 * 1000,
 		AllowPrivate:       false,
 	}

@@ -86,8 +86,18 @@ var table = []spec{
 		func(s *Settings) *time.Duration { return &s.DisallowedRecheck }, durationKind, within(time.Hour, 90*24*time.Hour, formatDuration)),
 	define("RUN_INTERVAL", "how often corpusbot run starts a round of the work that is due (the seed's hourly runs)",
 		func(s *Settings) *time.Duration { return &s.RunInterval }, durationKind, within(time.Minute, 7*24*time.Hour, formatDuration)),
+	// A week: a hub that silently loses our subscription (hubs restart and
+	// forget) costs at most the wait of the quietest polled feed
+	// (FEED_MAX_INTERVAL's default), and a pushed feed never costs more
+	// polls than that quietest one.
+	define("PUSH_SAFETY_POLL", "how often a feed whose hub pushes its posts (WebSub) is still read, in case the hub fails silently",
+		func(s *Settings) *time.Duration { return &s.PushSafetyPoll }, durationKind, within(time.Hour, 90*24*time.Hour, formatDuration)),
+	define("PUSH_LEASE", "how long a WebSub subscription is asked for (the hub decides; it is renewed before it ends)",
+		func(s *Settings) *time.Duration { return &s.PushLease }, durationKind, within(time.Hour, 365*24*time.Hour, formatDuration)),
 	define("BODY_MAX", "the most bytes read of one response body",
 		func(s *Settings) *int64 { return &s.BodyMax }, sizeKind, within(1<<10, 1<<30, formatSize)),
+	define("PUBLIC_URL", "the public site's base URL (corpusbot serve), where WebSub hubs deliver pushed posts; empty: no WebSub subscriptions, feeds are only polled",
+		func(s *Settings) *string { return &s.PublicURL }, stringKind("an absolute http(s) `URL`, or empty"), publicURLRule),
 	define("ALLOW_PRIVATE", "fetch targets on loopback, private, link-local or unspecified addresses (for tests and private networks)",
 		func(s *Settings) *bool { return &s.AllowPrivate }, boolKind, anyValue[bool]()),
 }

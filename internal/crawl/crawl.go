@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/url"
 	"sync"
+	"time"
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -36,10 +37,18 @@ type Crawler struct {
 	// site's work is always done by one worker, in order.
 	Workers int
 
+	// Push keeps WebSub subscriptions (push*.go); nil: feeds are only
+	// polled. CallbackBase is the public site's base URL
+	// (https://corpus.blog), under which hubs reach
+	// /websub/callback/<id>; "" : no subscription is made.
+	Push         store.Push
+	CallbackBase string
+
 	robotsStatus sync.Map // origin -> last robots.txt status seen (from Observe)
 
-	schedMu sync.Mutex
-	sched   schedule.Strategy // nil: the fixed rotation; set by calibrate
+	schedMu    sync.Mutex
+	sched      schedule.Strategy // nil: the fixed rotation; set by calibrate
+	calibrated time.Time
 }
 
 // Observe is the fetcher's Options.Observe: every request goes to the

@@ -25,6 +25,9 @@ func (c *Crawler) DiscoverSources(ctx context.Context, limit int) (int, error) {
 // catalogue walk if it is not done, then the pages its new and modified
 // entries owe.
 func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
+	if err := c.calibrate(ctx); err != nil {
+		c.log().Warn("schedule not recalibrated", "err", err) // the last one stays in force
+	}
 	now := c.Clock.Now()
 	feeds, err := c.Store.FeedsDue(ctx, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), limit)
 	if err != nil || len(feeds) == 0 {

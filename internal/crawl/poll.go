@@ -31,6 +31,7 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	case fetch.OutcomeUnchanged:
 		f.State, f.Error, f.LastRead = store.FeedActive, "", now
 		c.observe(&f, now, nil, nil)
+		c.stretch(&f, now, c.pushedUntil(ctx, f.ID, now))
 		return c.Store.UpdateFeed(ctx, f)
 	case fetch.OutcomeFetched:
 	default:
@@ -38,15 +39,47 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 		c.log().Info("feed not read", "feed", f.URL, "state", f.State, "err", f.Error)
 		return c.Store.UpdateFeed(ctx, f)
 	}
-	parsed, err := feed.Parse(res.Body, res.FinalURL)
+	parsed, err := c.ingestFeed(ctx, f, feedBody{
+		Body: res.Body, URL: res.FinalURL, ETag: res.ETag, LastModified: res.LastModified, save: c.Store.FeedRead,
+	}, now)
+	if parsed != nil {
+		c.noticeHub(ctx, f, parsed, res)
+	}
+	return err
+}
+
+// feedBody is one feed document to ingest: a poll's response or a WebSub
+// delivery's body, and how to store what it held.
+type feedBody struct {
+	Body               []byte
+	URL                string // where it came from: the base of its links
+	ETag, LastModified string // validators for the next poll
+	// save stores the posts and the feed's new standing in one step
+	// (Store.FeedRead for a poll).
+	save func(ctx context.Context, posts []store.NewPost, update func(store.AddResult) store.Feed) (store.AddResult, error)
+	// pushed: a delivery, which leaves the feed as it is when it cannot
+	// be read (the next poll judges the feed, not a hub's one message).
+	pushed bool
+}
+
+// ingestFeed stores what one feed document holds, as read at now: new
+// entries are stored (full-content ones with their text, the rest owed
+// one page fetch), an entry already held inserts nothing unless its date
+// advanced, and the feed's history and next read are updated. It returns
+// the parsed feed, nil when the document was not a feed of posts.
+func (c *Crawler) ingestFeed(ctx context.Context, f store.Feed, b feedBody, now time.Time) (*feed.Feed, error) {
+	parsed, err := feed.Parse(b.Body, b.URL)
 	if err == nil && parsed.IsComments {
 		err = errors.New("a comment feed")
 	}
 	if err != nil {
+		if b.pushed {
+			return nil, fmt.Errorf("delivery for %s: %w", f.URL, err)
+		}
 		f.State, f.Error = store.FeedError, err.Error()
-		return c.Store.UpdateFeed(ctx, f)
+		return nil, c.Store.UpdateFeed(ctx, f)
 	}
-	f.State, f.Error, f.LastRead, f.ETag, f.LastModified = store.FeedActive, "", now, res.ETag, res.LastModified
+	f.State, f.Error, f.LastRead, f.ETag, f.LastModified = store.FeedActive, "", now, b.ETag, b.LastModified
 	f.Title = parsed.Title
 	if f.Catalogue == store.CatalogueNone && f.NextPage == "" {
 		f.NextPage = firstCataloguePage(f.URL, parsed.Next)
@@ -56,22 +89,31 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	for i, p := range posts {
 		all[i] = p.Published
 	}
+	pushedUntil := c.pushedUntil(ctx, f.ID, now)
 	// update may run more than once (a transaction retried): each run
 	// starts from the feed as read.
-	added, err := c.Store.FeedRead(ctx, posts, func(r store.AddResult) store.Feed {
+	added, err := b.save(ctx, posts, func(r store.AddResult) store.Feed {
 		g := f
 		var fresh []time.Time
 		for _, i := range r.New {
 			fresh = append(fresh, posts[i].Published)
 		}
 		c.observe(&g, now, fresh, all)
+		c.stretch(&g, now, pushedUntil)
 		return g
 	})
 	if err != nil {
-		return fmt.Errorf("poll %s: %w", f.URL, err)
+		if b.pushed {
+			return parsed, fmt.Errorf("delivery for %s: %w", f.URL, err)
+		}
+		return parsed, fmt.Errorf("poll %s: %w", f.URL, err)
 	}
-	c.log().Info("feed read", "feed", f.URL, "entries", len(parsed.Entries), "new", added.Added, "modified", added.Modified)
-	return nil
+	msg := "feed read"
+	if b.pushed {
+		msg = "feed delivery read"
+	}
+	c.log().Info(msg, "feed", f.URL, "entries", len(parsed.Entries), "new", added.Added, "modified", added.Modified)
+	return parsed, nil
 }
 
 // failedFeedState is disallowed when robots.txt rules (or a robots.txt

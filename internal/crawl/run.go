@@ -15,9 +15,6 @@ const batch = 1000
 // ctx ends.
 func (c *Crawler) Once(ctx context.Context) error {
 	var errs []error
-	if err := c.calibrate(ctx); err != nil {
-		errs = append(errs, err) // the schedule of the last round stays
-	}
 	feedsLeft := c.feedBudget() // FEED_BUDGET an hour
 	steps := []struct {
 		name string
@@ -34,6 +31,7 @@ func (c *Crawler) Once(ctx context.Context) error {
 			}
 			return n, err
 		}},
+		{"websub", func(ctx context.Context) (int, error) { return c.PushSubscriptions(ctx, batch) }},
 		{"catalogues", func(ctx context.Context) (int, error) { return c.WalkCatalogues(ctx, batch) }},
 		{"sitemaps discover", func(ctx context.Context) (int, error) { return c.DiscoverSitemapsBatch(ctx, false, batch) }},
 		{"sitemaps fetch", func(ctx context.Context) (int, error) { return c.FetchSitemaps(ctx, false, batch) }},

@@ -30,10 +30,18 @@ func (c *Crawler) strategy() schedule.Strategy {
 	return c.sched
 }
 
-// calibrate fits the adaptive schedule to the feeds now held; with the
-// fixed schedule it does nothing.
+// calibrate fits the adaptive schedule to the feeds now held, at most
+// once an hour (a round of `run` or an `articles fetch` each take one);
+// with the fixed schedule it does nothing.
 func (c *Crawler) calibrate(ctx context.Context) error {
 	if c.Settings.FeedSchedule != config.ScheduleAdaptive {
+		return nil
+	}
+	now := c.Clock.Now()
+	c.schedMu.Lock()
+	fresh := c.sched != nil && now.Sub(c.calibrated) < time.Hour && now.Sub(c.calibrated) >= 0
+	c.schedMu.Unlock()
+	if fresh {
 		return nil
 	}
 	hs, err := c.Store.FeedHistories(ctx)
@@ -50,7 +58,7 @@ func (c *Crawler) calibrate(ctx context.Context) error {
 	}
 	a := c.policy().CalibrateTo(rates, plannedPolls(len(rates), c.Settings))
 	c.schedMu.Lock()
-	c.sched = a
+	c.sched, c.calibrated = a, now
 	c.schedMu.Unlock()
 	c.log().Info("schedule calibrated", "feeds", len(rates), "polls_per_hour", plannedPolls(len(rates), c.Settings),
 		"ceiling", a.Ceiling, "saturated", a.Saturated)

@@ -98,6 +98,10 @@ func (w *world) wire(db store.Store, clock fetch.Clock) {
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
 		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.Refusals{Store: db, Log: discard},
 		Robots: store.NewRobotsCache(db, discard),
+		OptedOut: func(ctx context.Context, site string) bool {
+			out, err := db.OptedOut(ctx, site)
+			return err != nil || out // as cmd/corpusbot wires it: closed on doubt
+		},
 		Observe: func(r fetch.Record) {
 			w.mu.Lock()
 			w.recs = append(w.recs, r)

@@ -60,9 +60,11 @@ func set(s ...string) map[string]bool {
 // judgeType decides from the header whether a body of this purpose is read.
 func judgeType(p Purpose, mediaType string) typeVerdict {
 	switch p {
-	case PurposeRobots, PurposeClaim:
+	case PurposeRobots, PurposeClaim, PurposeWebSub, PurposeIndexNow:
 		// RFC 9309 reads what is served; the parser ignores what is not a
-		// rule. A claim file is a token in whatever type the host gives it.
+		// rule. A claim file (or an IndexNow key file) is a token in
+		// whatever type the host gives it; a hub's answer is read only for
+		// its error message.
 		return typeRight
 	case PurposePage:
 		if htmlTypes[mediaType] {

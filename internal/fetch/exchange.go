@@ -41,11 +41,13 @@ var accept = map[Purpose]string{
 	PurposeCatalogue: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
 	PurposeSitemap:   "application/xml, text/xml;q=0.9, text/plain;q=0.5, */*;q=0.1",
 	PurposeClaim:     "text/plain, */*;q=0.1",
+	PurposeWebSub:    "*/*",
+	PurposeIndexNow:  "text/plain, */*;q=0.1",
 }
 
-// exchange sends one GET for u and reads what the purpose allows of the
-// answer. It never follows a redirect.
-func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, lastModified string) (ex exchange) {
+// exchange sends one GET for u (a POST of form when it is not nil) and
+// reads what the purpose allows of the answer. It never follows a redirect.
+func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, lastModified string, form url.Values) (ex exchange) {
 	ex.start = f.clock.Now()
 	defer func() {
 		ex.end = f.clock.Now()
@@ -55,10 +57,17 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 	}()
 	cctx, cancel := context.WithTimeout(ctx, f.timeouts.Total)
 	defer cancel()
-	req, err := http.NewRequestWithContext(withConnCount(cctx, cancel), http.MethodGet, u.String(), nil)
+	method, body := http.MethodGet, io.Reader(nil)
+	if form != nil {
+		method, body = http.MethodPost, strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(withConnCount(cctx, cancel), method, u.String(), body)
 	if err != nil {
 		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
 		return ex
+	}
+	if form != nil {
+		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 	}
 	// Header values are set on the map directly: sent exactly as given.
 	req.Header["User-Agent"] = []string{f.s.UserAgent}

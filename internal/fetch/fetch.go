@@ -25,6 +25,9 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	if req.Purpose == PurposeRobots {
 		return f.fetchRobots(ctx, u)
 	}
+	if req.Purpose == PurposeWebSub || req.Form != nil {
+		return f.post(ctx, u, req)
+	}
 	if req.Purpose == PurposeClaim {
 		ctx = context.WithValue(ctx, claimKey{}, true)
 	}
@@ -73,7 +76,7 @@ func (f *Fetcher) hop(ctx context.Context, u *url.URL, req Request) (res Result,
 		return Result{Outcome: OutcomeRefused, FinalURL: u.String(), Robots: entry.Verdict.State, Err: err}, nil
 	}
 	delay, _ := rules.CrawlDelay()
-	ex := f.leased(ctx, site, u, req.Purpose, delay, req.ETag, req.LastModified)
+	ex := f.leased(ctx, site, u, req.Purpose, delay, req.ETag, req.LastModified, nil)
 	res = resultOf(u, ex, req)
 	res.Robots = entry.Verdict.State
 	return res, ex.location
@@ -102,7 +105,7 @@ func resultOf(u *url.URL, ex exchange, req Request) Result {
 
 // leased runs one exchange under the site's lease and updates the site's
 // back-off and refusal state before giving the lease back.
-func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose, crawlDelay time.Duration, etag, lastModified string) exchange {
+func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose, crawlDelay time.Duration, etag, lastModified string, form url.Values) exchange {
 	floor := max(f.s.MinGap, crawlDelay)
 	if p == PurposeCatalogue {
 		floor = max(floor, f.s.CataloguePageDelay)
@@ -125,7 +128,7 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Outcome: OutcomeOptedOut, Err: err})
 		return exchange{outcome: OutcomeOptedOut, err: err, ours: true}
 	}
-	ex := f.exchange(ctx, u, p, etag, lastModified)
+	ex := f.exchange(ctx, u, p, etag, lastModified, form)
 	b := f.backoffs.get(site)
 	if !ex.ours { // our own cancellation says nothing about the site
 		b = b.update(answer{

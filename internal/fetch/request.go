@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"corpus.blog/corpusbot/internal/robots"
 )
@@ -23,6 +24,12 @@ const (
 	// claiming), at the owner's request: it is the one request an
 	// opted-out site still gets, so that its owner can prove control.
 	PurposeClaim Purpose = "claim"
+	// PurposeWebSub is a request to a WebSub hub (subscribe, unsubscribe):
+	// a POST of Request.Form, see post.go.
+	PurposeWebSub Purpose = "websub"
+	// PurposeIndexNow reads an IndexNow key file, at the submitting host's
+	// request, to check that the submission is its owner's.
+	PurposeIndexNow Purpose = "indexnow"
 )
 
 // Request is one fetch a caller wants. ETag and LastModified are the
@@ -33,6 +40,9 @@ type Request struct {
 	Purpose      Purpose
 	ETag         string
 	LastModified string
+	// Form is the body of a POST (application/x-www-form-urlencoded); only
+	// PurposeWebSub sends one, and only it may.
+	Form url.Values
 }
 
 // Outcome is how a fetch ended. The strings are stable.

@@ -87,7 +87,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 		if hops == 0 && prev.Last != nil {
 			etag, lm = prev.ETag, prev.LastModified
 		}
-		ex := f.leased(ctx, Site(cur.Host), cur, PurposeRobots, 0, etag, lm)
+		ex := f.leased(ctx, Site(cur.Host), cur, PurposeRobots, 0, etag, lm, nil)
 		if ex.ours {
 			return Result{Outcome: OutcomeError, FinalURL: cur.String(), Err: ex.err}
 		}

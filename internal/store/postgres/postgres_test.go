@@ -73,3 +73,7 @@ func TestNULInText(t *testing.T) {
 		t.Fatalf("%+v", p)
 	}
 }
+
+func TestSiteDataSuite(t *testing.T) {
+	storetest.RunSiteDataSuite(t, func(t *testing.T) storetest.SiteDataStore { return open(t, testDSN(t)) })
+}

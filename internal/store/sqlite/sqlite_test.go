@@ -107,3 +107,14 @@ func TestClaimRenewalAndRelease(t *testing.T) {
 		t.Fatalf("B took %d posts after A closed, want 2", len(got))
 	}
 }
+
+func TestSiteDataSuite(t *testing.T) {
+	storetest.RunSiteDataSuite(t, func(t *testing.T) storetest.SiteDataStore {
+		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	})
+}

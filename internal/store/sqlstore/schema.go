@@ -49,4 +49,40 @@ var Migrations = []string{
 		name TEXT PRIMARY KEY,
 		value TEXT NOT NULL
 	);`,
+	// WebSub: one subscription per feed whose feed declares a hub (store
+	// push.go, package push).
+	`CREATE TABLE subscriptions (
+		callback TEXT PRIMARY KEY,
+		feed_id BIGINT NOT NULL UNIQUE REFERENCES feeds(id),
+		source_id BIGINT NOT NULL REFERENCES sources(id),
+		hub TEXT NOT NULL,
+		topic TEXT NOT NULL,
+		secret TEXT NOT NULL,
+		state TEXT NOT NULL,
+		lease BIGINT NOT NULL DEFAULT 0,
+		requested BIGINT NOT NULL DEFAULT 0,
+		verified BIGINT NOT NULL DEFAULT 0,
+		expires BIGINT NOT NULL DEFAULT 0,
+		next_action BIGINT NOT NULL DEFAULT 0,
+		attempts INTEGER NOT NULL DEFAULT 0,
+		error TEXT NOT NULL DEFAULT '',
+		deliveries BIGINT NOT NULL DEFAULT 0,
+		delivered BIGINT NOT NULL DEFAULT 0,
+		claimed_until BIGINT NOT NULL DEFAULT 0
+	);
+	CREATE INDEX subscriptions_next ON subscriptions(next_action);
+	CREATE INDEX subscriptions_source ON subscriptions(source_id, state);`,
+	// The public site's aggregates (sqlstore sitedata*.go): posts by state
+	// and month and per source by state, feeds and sitemaps per source by
+	// state (the source-state CASE), the rows of a sitemap's latest read,
+	// the conditional records (never-304), the log by day and origins by
+	// state, each read from an index instead of the tables' rows.
+	`CREATE INDEX posts_state_published ON posts(state, published);
+	CREATE INDEX posts_source_state ON posts(source_id, state);
+	CREATE INDEX feeds_source_state ON feeds(source_id, state);
+	CREATE INDEX sitemaps_source_state ON sitemaps(source_id, state);
+	CREATE INDEX sitemap_urls_seen ON sitemap_urls(sitemap_id, seen);
+	CREATE INDEX requests_conditional ON requests(site, status, outcome) WHERE conditional;
+	CREATE INDEX requests_day ON requests(start, outcome, status, conditional, bytes);
+	CREATE INDEX origins_state ON origins(state);`,
 }

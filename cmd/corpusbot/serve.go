@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/web"
+)
+
+func serveSite(env environment, args []string) error {
+	fs := newFlags("serve", "serve [--addr 127.0.0.1:8080] [--egress PREFIX,...] [--verify-domain DOMAIN,...] [--config FILE] [setting flags]\n\n"+
+		"Serves the public site: the crawler page the user agent points to, coverage, sources, the\n"+
+		"opt-out form and claiming. It reads the settings the crawler runs with (the same --config,\n"+
+		"CORPUSBOT_* variables and flags), so that the crawler page states what the crawler does.")
+	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
+	egress := fs.String("egress", "", "comma-separated `prefixes` (CIDR) the crawler sends from, published at /crawler/ips.json")
+	domains := fs.String("verify-domain", "", "comma-separated `domains` the crawler's reverse DNS names end in (default: the host of the URL in USER_AGENT)")
+	configPath := crawlFlags(fs)
+	positional, err := fs.parse(args, env.stdout)
+	if err != nil {
+		return err
+	}
+	if len(positional) > 0 {
+		return usageError("serve takes no arguments (see --help)")
+	}
+	prefixes, err := parsePrefixes(*egress)
+	if err != nil {
+		return err
+	}
+	s, err := loadSettings(env, *configPath, fs.FlagSet)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	st, err := openStore(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	log := slog.New(slog.NewTextHandler(env.stderr, nil))
+	opts, closeIdle, err := siteOptions(env, st, s)
+	if err != nil {
+		return err
+	}
+	defer closeIdle()
+	opts.EgressPrefixes, opts.VerifyDomains, opts.Log = prefixes, splitList(*domains), log
+	site, err := web.New(opts)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	log.Info("serving", "url", "http://"+ln.Addr().String()+"/")
+	return serveUntilDone(ctx, ln, site, log)
+}
+
+// siteOptions wires the public site to the store and to the crawler's one
+// fetcher, which reads claim files and IndexNow key files (politely, like
+// any request) and which the WebSub callbacks use to store pushed posts.
+func siteOptions(env environment, st store.Store, s config.Settings) (web.Options, func(), error) {
+	sd, ok := st.(interface{ SiteData() web.Data })
+	if !ok {
+		return web.Options{}, nil, fmt.Errorf("the store %T has no public site data", st)
+	}
+	c, closeIdle, err := newCrawler(env, st, s)
+	if err != nil {
+		return web.Options{}, nil, err
+	}
+	o := web.Options{
+		Data: sd.SiteData(), Settings: s, Resolver: net.DefaultResolver,
+		ClaimFetcher: crawl.ClaimFiles{Fetcher: c.Fetcher, Max: web.MaxClaimFile},
+		PublicURL:    s.PublicURL,
+	}
+	if p, ok := st.(store.Push); ok {
+		o.WebSub, o.IndexNow, o.IndexNowFetcher = c, p, crawl.IndexNowKeys{Fetcher: c.Fetcher}
+		if d, ok := p.(web.DeliveryData); ok {
+			o.Deliveries = d
+		}
+	}
+	return o, closeIdle, nil
+}
+
+// newHTTPServer bounds every phase of a connection, so that slow or idle
+// clients cannot hold the server's resources: the site is public.
+func newHTTPServer(h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		// Verifying a claim waits for DNS and for the polite fetcher.
+		WriteTimeout:   90 * time.Second,
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 32 << 10,
+		ErrorLog:       slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// serveUntilDone serves on ln until ctx ends, then lets requests in flight
+// finish (for up to ten seconds).
+func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *slog.Logger) error {
+	srv := newHTTPServer(h, log)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// parsePrefixes reads --egress: CIDR prefixes, or single addresses (a /32
+// or /128).
+func parsePrefixes(s string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, f := range splitList(s) {
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, usageError("--egress: %q is neither an address nor a prefix", f)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
+}

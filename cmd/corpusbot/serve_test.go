@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/web"
+)
+
+func TestServeFlags(t *testing.T) {
+	out, _, code := runCLI(t, nil, nil, "serve", "--help")
+	if code != 0 || !strings.Contains(out, "-addr") || !strings.Contains(out, "-egress") || !strings.Contains(out, "-min-gap") {
+		t.Errorf("help: %d %s", code, out)
+	}
+	if _, errOut, code := runCLI(t, nil, nil, "serve", "--egress", "10.0.0.0/8,nonsense"); code != exitUsage || !strings.Contains(errOut, "nonsense") {
+		t.Errorf("bad --egress: %d %s", code, errOut)
+	}
+	if _, _, code := runCLI(t, nil, nil, "serve", "extra"); code != exitUsage {
+		t.Errorf("positional argument accepted: %d", code)
+	}
+}
+
+func TestParsePrefixes(t *testing.T) {
+	got, err := parsePrefixes(" 203.0.113.7, 198.51.100.0/24 ,2001:db8::1, 2001:db8:1::5/48,")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"203.0.113.7/32", "198.51.100.0/24", "2001:db8::1/128", "2001:db8:1::/48"}
+	if len(got) != len(want) {
+		t.Fatalf("%v", got)
+	}
+	for i, p := range got {
+		if p.String() != want[i] {
+			t.Errorf("%d: %s, want %s", i, p, want[i])
+		}
+	}
+	if p, _ := parsePrefixes(""); len(p) != 0 {
+		t.Errorf("empty: %v", p)
+	}
+}
+
+// TestServeUntilDone serves the site over MemData on loopback, reads a
+// page through a real connection and stops on cancel.
+func TestServeUntilDone(t *testing.T) {
+	site, err := web.New(web.Options{Data: web.NewMemData(), Settings: config.Defaults(),
+		EgressPrefixes: []netip.Prefix{netip.MustParsePrefix("203.0.113.0/24")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	go func() { done <- serveUntilDone(ctx, ln, site, log) }()
+	res, err := http.Get("http://" + ln.Addr().String() + "/crawler/ips.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `"ipv4Prefix": "203.0.113.0/24"`) {
+		t.Errorf("%d %s", res.StatusCode, body)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func TestHTTPServerTimeouts(t *testing.T) {
+	s := newHTTPServer(http.NotFoundHandler(), slog.New(slog.DiscardHandler))
+	if s.ReadHeaderTimeout <= 0 || s.ReadTimeout <= 0 || s.WriteTimeout <= 0 || s.IdleTimeout <= 0 || s.MaxHeaderBytes <= 0 {
+		t.Errorf("unbounded server: %+v", s)
+	}
+}

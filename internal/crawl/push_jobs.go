@@ -1,0 +1,143 @@
+package crawl
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/push"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// pushClaim is how long a subscription handed to a worker stays out of
+// other workers' batches: a hub request takes seconds.
+const pushClaim = 10 * time.Minute
+
+// inactiveRecheck is how often a subscription that is inactive (its
+// source paused, or the hub denied it) is looked at again: a resumed
+// source subscribes again within a week; a denying hub is asked once a
+// week.
+const inactiveRecheck = 7 * 24 * time.Hour
+
+// PushSubscriptions is the websub job: up to limit subscriptions whose
+// time has come are requested, renewed (ahead of their lease's end,
+// push.RenewAt), retried, or — for a paused or opted-out source —
+// unsubscribed. Hub requests are grouped by the hub's site, like every
+// job's requests.
+func (c *Crawler) PushSubscriptions(ctx context.Context, limit int) (int, error) {
+	if !c.pushEnabled() {
+		return 0, nil
+	}
+	now := c.Clock.Now()
+	subs, err := c.Push.SubscriptionsDue(ctx, now, now.Add(pushClaim), limit)
+	if err != nil || len(subs) == 0 {
+		return 0, err
+	}
+	return len(subs), perSite(ctx, c, subs, func(s store.Subscription) string { return s.Hub }, c.workSubscription)
+}
+
+// workSubscription moves one subscription on.
+func (c *Crawler) workSubscription(ctx context.Context, s store.Subscription) error {
+	now := c.Clock.Now()
+	if s.SourcePaused {
+		switch s.State {
+		case push.StateActive, push.StateRequested:
+			return c.requestHub(ctx, s, push.ModeUnsubscribe)
+		case push.StateUnsubscribing:
+			if now.Before(s.Requested.Add(push.VerifyTimeout)) {
+				s.NextAction = s.Requested.Add(push.VerifyTimeout)
+				return c.Push.PutSubscription(ctx, s)
+			}
+			// The hub never confirmed: drop it on our side; its
+			// deliveries are answered 410 Gone.
+		}
+		s.State, s.NextAction = push.StateInactive, now.Add(inactiveRecheck)
+		return c.Push.PutSubscription(ctx, s)
+	}
+	switch s.State {
+	case push.StateRequested:
+		if at := s.Requested.Add(push.VerifyTimeout); now.Before(at) {
+			s.NextAction = at
+			return c.Push.PutSubscription(ctx, s)
+		}
+	case push.StateActive:
+		if at := push.RenewAt(s.Verified, s.Lease); now.Before(at) {
+			s.NextAction = at
+			return c.Push.PutSubscription(ctx, s)
+		}
+	}
+	// wanted, inactive with its source resumed, a verification that
+	// never came, a lease to renew, an unsubscription the source's
+	// resumption made moot: subscribe.
+	return c.requestHub(ctx, s, push.ModeSubscribe)
+}
+
+// requestHub sends one subscribe or unsubscribe request (§5.1). The
+// subscription is stored as requested before the request leaves, since
+// a hub may verify intent before it answers.
+func (c *Crawler) requestHub(ctx context.Context, s store.Subscription, mode string) error {
+	now := c.Clock.Now()
+	before := s
+	s.Requested, s.NextAction = now, now.Add(push.VerifyTimeout)
+	switch {
+	case mode == push.ModeUnsubscribe:
+		s.State = push.StateUnsubscribing
+	case s.State != push.StateActive:
+		// A renewal stays active: deliveries go on while it is verified.
+		s.State = push.StateRequested
+	}
+	if err := c.Push.PutSubscription(ctx, s); err != nil {
+		return err
+	}
+	form := url.Values{
+		"hub.mode":     {mode},
+		"hub.topic":    {s.Topic},
+		"hub.callback": {c.callbackURL(s)},
+	}
+	if mode == push.ModeSubscribe {
+		form.Set("hub.secret", s.Secret)
+		form.Set("hub.lease_seconds", strconv.FormatInt(int64(c.lease()/time.Second), 10))
+	}
+	res := c.fetch(ctx, fetch.Request{URL: s.Hub, Purpose: fetch.PurposeWebSub, Form: form})
+	if ctx.Err() != nil {
+		return ctx.Err() // left as requested: it is due again after VerifyTimeout
+	}
+	if res.Outcome == fetch.OutcomeFetched {
+		c.log().Info("websub: request accepted", "mode", mode, "hub", s.Hub, "topic", s.Topic, "status", res.Status)
+		return nil // the verification of intent, not this answer, makes it active
+	}
+	// Refused: read it again, as a verification may have landed meanwhile.
+	cur, err := c.Push.Subscription(ctx, s.Callback)
+	if err != nil {
+		return err
+	}
+	if cur.State != s.State || !cur.Requested.Equal(s.Requested) {
+		return nil
+	}
+	cur.Attempts++
+	cur.Error = errText(res)
+	cur.NextAction = now.Add(push.Retry(cur.Attempts))
+	switch {
+	case mode == push.ModeUnsubscribe:
+		// We cannot tell the hub (it failed, or its site opted out too):
+		// our side drops it and answers its deliveries 410 Gone.
+		cur.State, cur.NextAction = push.StateInactive, now.Add(inactiveRecheck)
+	case before.State == push.StateActive:
+		cur.State = push.StateActive // the old lease still runs
+	default:
+		cur.State = push.StateWanted
+	}
+	c.log().Info("websub: request failed", "mode", mode, "hub", s.Hub, "topic", s.Topic, "err", cur.Error)
+	// Recorded, like a feed that could not be read: not a job failure.
+	return c.Push.PutSubscription(ctx, cur)
+}
+
+// lease is the hub.lease_seconds asked for.
+func (c *Crawler) lease() time.Duration {
+	if c.Settings.PushLease > 0 {
+		return c.Settings.PushLease
+	}
+	return push.DefaultLease
+}

@@ -1,0 +1,144 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"corpus.blog/corpusbot/internal/web"
+)
+
+// Coverage implements web.Data in four aggregate queries: sources, posts
+// by state, the small tables' counts, and the never-304 sites. Each reads
+// an index (posts_state_published, feeds_due, requests_conditional …),
+// never the posts' rows.
+func (s *siteData) Coverage(ctx context.Context) (web.Coverage, error) {
+	var c web.Coverage
+	counts := map[string]int{}
+	var paused, noFeed sql.NullInt64
+	err := s.db.r.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT site),
+		sum(CASE WHEN paused <> 0 THEN 1 ELSE 0 END),
+		sum(CASE WHEN discovered <> 0 AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id)
+			AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id) THEN 1 ELSE 0 END)
+		FROM sources s`).Scan(&c.Sources, &c.Sites, &paused, &noFeed)
+	if err != nil {
+		return c, fmt.Errorf("coverage: sources: %w", err)
+	}
+	counts[web.GapPaused], counts[web.GapNoFeedNoSitemap] = int(paused.Int64), int(noFeed.Int64)
+
+	err = s.db.each(ctx, s.db.r, `SELECT state, count(*) FROM posts GROUP BY state`, nil, func(rows *sql.Rows) error {
+		var state string
+		var n int
+		if err := rows.Scan(&state, &n); err != nil {
+			return err
+		}
+		c.Posts += n
+		switch state {
+		case "indexed":
+			c.Indexed = n
+		case "disallowed":
+			counts[web.GapDisallowedPosts] = n
+		case "shell":
+			counts[web.GapShell] = n
+		case "noindex":
+			counts[web.GapNoindex] = n
+		case "error":
+			counts[web.GapErrors] += n
+		}
+		return nil
+	})
+	if err != nil {
+		return c, fmt.Errorf("coverage: posts: %w", err)
+	}
+
+	var disallowed, feedErrors, sitemapErrors, refused, unreachable int
+	err = s.db.r.QueryRowContext(ctx, `SELECT
+		(SELECT count(DISTINCT source_id) FROM feeds WHERE state = 'disallowed'),
+		(SELECT count(*) FROM feeds WHERE state = 'error'),
+		(SELECT count(*) FROM sitemaps WHERE state = 'error'),
+		(SELECT count(*) FROM refusals WHERE refused),
+		(SELECT count(*) FROM origins WHERE state IN ('unreachable', 'stale-copy'))`).
+		Scan(&disallowed, &feedErrors, &sitemapErrors, &refused, &unreachable)
+	if err != nil {
+		return c, fmt.Errorf("coverage: gaps: %w", err)
+	}
+	counts[web.GapErrors] += feedErrors + sitemapErrors
+	counts[web.GapDisallowed], counts[web.GapRefused], counts[web.GapRobotsUnreachable] = disallowed, refused, unreachable
+
+	// Sites whose validators never earn a 304: the partial index
+	// requests_conditional holds exactly the conditional records.
+	never, err := s.count(ctx, `SELECT count(*) FROM (SELECT site FROM requests
+		WHERE conditional AND outcome NOT IN `+withheld+` GROUP BY site
+		HAVING count(*) >= $1 AND sum(CASE WHEN status = 304 THEN 1 ELSE 0 END) = 0) x`, web.Never304Minimum)
+	if err != nil {
+		return c, fmt.Errorf("coverage: never-304: %w", err)
+	}
+	counts[web.GapNever304] = never
+
+	c.Gaps = make([]web.GapCount, 0, len(web.GapReasons))
+	for _, reason := range web.GapReasons {
+		c.Gaps = append(c.Gaps, web.GapCount{Reason: reason, Count: counts[reason]})
+	}
+	return c, nil
+}
+
+// SourcesByState implements web.Data: one GROUP BY over the state CASE
+// (see stateSQL).
+func (s *siteData) SourcesByState(ctx context.Context) ([]web.StateCount, error) {
+	state, err := s.stateExpr(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("sources by state: %w", err)
+	}
+	counts := map[string]int{}
+	err = s.db.each(ctx, s.db.r, `SELECT st, count(*) FROM (SELECT `+state+` AS st FROM sources s) x GROUP BY st`, nil,
+		func(rows *sql.Rows) error {
+			var st string
+			var n int
+			err := rows.Scan(&st, &n)
+			counts[st] = n
+			return err
+		})
+	if err != nil {
+		return nil, fmt.Errorf("sources by state: %w", err)
+	}
+	out := make([]web.StateCount, 0, len(web.SourceStates))
+	for _, st := range web.SourceStates {
+		out = append(out, web.StateCount{State: st, Count: counts[st]})
+	}
+	return out, nil
+}
+
+// PostsPerMonth implements web.Data. SQL buckets by day (integer
+// arithmetic both dialects share, where month arithmetic on nanoseconds
+// would not be) over the posts_state_published index; Go folds the at
+// most a few thousand days into months. Dates after 1970 take a plain
+// division, the few before it dayOf's floor.
+func (s *siteData) PostsPerMonth(ctx context.Context) ([]web.MonthCount, error) {
+	counts := map[time.Time]int{}
+	perDay := strconv.FormatInt(nanosPerDay, 10)
+	err := s.db.each(ctx, s.db.r, `SELECT published / `+perDay+`, count(*) FROM posts
+		WHERE state = 'indexed' AND published > 0 GROUP BY published / `+perDay+`
+		UNION ALL SELECT `+dayOf("published")+`, count(*) FROM posts
+		WHERE state = 'indexed' AND published < 0 GROUP BY `+dayOf("published"), nil, func(rows *sql.Rows) error {
+		var day int64
+		var n int
+		if err := rows.Scan(&day, &n); err != nil {
+			return err
+		}
+		t := dayTime(day)
+		counts[time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)] += n
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("posts per month: %w", err)
+	}
+	out := make([]web.MonthCount, 0, len(counts))
+	for m, n := range counts {
+		out = append(out, web.MonthCount{Month: m, Count: n})
+	}
+	slices.SortFunc(out, func(a, b web.MonthCount) int { return a.Month.Compare(b.Month) })
+	return out, nil
+}

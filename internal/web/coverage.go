@@ -1,0 +1,121 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// gapInfo says, for people, what a gap reason counts and why it is a gap.
+type gapInfo struct {
+	Title   string
+	Unit    string
+	Why     string
+	State   string // a SourceState to list the sources with, or ""
+	Posts   bool
+	Missing bool // a reason Data did not report (shown as unknown, never as zero)
+}
+
+var gapInfos = map[string]gapInfo{
+	GapDisallowed:        {Title: "Disallowed by robots.txt", Unit: "sources", State: StateDisallowed, Why: "The site's robots.txt forbids us a feed. We keep the feed, read nothing from it, and check the rule again weekly."},
+	GapDisallowedPosts:   {Title: "Posts disallowed by robots.txt", Unit: "posts", Posts: true, Why: "Posts a feed or sitemap named whose pages robots.txt forbids us. We hold their title and link only."},
+	GapRefused:           {Title: "Refused (403)", Unit: "sites", State: StateRefused, Why: "The site answered 403 three times in a row and never served us a page. We ask again weekly."},
+	GapRobotsUnreachable: {Title: "robots.txt unreachable", Unit: "origins", State: StateUnreachable, Why: "robots.txt answered 5xx or 429, or did not answer. Crawling there is paused until it does."},
+	GapNoFeedNoSitemap:   {Title: "No feed and no sitemap", Unit: "sources", State: StateNoFeed, Why: "We found neither, so we fetch nothing: we do not crawl sites page by page."},
+	GapShell:             {Title: "Client-rendered shells", Unit: "posts", Posts: true, Why: "Pages that render only in a browser (an empty app root and script bundles). We run no JavaScript, so the text is out of reach."},
+	GapNoindex:           {Title: "noindex", Unit: "posts", Posts: true, Why: "Pages that asked not to be indexed (meta robots, meta corpusbot or X-Robots-Tag). No text is kept."},
+	GapErrors:            {Title: "Errors", Unit: "posts, feeds and sitemaps", State: StateError, Why: "Fetches that failed: no answer, an error status, an unreadable body. Feeds and sitemaps are tried again on their schedule."},
+	GapNever304:          {Title: "Validators never work", Unit: "sites", Why: fmt.Sprintf("Sites that had at least %d conditional requests from us and never answered 304: each unchanged re-read is downloaded in full.", Never304Minimum)},
+	GapPaused:            {Title: "Paused by the owner", Unit: "sources", State: StatePaused, Why: "Opted out with the form on this site, or paused from a claim page. Nothing is fetched from them."},
+}
+
+type gapRow struct {
+	GapCount
+	gapInfo
+}
+
+type coverageBody struct {
+	Coverage Coverage
+	Gaps     []gapRow
+	Charts   []chart
+	Delivery *deliveryView // nil: no DeliveryData (websub_delivery.go)
+}
+
+// coverageData is the whole of /coverage and /api/coverage.
+type coverageData struct {
+	Coverage       Coverage       `json:"coverage"`
+	PostsPerMonth  []MonthCount   `json:"posts_per_month"`
+	SourcesByState []StateCount   `json:"sources_by_state"`
+	RequestsPerDay []RequestDay   `json:"requests_per_day"`
+	Window         coverageWindow `json:"requests_window"`
+}
+
+type coverageWindow struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
+}
+
+// chartDays and chartMonths are the charts' spans.
+const (
+	chartDays   = 30
+	chartMonths = 24
+)
+
+func (s *Server) coverageData(ctx context.Context) (coverageData, error) {
+	var d coverageData
+	var err error
+	if d.Coverage, err = s.opt.Data.Coverage(ctx); err != nil {
+		return d, fmt.Errorf("coverage: %w", err)
+	}
+	if d.PostsPerMonth, err = s.opt.Data.PostsPerMonth(ctx); err != nil {
+		return d, fmt.Errorf("posts per month: %w", err)
+	}
+	if d.SourcesByState, err = s.opt.Data.SourcesByState(ctx); err != nil {
+		return d, fmt.Errorf("sources by state: %w", err)
+	}
+	to := day(s.opt.Now()).AddDate(0, 0, 1)
+	d.Window = coverageWindow{From: to.AddDate(0, 0, -chartDays), To: to}
+	if d.RequestsPerDay, err = s.opt.Data.RequestsPerDay(ctx, d.Window.From, d.Window.To); err != nil {
+		return d, fmt.Errorf("requests per day: %w", err)
+	}
+	return d, nil
+}
+
+func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
+	d, err := s.coverageData(r.Context())
+	if err != nil {
+		s.serverError(w, r, err)
+		return
+	}
+	now := s.opt.Now()
+	b := coverageBody{Coverage: d.Coverage, Delivery: s.delivery(r.Context())}
+	seen := map[string]bool{}
+	for _, g := range d.Coverage.Gaps {
+		seen[g.Reason] = true
+		info, ok := gapInfos[g.Reason]
+		if !ok {
+			info = gapInfo{Title: g.Reason, Unit: "items"}
+		}
+		b.Gaps = append(b.Gaps, gapRow{GapCount: g, gapInfo: info})
+	}
+	for _, reason := range GapReasons {
+		if !seen[reason] {
+			info := gapInfos[reason]
+			info.Missing = true
+			b.Gaps = append(b.Gaps, gapRow{GapCount: GapCount{Reason: reason}, gapInfo: info})
+		}
+	}
+	b.Charts = []chart{
+		stacked("posts-month", "Posts indexed, by month published",
+			fmt.Sprintf("Bar chart of indexed posts by month of publication over the last %d months.", chartMonths),
+			monthSeries(d.PostsPerMonth, now, chartMonths), []string{"c-posts"}, []string{"posts"}),
+		horizontal("sources-state", "Sources by state",
+			"Bar chart of how many sources are in each state: paused, refused, unreachable, disallowed, no feed, pending, error, active.",
+			d.SourcesByState, "sources"),
+		stacked("requests-day", "Requests per day, and how many were answered 304",
+			fmt.Sprintf("Stacked bar chart of requests sent per day over the last %d days; the lower part of each bar is requests answered 304 Not Modified.", chartDays),
+			daySeries(d.RequestsPerDay, now, chartDays), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
+	}
+	s.render(w, r, http.StatusOK, "coverage.html", "Coverage", "coverage", b)
+}

@@ -1,0 +1,142 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	defaultPageSize = 50
+	maxPageSize     = 500
+)
+
+// sitesQuery reads ?after=SITE&limit=N&state=STATE, checking each.
+func sitesQuery(r *http.Request) (SitesQuery, error) {
+	v := r.URL.Query()
+	q := SitesQuery{After: v.Get("after"), Limit: defaultPageSize, State: v.Get("state")}
+	if len(q.After) > 253 {
+		return q, inputErr("after: not a site name (too long)")
+	}
+	if raw := v.Get("limit"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > maxPageSize {
+			return q, inputErr("limit: want a whole number from 1 to " + strconv.Itoa(maxPageSize))
+		}
+		q.Limit = n
+	}
+	if q.State != "" && !slices.Contains(SourceStates, q.State) {
+		return q, inputErr("state: want one of paused, refused, unreachable, disallowed, no-feed, pending, error, active")
+	}
+	return q, nil
+}
+
+type sourcesBody struct {
+	Page     SitePage
+	Query    SitesQuery
+	States   []string
+	NextURL  string
+	FirstURL string
+}
+
+func (s *Server) sources(w http.ResponseWriter, r *http.Request) {
+	q, err := sitesQuery(r)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "That list cannot be shown", err.Error())
+		return
+	}
+	pg, err := s.opt.Data.Sites(r.Context(), q)
+	if err != nil {
+		s.serverError(w, r, err)
+		return
+	}
+	b := sourcesBody{Page: pg, Query: q, States: SourceStates}
+	if pg.Next != "" {
+		b.NextURL = listURL("/sources", pg.Next, q)
+	}
+	if q.After != "" {
+		b.FirstURL = listURL("/sources", "", q)
+	}
+	s.render(w, r, http.StatusOK, "sources.html", "Sources", "sources", b)
+}
+
+// listURL is the address of a page of the list with the same filter.
+func listURL(path, after string, q SitesQuery) string {
+	v := url.Values{}
+	if after != "" {
+		v.Set("after", after)
+	}
+	if q.Limit != defaultPageSize {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	if q.State != "" {
+		v.Set("state", q.State)
+	}
+	if len(v) == 0 {
+		return path
+	}
+	return path + "?" + v.Encode()
+}
+
+// siteParam reads {site} from the path. Only names that ParseSite gives
+// back unchanged are sites; anything else (a subdomain, a URL) is answered
+// with a redirect to its site, or a 400.
+//
+// Sources on an IP address or a bare name (a test or intranet crawl with
+// ALLOW_PRIVATE) are their own sites, as fetch.Site has them, so their
+// pages exist too, although the forms do not take such names.
+func siteParam(r *http.Request) (site string, canonical bool, err error) {
+	raw := r.PathValue("site")
+	if a, perr := netip.ParseAddr(raw); perr == nil {
+		site = a.Unmap().String()
+		return site, site == raw, nil
+	}
+	if l := strings.ToLower(raw); !strings.Contains(l, ".") && l != "" && checkHostname(l+".x") == nil {
+		return l, l == raw, nil
+	}
+	site, err = ParseSite(raw)
+	if err != nil {
+		return "", false, err
+	}
+	return site, site == raw, nil
+}
+
+type sourceBody struct {
+	Detail   SiteDetail
+	Days     chart
+	Now      time.Time
+	Delivery map[int64]string // source ID -> pushed, polled or both (websub_delivery.go); nil: unknown
+}
+
+func (s *Server) sourceDetail(w http.ResponseWriter, r *http.Request) {
+	site, canonical, err := siteParam(r)
+	if err != nil {
+		s.fail(w, r, http.StatusBadRequest, "Not a site name", err.Error())
+		return
+	}
+	if !canonical {
+		http.Redirect(w, r, "/sources/"+url.PathEscape(site), http.StatusMovedPermanently)
+		return
+	}
+	now := s.opt.Now()
+	d, err := s.opt.Data.Site(r.Context(), site, now)
+	if errors.Is(err, ErrNotFound) {
+		s.fail(w, r, http.StatusNotFound, "Site not found", "We hold no source of "+site+" and have sent it no request.")
+		return
+	}
+	if err != nil {
+		s.serverError(w, r, err)
+		return
+	}
+	b := sourceBody{Detail: d, Now: now,
+		Days: stacked("site-days", "Requests to "+site+" per day",
+			"Stacked bar chart of our requests to this site per day over the last 30 days; the lower part is requests answered 304 Not Modified.",
+			daySeries(d.Requests.Days, now, RequestDays), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
+		Delivery: s.siteDelivery(r.Context(), site)}
+	s.render(w, r, http.StatusOK, "source.html", site, "sources", b)
+}
