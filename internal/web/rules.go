@@ -56,6 +56,10 @@ func crawlerRules(s config.Settings) []ruleGroup {
 			{Text: fmt.Sprintf("Work that is due is started in rounds, one every %s; nothing is polled continuously.", humanDuration(s.RunInterval)), Settings: []string{"RUN_INTERVAL"}},
 			{Text: "A page marked noindex (meta robots, meta " + strings.ToLower(token) + ", or X-Robots-Tag) keeps no text; nofollow keeps its links out of the citations."},
 		}},
+		{"Push instead of poll", []rule{
+			pushRule(s),
+			{Text: "Tell us a page changed with IndexNow (POST or GET /indexnow on this site): for a site we hold, we fetch your key file once from the submitting host, then each URL you submit is re-read conditionally — no feed or sitemap read needed. Hosts we do not crawl are answered 422 and never contacted."},
+		}},
 		{"What we keep and show", []rule{
 			{Text: "Article text is kept privately to compute the figures on this site. It is never shown, served or republished. What is public is metadata: titles, links, dates, counts and citations."},
 		}},
@@ -126,4 +130,16 @@ func feedRule(s config.Settings) rule {
 		"on average once every %s and never less than once every %s, and never more than %d feed reads an hour in all; %s",
 		humanDuration(s.FeedInterval), humanDuration(s.FeedMaxInterval), s.FeedBudget, sitemaps),
 		Settings: []string{"FEED_SCHEDULE", "FEED_INTERVAL", "FEED_MAX_INTERVAL", "FEED_BUDGET", "SITEMAP_INTERVAL"}}
+}
+
+// pushRule says when feeds are pushed by WebSub instead of polled.
+func pushRule(s config.Settings) rule {
+	if s.PublicURL == "" {
+		return rule{Text: "This instance does not subscribe to WebSub hubs: it has no public address for them to call back, so every feed is polled.",
+			Settings: []string{"PUBLIC_URL"}}
+	}
+	return rule{Text: fmt.Sprintf("When your feed names a WebSub hub, we subscribe with a callback on %s and a secret, check the signature of every delivery, "+
+		"and read a pushed feed only once every %s in case the hub goes quiet. A hub's endpoint is an API we are a client of, not a page: robots.txt does not govern it, "+
+		"but the pace between requests and the opt-out do. Pausing or opting out unsubscribes.", s.PublicURL, humanDuration(s.PushSafetyPoll)),
+		Settings: []string{"PUBLIC_URL", "PUSH_SAFETY_POLL", "PUSH_LEASE"}}
 }
