@@ -9,6 +9,7 @@ require (
 	github.com/chromedp/cdproto v0.160.1
 	github.com/chromedp/chromedp v0.23.1
 	github.com/jackc/pgx/v5 v5.13.0
+	github.com/jimsmart/grobotstxt v1.0.3
 	github.com/mmcdole/gofeed v1.4.2
 	github.com/temoto/robotstxt v1.1.2
 	golang.org/x/net v0.63.0

@@ -8,8 +8,9 @@ import (
 	"corpus.blog/corpusbot/internal/robots"
 )
 
-// The benchmarks compare this package with github.com/temoto/robotstxt on the
-// corpora of bench_corpus_test.go. Names are BenchmarkParse/<corpus>/lib=<lib>
+// The benchmarks compare this package with github.com/temoto/robotstxt and
+// github.com/jimsmart/grobotstxt (grobotstxt_test.go) on the corpora of
+// bench_corpus_test.go. Names are BenchmarkParse/<corpus>/lib=<lib>
 // and BenchmarkMatch/<corpus>/lib=<lib>, so that
 //
 //	benchstat -col /lib old.txt
@@ -43,6 +44,7 @@ func BenchmarkParse(b *testing.B) {
 				sinkTemoto, _ = robotstxt.FromBytes(c.body)
 			}
 		})
+		b.Run(c.name+"/lib=grobotstxt", func(b *testing.B) { benchGrobotstxtParse(b, c.body) })
 	}
 }
 
@@ -78,6 +80,7 @@ func BenchmarkMatch(b *testing.B) {
 				}
 			}
 		})
+		b.Run(c.name+"/lib=grobotstxt", func(b *testing.B) { benchGrobotstxtMatch(b, c.body, paths) })
 	}
 }
 
