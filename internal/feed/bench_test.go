@@ -2,6 +2,7 @@ package feed_test
 
 import (
 	"bytes"
+	"corpus.blog/corpusbot/internal/memtest"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -51,30 +52,43 @@ func BenchmarkParse(b *testing.B) {
 		for _, f := range feeds {
 			size += int64(len(f.body))
 		}
+		ours := func(sample func()) {
+			for _, f := range feeds {
+				var err error
+				if sinkFeed, err = feed.Parse(f.body, "https://bench.example/feed/"); err != nil {
+					b.Fatal(err)
+				}
+				sample()
+			}
+		}
+		p := gofeed.NewParser()
+		theirs := func(sample func()) {
+			for _, f := range feeds {
+				var err error
+				if sinkGofeed, err = p.Parse(bytes.NewReader(f.body)); err != nil {
+					b.Fatal(err)
+				}
+				sample()
+			}
+		}
+		// Peak heap: how far the heap rises over one pass of the group,
+		// with the collector running as it would in the crawler.
+		ourPeak, theirPeak := memtest.PeakHeap(ours), memtest.PeakHeap(theirs)
 		b.Run(name+"/lib=corpusbot", func(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(size)
 			for b.Loop() {
-				for _, f := range feeds {
-					var err error
-					if sinkFeed, err = feed.Parse(f.body, "https://bench.example/feed/"); err != nil {
-						b.Fatal(err)
-					}
-				}
+				ours(func() {})
 			}
+			b.ReportMetric(float64(ourPeak)/(1<<20), "peak-heap-MiB")
 		})
 		b.Run(name+"/lib=gofeed", func(b *testing.B) {
-			p := gofeed.NewParser()
 			b.ReportAllocs()
 			b.SetBytes(size)
 			for b.Loop() {
-				for _, f := range feeds {
-					var err error
-					if sinkGofeed, err = p.Parse(bytes.NewReader(f.body)); err != nil {
-						b.Fatal(err)
-					}
-				}
+				theirs(func() {})
 			}
+			b.ReportMetric(float64(theirPeak)/(1<<20), "peak-heap-MiB")
 		})
 	}
 }

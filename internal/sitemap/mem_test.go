@@ -2,55 +2,11 @@ package sitemap
 
 import (
 	"bytes"
-	"runtime"
-	"runtime/metrics"
-	"sync/atomic"
+	"corpus.blog/corpusbot/internal/memtest"
 	"testing"
-	"time"
 )
 
-// heapBytes is the heap occupied by objects, live or not yet swept: what
-// runtime.MemStats calls HeapAlloc, read without stopping the world.
-func heapBytes() uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	return s[0].Value.Uint64()
-}
-
-// peakHeap runs f and returns how far the heap rose above where it stood
-// (after a collection) before f: the highest heap seen while f ran, sampled
-// every 100µs by a goroutine and at every call of the sample function f is
-// given (for its own inner loop), less the heap before.
-func peakHeap(f func(sample func())) uint64 {
-	runtime.GC()
-	base := heapBytes()
-	var peak atomic.Uint64
-	note := func() {
-		for h := heapBytes(); ; {
-			p := peak.Load()
-			if h <= p || peak.CompareAndSwap(p, h) {
-				return
-			}
-		}
-	}
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			note()
-			select {
-			case <-stop:
-				return
-			case <-time.After(100 * time.Microsecond):
-			}
-		}
-	}()
-	f(note)
-	close(stop)
-	<-done
-	note()
-	return peak.Load() - min(base, peak.Load())
-}
+var peakHeap = memtest.PeakHeap
 
 // readStreamed reads r to the end, sampling the heap every 256 entries.
 func readStreamed(t testing.TB, c corpus, sample func()) Summary {
