@@ -73,26 +73,7 @@ func demoCmd(env environment, args []string) error {
 func serveDemo(ctx context.Context, env environment, dbPath, addr string) error {
 	s := config.Defaults()
 	s.DB = dbPath
-	st, err := openStore(ctx, s)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	log := slog.New(slog.NewTextHandler(env.stderr, nil))
-	opts, closeIdle, err := siteOptions(env, st, s)
-	if err != nil {
-		return err
-	}
-	defer closeIdle()
-	opts.Log = log
-	site, err := web.New(opts)
-	if err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
-	fmt.Fprintf(env.stdout, "The public site over the demo's crawl: http://%s/ (Ctrl-C stops it)\n", ln.Addr())
-	return serveUntilDone(ctx, ln, site, log)
+	return runSite(ctx, env, s, addr, func(*web.Options) {}, func(_ *slog.Logger, a net.Addr) {
+		fmt.Fprintf(env.stdout, "The public site over the demo's crawl: http://%s/ (Ctrl-C stops it)\n", a)
+	})
 }

@@ -42,6 +42,15 @@ func serveSite(env environment, args []string) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
+	return runSite(ctx, env, s, *addr, func(o *web.Options) {
+		o.EgressPrefixes, o.VerifyDomains = prefixes, splitList(*domains)
+	}, func(log *slog.Logger, a net.Addr) { log.Info("serving", "url", "http://"+a.String()+"/") })
+}
+
+// runSite serves the public site over the store s names at addr until ctx
+// ends: set adjusts the options, ready is told the address listened on.
+func runSite(ctx context.Context, env environment, s config.Settings, addr string,
+	set func(*web.Options), ready func(*slog.Logger, net.Addr)) error {
 	st, err := openStore(ctx, s)
 	if err != nil {
 		return err
@@ -53,16 +62,17 @@ func serveSite(env environment, args []string) error {
 		return err
 	}
 	defer closeIdle()
-	opts.EgressPrefixes, opts.VerifyDomains, opts.Log = prefixes, splitList(*domains), log
+	opts.Log = log
+	set(&opts)
 	site, err := web.New(opts)
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *addr)
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	log.Info("serving", "url", "http://"+ln.Addr().String()+"/")
+	ready(log, ln.Addr())
 	return serveUntilDone(ctx, ln, site, log)
 }
 
