@@ -58,7 +58,10 @@ func (s *Server) apiCoverage(w http.ResponseWriter, r *http.Request) {
 		s.apiError(w, http.StatusInternalServerError, "internal error")
 		return
 	}
-	s.writeJSON(w, http.StatusOK, d)
+	s.writeJSON(w, http.StatusOK, struct {
+		coverageData
+		Delivery *deliveryView `json:"delivery,omitempty"` // which sources are pushed, polled, or both
+	}{d, s.delivery(r.Context())})
 }
 
 func (s *Server) apiSources(w http.ResponseWriter, r *http.Request) {

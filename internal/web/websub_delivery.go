@@ -19,7 +19,9 @@ type DeliveryData interface {
 
 // deliveryView is the crawler and coverage pages' "pushed, polled or both".
 type deliveryView struct {
-	Pushed, Polled, Both int
+	Pushed int `json:"pushed"` // sources whose feeds only a hub delivers
+	Polled int `json:"polled"` // sources only polled
+	Both   int `json:"both"`   // sources pushed and polled
 }
 
 func (s *Server) deliveryData() DeliveryData {

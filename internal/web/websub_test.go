@@ -109,6 +109,12 @@ func TestDeliveryShown(t *testing.T) {
 			t.Errorf("%s: %d, no delivery section", path, got.Code)
 		}
 	}
+	if got := r.get("/api/coverage"); got.Code != http.StatusOK || !strings.Contains(got.Body, `"pushed": 3`) || !strings.Contains(got.Body, `"polled": 1234`) {
+		t.Errorf("/api/coverage: %d, no delivery counts:\n%s", got.Code, got.Body)
+	}
+	if got := newRig(t).get("/api/coverage"); strings.Contains(got.Body, `"delivery"`) {
+		t.Error("/api/coverage has delivery counts without DeliveryData")
+	}
 	got := r.get("/sources/alpha.example")
 	if got.Code != http.StatusOK || strings.Count(got.Body, `class="pill delivery"`) != 2 || !strings.Contains(got.Body, ">both</span>") {
 		t.Errorf("source page: %d, delivery pills %d", got.Code, strings.Count(got.Body, `class="pill delivery"`))
