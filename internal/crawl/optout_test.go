@@ -3,9 +3,11 @@ package crawl_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 )
@@ -23,24 +25,28 @@ func TestOptOutMidCrawl(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The form is submitted while the crawler is in the middle of blog0's
+	// pages: the server holds the answer to /post/4 until it has been.
+	reached, release := make(chan struct{}), make(chan struct{})
+	page := simweb.NewResource(htmlType, article("Post 4", "cluster text", ""))
+	w.web.Host("blog0.example").Handle("/post/4", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		close(reached)
+		<-release
+		page.ServeHTTP(rw, r)
+	}))
 	data := w.db.(*sqlite.DB).SiteData()
 	done := make(chan error, 1)
 	go func() { done <- w.c.Once(ctx) }()
-	var pausedAt time.Time
-	for pausedAt.IsZero() {
-		select {
-		case err := <-done:
-			t.Fatalf("the crawl ended before the opt-out (%v)", err)
-		default:
-		}
-		if len(pageURIs(w.web, "blog0.example", onlyPosts(w, "blog0.example"))) >= 5 {
-			if _, err := data.PauseSite(ctx, "blog0.example", "opt-out form", w.clock.Now()); err != nil {
-				t.Fatal(err)
-			}
-			pausedAt = w.clock.Now()
-		}
-		time.Sleep(time.Millisecond)
+	select {
+	case <-reached:
+	case err := <-done:
+		t.Fatalf("the crawl ended before reaching blog0's pages (%v)", err)
 	}
+	if _, err := data.PauseSite(ctx, "blog0.example", "opt-out form", w.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	pausedAt := w.clock.Now()
+	close(release)
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

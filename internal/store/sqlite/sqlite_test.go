@@ -77,7 +77,7 @@ func TestClaimRenewalAndRelease(t *testing.T) {
 	}
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "test.db")
-	const ttl = 1500 * time.Millisecond
+	const ttl = 2500 * time.Millisecond // renewed every 833 ms: only a stall of over 1.6 s could lose it
 	open := func(name string) *sqlite.DB {
 		db, err := sqlite.Open(ctx, path)
 		if err != nil {
