@@ -94,3 +94,17 @@ func (s *siteData) count(ctx context.Context, q string, args ...any) (int, error
 }
 
 var _ web.Data = (*siteData)(nil)
+
+// countBy runs a "SELECT key, count(*) … GROUP BY key" query and returns
+// the counts by key.
+func (s *siteData) countBy(ctx context.Context, q string, args ...any) (map[string]int, error) {
+	counts := map[string]int{}
+	err := s.db.each(ctx, s.db.r, q, args, func(rows *sql.Rows) error {
+		var key string
+		var n int
+		err := rows.Scan(&key, &n)
+		counts[key] = n
+		return err
+	})
+	return counts, err
+}

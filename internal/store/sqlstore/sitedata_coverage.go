@@ -92,15 +92,7 @@ func (s *siteData) SourcesByState(ctx context.Context) ([]web.StateCount, error)
 	if err != nil {
 		return nil, fmt.Errorf("sources by state: %w", err)
 	}
-	counts := map[string]int{}
-	err = s.db.each(ctx, s.db.r, `SELECT st, count(*) FROM (SELECT `+state+` AS st FROM sources s) x GROUP BY st`, nil,
-		func(rows *sql.Rows) error {
-			var st string
-			var n int
-			err := rows.Scan(&st, &n)
-			counts[st] = n
-			return err
-		})
+	counts, err := s.countBy(ctx, `SELECT st, count(*) FROM (SELECT `+state+` AS st FROM sources s) x GROUP BY st`)
 	if err != nil {
 		return nil, fmt.Errorf("sources by state: %w", err)
 	}

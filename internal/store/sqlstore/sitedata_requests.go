@@ -28,15 +28,8 @@ func (s *siteData) requests(ctx context.Context, site string, now time.Time) (we
 		return r, fmt.Errorf("requests: %w", err)
 	}
 	r.First, r.Last = tm(first.Int64), tm(last.Int64)
-	purposes := map[string]int{}
-	err = s.db.each(ctx, s.db.r, `SELECT purpose, count(*) FROM requests WHERE site = $1 AND outcome NOT IN `+withheld+`
-		GROUP BY purpose`, []any{site}, func(rows *sql.Rows) error {
-		var p string
-		var n int
-		err := rows.Scan(&p, &n)
-		purposes[p] = n
-		return err
-	})
+	purposes, err := s.countBy(ctx, `SELECT purpose, count(*) FROM requests WHERE site = $1 AND outcome NOT IN `+withheld+`
+		GROUP BY purpose`, site)
 	if err != nil {
 		return r, fmt.Errorf("requests by purpose: %w", err)
 	}

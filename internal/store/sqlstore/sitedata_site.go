@@ -119,15 +119,8 @@ func (s *siteData) siteSources(ctx context.Context, site string, d *web.SiteDeta
 
 // sitePosts counts the site's posts by state (posts_source_state).
 func (s *siteData) sitePosts(ctx context.Context, site string, d *web.SiteDetail) error {
-	counts := map[string]int{}
-	err := s.db.each(ctx, s.db.r, `SELECT p.state, count(*) FROM posts p JOIN sources s ON s.id = p.source_id
-		WHERE s.site = $1 GROUP BY p.state`, []any{site}, func(rows *sql.Rows) error {
-		var st string
-		var n int
-		err := rows.Scan(&st, &n)
-		counts[st] = n
-		return err
-	})
+	counts, err := s.countBy(ctx, `SELECT p.state, count(*) FROM posts p JOIN sources s ON s.id = p.source_id
+		WHERE s.site = $1 GROUP BY p.state`, site)
 	if err != nil {
 		return fmt.Errorf("posts: %w", err)
 	}
