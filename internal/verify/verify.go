@@ -119,11 +119,9 @@ func dnsReason(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
 }
 
-// UserAgentDomain is the host of the URL in a user agent: "corpus.blog" in
+// UserAgentURL is the URL in a user agent, the "+https://…" of
 // "CorpusBot/1.0 (+https://corpus.blog/crawler)", or "" when it names none.
-// It is the default domain to verify against, since the crawler page the
-// user agent points to is on the crawler's own domain.
-func UserAgentDomain(ua string) string {
+func UserAgentURL(ua string) string {
 	i := strings.Index(ua, "+http")
 	if i < 0 {
 		return ""
@@ -132,6 +130,15 @@ func UserAgentDomain(ua string) string {
 	if j := strings.IndexAny(raw, " );"); j >= 0 {
 		raw = raw[:j]
 	}
+	return raw
+}
+
+// UserAgentDomain is the host of the URL in a user agent: "corpus.blog" in
+// "CorpusBot/1.0 (+https://corpus.blog/crawler)", or "" when it names none.
+// It is the default domain to verify against, since the crawler page the
+// user agent points to is on the crawler's own domain.
+func UserAgentDomain(ua string) string {
+	raw := UserAgentURL(ua)
 	rest, ok := strings.CutPrefix(raw, "https://")
 	if !ok {
 		rest, ok = strings.CutPrefix(raw, "http://")

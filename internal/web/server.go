@@ -238,14 +238,4 @@ func (s *Server) serverError(w http.ResponseWriter, r *http.Request, err error) 
 func uaDomain(ua string) string { return verify.UserAgentDomain(ua) }
 
 // crawlerURL is the URL in the user agent, or "" when it names none.
-func crawlerURL(ua string) string {
-	i := strings.Index(ua, "+http")
-	if i < 0 {
-		return ""
-	}
-	raw := ua[i+1:]
-	if j := strings.IndexAny(raw, " );"); j >= 0 {
-		raw = raw[:j]
-	}
-	return raw
-}
+func crawlerURL(ua string) string { return verify.UserAgentURL(ua) }
