@@ -15,33 +15,34 @@ const batch = 1000
 // ctx ends.
 func (c *Crawler) Once(ctx context.Context) error {
 	var errs []error
+	unbounded := func() int { return batch }
 	feedsLeft := c.feedBudget() // FEED_BUDGET an hour
 	steps := []struct {
-		name string
-		fn   func(context.Context) (int, error)
+		name  string
+		limit func() int // how many the next call may take; 0 ends the step
+		fn    func(ctx context.Context, limit int) (int, error)
 	}{
-		{"discover", func(ctx context.Context) (int, error) { return c.DiscoverSources(ctx, batch) }},
-		{"feeds", func(ctx context.Context) (int, error) {
-			if feedsLeft <= 0 {
-				return 0, nil
-			}
-			n, err := c.FetchArticles(ctx, min(batch, feedsLeft))
-			if feedsLeft -= n; feedsLeft <= 0 {
-				n = min(n, batch-1) // the budget is spent: the step ends
-			}
+		{"discover", unbounded, c.DiscoverSources},
+		{"feeds", func() int { return min(batch, feedsLeft) }, func(ctx context.Context, limit int) (int, error) {
+			n, err := c.FetchArticles(ctx, limit)
+			feedsLeft -= n
 			return n, err
 		}},
-		{"websub", func(ctx context.Context) (int, error) { return c.PushSubscriptions(ctx, batch) }},
-		{"catalogues", func(ctx context.Context) (int, error) { return c.WalkCatalogues(ctx, batch) }},
-		{"sitemaps discover", func(ctx context.Context) (int, error) { return c.DiscoverSitemapsBatch(ctx, false, batch) }},
-		{"sitemaps fetch", func(ctx context.Context) (int, error) { return c.FetchSitemaps(ctx, false, batch) }},
-		{"pages", func(ctx context.Context) (int, error) { return c.FetchPages(ctx, batch) }},
+		{"websub", unbounded, c.PushSubscriptions},
+		{"catalogues", unbounded, c.WalkCatalogues},
+		{"sitemaps discover", unbounded, func(ctx context.Context, limit int) (int, error) { return c.DiscoverSitemapsBatch(ctx, false, limit) }},
+		{"sitemaps fetch", unbounded, func(ctx context.Context, limit int) (int, error) { return c.FetchSitemaps(ctx, false, limit) }},
+		{"pages", unbounded, c.FetchPages},
 	}
 	for _, s := range steps {
-		// A step repeats while it finds work, but never more than a few
-		// rounds: an item that fails stays due and must not spin the run.
+		// A step repeats while it fills its batch, but never more than a
+		// few rounds: an item that fails stays due and must not spin the run.
 		for round := 0; round < 100; round++ {
-			n, err := s.fn(ctx)
+			limit := s.limit()
+			if limit <= 0 {
+				break
+			}
+			n, err := s.fn(ctx, limit)
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -49,7 +50,7 @@ func (c *Crawler) Once(ctx context.Context) error {
 				errs = append(errs, err)
 				break
 			}
-			if n < batch {
+			if n < limit {
 				break
 			}
 		}
