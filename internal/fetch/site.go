@@ -60,3 +60,14 @@ func defaultPort(scheme string) string {
 	}
 	return "80"
 }
+
+// SiteOfURL is the Site of a URL's host, or "" when the URL has no host
+// (or does not parse): the unit of politeness, of the opt-out and of
+// citations, for callers that hold URLs.
+func SiteOfURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	return Site(u.Host)
+}

@@ -7,6 +7,8 @@ import (
 
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
+
+	"corpus.blog/corpusbot/internal/fetch"
 )
 
 // MaxSiteInput bounds what ParseSite reads: no host name is longer than 253
@@ -128,25 +130,11 @@ func idnaReason(err error) string {
 	return msg
 }
 
-// siteOfHost is the registrable domain of a host, the same rule as
-// fetch.Site (which this package does not import, to stay independent of
-// the fetcher): an IP or a bare name is its own site; a host that is itself
-// a public suffix is its own site too.
-func siteOfHost(host string) string {
-	h := strings.TrimSuffix(strings.ToLower(host), ".")
-	if hh, _, err := net.SplitHostPort(h); err == nil {
-		h = hh
-	}
-	h = strings.Trim(h, "[]")
-	if h == "" || strings.Contains(h, ":") || net.ParseIP(h) != nil || !strings.Contains(h, ".") {
-		return h
-	}
-	site, err := publicsuffix.EffectiveTLDPlusOne(h)
-	if err != nil {
-		return h
-	}
-	return site
-}
+// siteOfHost is the registrable domain of a host, by the fetcher's own
+// rule (fetch.Site), so that a site named here is the unit the fetcher
+// paces and checks opt-outs for: an IP or a bare name is its own site; a
+// host that is itself a public suffix is its own site too.
+var siteOfHost = fetch.Site
 
 func publicSuffixOf(host string) string {
 	ps, _ := publicsuffix.PublicSuffix(host)
@@ -154,13 +142,7 @@ func publicSuffixOf(host string) string {
 }
 
 // siteOfURL is the site of a URL's host, or "" when it has none.
-func siteOfURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return siteOfHost(u.Host)
-}
+var siteOfURL = fetch.SiteOfURL
 
 // originOf is scheme://host:port of a URL, the key of the robots.txt
 // standing (the same form as fetch.Origin).

@@ -6,20 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"corpus.blog/corpusbot/internal/fetch"
 )
 
 // siteOfURL is the registrable domain of a URL's host ("" when it has
 // none), the unit of politeness, of the opt-out and of citations.
-func siteOfURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
-		return ""
-	}
-	return fetch.Site(u.Host)
-}
+var siteOfURL = fetch.SiteOfURL
 
 // OptedOut implements store.Store.
 func (d *DB) OptedOut(ctx context.Context, site string) (bool, error) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -274,13 +273,7 @@ func citations(home string, links []string) []string {
 	return out
 }
 
-func siteOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Hostname() == "" {
-		return ""
-	}
-	return fetch.Site(u.Host)
-}
+var siteOf = fetch.SiteOfURL
 
 func (w *siteWorld) origin(o web.Origin) {
 	must(w.t, w.st.PutOrigin(bg, store.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked}))
