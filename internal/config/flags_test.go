@@ -13,7 +13,7 @@ func TestRegisterFlags(t *testing.T) {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	want := []string{
-		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "db", "disallowed-recheck",
+		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "concurrency", "db", "disallowed-recheck",
 		"feed-budget", "feed-interval", "feed-max-interval", "feed-schedule", "min-gap", "public-url", "push-lease", "push-safety-poll", "refusal-recheck", "robots-guess-ttl", "robots-ttl", "run-interval",
 		"sitemap-interval", "user-agent",
 	}

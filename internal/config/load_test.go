@@ -50,6 +50,7 @@ func TestDefaultsMatchContract(t *testing.T) {
 		PushLease:          10 * 24 * time.Hour,
 		BodyMax:            5_000_000,
 		AllowPrivate:       false,
+		Concurrency:        512,
 	}
 	if got := Defaults(); got != want {
 		t.Errorf("Defaults() = %+v\nwant %+v", got, want)
@@ -90,6 +91,7 @@ func TestLoadFile(t *testing.T) {
 				PushLease:          10 * 24 * time.Hour,
 				BodyMax:            5 << 20,
 				AllowPrivate:       true,
+				Concurrency:        DefaultConcurrency,
 			}
 		}},
 		{"testdata/strings.toml", func(s *Settings) {
@@ -270,6 +272,7 @@ var badValues = map[string]string{
 	"BODY_MAX":             "1023",
 	"PUBLIC_URL":           "ftp://corpus.blog",
 	"ALLOW_PRIVATE":        "on",
+	"CONCURRENCY":          "0",
 }
 
 func TestEveryErrorNamesSettingAndSource(t *testing.T) {

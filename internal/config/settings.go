@@ -29,6 +29,7 @@ type Settings struct {
 	PublicURL          string        // the public site's base URL; "" turns WebSub off
 	BodyMax            int64         // bytes
 	AllowPrivate       bool
+	Concurrency        int // sites worked on at once by one process
 }
 
 // Defaults returns the settings promised by the command-line contract.
@@ -54,8 +55,13 @@ func Defaults() Settings {
 		PublicURL:          "",
 		BodyMax:            5 * 1000 * 1000,
 		AllowPrivate:       false,
+		Concurrency:        DefaultConcurrency,
 	}
 }
+
+// DefaultConcurrency is CONCURRENCY's default: what the frontier benchmark
+// showed a 2-core machine keeps busy (README, "How many sites at once").
+const DefaultConcurrency = 512
 
 // Feed schedules (FEED_SCHEDULE).
 const (

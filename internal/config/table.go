@@ -100,6 +100,11 @@ var table = []spec{
 		func(s *Settings) *string { return &s.PublicURL }, stringKind("an absolute http(s) `URL`, or empty"), publicURLRule),
 	define("ALLOW_PRIVATE", "fetch targets on loopback, private, link-local or unspecified addresses (for tests and private networks)",
 		func(s *Settings) *bool { return &s.AllowPrivate }, boolKind, anyValue[bool]()),
+	// A site in flight costs a goroutine and its timers while it waits out
+	// its gaps, not a thread: the bound is the CPU and the store, not the
+	// waiting (README, "How many sites at once").
+	define("CONCURRENCY", "how many sites one process works on at once, each one request at a time",
+		func(s *Settings) *int { return &s.Concurrency }, intKind, within(1, 100000, strconv.Itoa)),
 }
 
 // indexOf finds a setting by its canonical name, or returns -1.

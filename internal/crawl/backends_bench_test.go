@@ -55,7 +55,7 @@ func benchCrawl(b *testing.B, newStore func(*testing.B) store.Store) {
 		// One site at a time: parallel sites would share the simulated
 		// clock, and each one's sleeps would stretch the others' responses
 		// into "slow" ones, which widen gaps and make the runs differ.
-		w.c.Workers = 1
+		w.c.Concurrency = 1
 		blogFarm(w.web, sites, pages, perPage)
 		for s := range sites {
 			if _, _, err := w.db.AddSource(ctx, "http://"+clusterHost(s)+"/", w.clock.Now()); err != nil {

@@ -10,7 +10,7 @@ import (
 
 // perSite runs fn over items grouped by site: one site's items in order on
 // one worker (they would only queue on the site's lease anyway), up to
-// Workers sites at once. It stops early when ctx ends and returns the first
+// CONCURRENCY sites at once. It stops early when ctx ends and returns the first
 // error other than the context's, after logging every job's error.
 func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) string, fn func(context.Context, T) error) error {
 	groups := map[string][]T{}
@@ -26,7 +26,7 @@ func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) st
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
-	for range min(c.workers(), len(order)) {
+	for range min(c.concurrency(), len(order)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

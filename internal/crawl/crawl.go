@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
@@ -25,7 +26,7 @@ type Fetcher interface {
 }
 
 // Crawler holds what every job needs. Its zero value is not usable; fill
-// every field but Log and Workers.
+// every field but Log and Concurrency.
 type Crawler struct {
 	Store    store.Store
 	Fetcher  Fetcher
@@ -33,9 +34,10 @@ type Crawler struct {
 	Settings config.Settings
 	Extract  Extractor    // page text extraction; nil: extract.Parse
 	Log      *slog.Logger // default slog.Default()
-	// Workers is how many sites are worked on at once (default 8); one
-	// site's work is always done by one worker, in order.
-	Workers int
+	// Concurrency is how many sites are worked on at once; 0 takes
+	// Settings.Concurrency (CONCURRENCY). One site's work is always done
+	// in order, by one goroutine.
+	Concurrency int
 
 	// Push keeps WebSub subscriptions (push*.go); nil: feeds are only
 	// polled. CallbackBase is the public site's base URL
@@ -45,6 +47,7 @@ type Crawler struct {
 	CallbackBase string
 
 	robotsStatus sync.Map // origin -> last robots.txt status seen (from Observe)
+	progress     atomic.Pointer[Progress] // the round in progress, counting requests
 
 	schedMu    sync.Mutex
 	sched      schedule.Strategy // nil: the fixed rotation; set by calibrate
@@ -55,6 +58,7 @@ type Crawler struct {
 // store's request log, and robots.txt statuses are kept for the origin
 // records.
 func (c *Crawler) Observe(rec fetch.Record) {
+	c.progress.Load().observe(rec)
 	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
 		if u, err := url.Parse(rec.URL); err == nil {
 			c.robotsStatus.Store(fetch.Origin(u), rec.Status)
@@ -72,11 +76,11 @@ func (c *Crawler) log() *slog.Logger {
 	return slog.Default()
 }
 
-func (c *Crawler) workers() int {
-	if c.Workers > 0 {
-		return c.Workers
+func (c *Crawler) concurrency() int {
+	if c.Concurrency > 0 {
+		return c.Concurrency
 	}
-	return 8
+	return max(1, c.Settings.Concurrency)
 }
 
 func (c *Crawler) agent() string { return c.Settings.ProductToken() }

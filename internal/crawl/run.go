@@ -6,58 +6,49 @@ import (
 	"time"
 )
 
-// batch is how many items one step of a run takes at a time.
-const batch = 1000
-
-// Once does all the work that is due, step by step until each is idle:
-// discovery of new sources, feed polls, catalogue walks, sitemap discovery
-// and reads, then the pages still owed. It returns when nothing is due or
-// ctx ends.
+// Once does all the work that is due, as one round of the frontier
+// (frontier.go): every site with due work, up to CONCURRENCY at once, each
+// through its own sequence; then the WebSub subscriptions that are due. It
+// returns when nothing is due — including what other workers on the same
+// database hold and may give back — or ctx ends.
 func (c *Crawler) Once(ctx context.Context) error {
-	var errs []error
-	unbounded := func() int { return batch }
-	feedsLeft := c.feedBudget() // FEED_BUDGET an hour
-	steps := []struct {
-		name  string
-		limit func() int // how many the next call may take; 0 ends the step
-		fn    func(ctx context.Context, limit int) (int, error)
-	}{
-		{"discover", unbounded, c.DiscoverSources},
-		{"feeds", func() int { return min(batch, feedsLeft) }, func(ctx context.Context, limit int) (int, error) {
-			n, err := c.FetchArticles(ctx, limit)
-			feedsLeft -= n
-			return n, err
-		}},
-		{"websub", unbounded, c.PushSubscriptions},
-		{"catalogues", unbounded, c.WalkCatalogues},
-		{"sitemaps discover", unbounded, func(ctx context.Context, limit int) (int, error) { return c.DiscoverSitemapsBatch(ctx, false, limit) }},
-		{"sitemaps fetch", unbounded, func(ctx context.Context, limit int) (int, error) { return c.FetchSitemaps(ctx, false, limit) }},
-		{"pages", unbounded, c.FetchPages},
+	r, err := c.newRound(ctx)
+	if err != nil {
+		return err
 	}
-	for _, s := range steps {
-		// A step repeats while it fills its batch, but never more than a
-		// few rounds: an item that fails stays due and must not spin the run.
-		for round := 0; round < 100; round++ {
-			limit := s.limit()
-			if limit <= 0 {
-				break
-			}
-			n, err := s.fn(ctx, limit)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err != nil {
-				errs = append(errs, err)
-				break
-			}
-			if n < limit {
-				break
-			}
+	due, err := c.Store.CountDueSites(ctx, r.query(c, 0))
+	if err != nil {
+		return err
+	}
+	r.progress = newProgress(int64(due + len(r.pollSites)))
+	c.progress.Store(r.progress)
+	defer c.progress.Store(nil)
+	rctx, stopReport := context.WithCancel(ctx)
+	go c.report(rctx, r.progress)
+	err = c.frontier(ctx, r)
+	stopReport()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	// WebSub: requests to hubs, not to the sites; a few, after the sites.
+	for range 100 {
+		n, perr := c.PushSubscriptions(ctx, batch)
+		if perr != nil {
+			err = errors.Join(err, perr)
+			break
 		}
-		c.log().Info("step done", "step", s.name)
+		if n < batch || ctx.Err() != nil {
+			break
+		}
 	}
-	return errors.Join(errs...)
+	s := r.progress.Snapshot()
+	c.log().Info("round done", "sites", s.SitesDone, "requests", s.Requests, "errors", s.Errors,
+		"took", s.Elapsed.Round(time.Millisecond).String())
+	return err
 }
+
+// batch is how many items one call of a batch job takes at a time.
+const batch = 1000
 
 // Loop starts Once every cadence (the seed's hourly runs) until ctx ends;
 // a failed round is logged and the next one starts on time; a round that

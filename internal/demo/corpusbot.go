@@ -56,7 +56,7 @@ func newBot(ctx context.Context, pop *Population, dbPath string, log *slog.Logge
 	// fetcher would then measure as a slow response and back off from. One
 	// worker keeps simulated time honest and the run deterministic; the
 	// politeness rules are the same either way.
-	b.c = &crawl.Crawler{Store: db, Clock: b.clock, Settings: b.s, Log: log, Workers: 1}
+	b.c = &crawl.Crawler{Store: db, Clock: b.clock, Settings: b.s, Log: log, Concurrency: 1}
 	b.f, err = fetch.New(fetch.Options{
 		Settings: b.s, Clock: b.clock, Logger: log,
 		Resolver: b.web.Resolver(), Dial: b.web.Dial, Proxy: fetch.NoProxy, TLS: b.web.ClientTLS(),

@@ -63,9 +63,30 @@ const (
 type Source struct {
 	ID              int64
 	URL             string
+	Site            string // the registrable domain of URL's host (fetch.Site)
 	Added           time.Time
 	Discovered      time.Time // robots and feeds looked for; zero: not yet
 	SitemapsChecked time.Time // sitemaps looked for; zero: not yet
+	DiscoverAfter   time.Time // discovery postponed until then (a failure)
+	SitemapsAfter   time.Time // sitemap discovery postponed until then
+}
+
+// SiteQuery asks for sites with work due (the frontier of package crawl).
+type SiteQuery struct {
+	Now            time.Time
+	SitemapsBefore time.Time // sitemaps last read before this are due (Now - SITEMAP_INTERVAL)
+	// Round names the asking worker's round: sites it finished in this
+	// round (CheckInSite with it) are not due again until the next.
+	Round string
+	// After is a source ID: only sources after it are looked at, so that a
+	// round walks the sources once, in order, a batch at a time.
+	After int64
+}
+
+// DueSite is a source with work due and its site.
+type DueSite struct {
+	SourceID int64
+	Site     string
 }
 
 // Origin is the robots.txt standing of one scheme://host:port.
@@ -274,6 +295,41 @@ type Store interface {
 
 	Refusal(ctx context.Context, site string) (fetch.RefusalState, error)
 	PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error
+
+	// DueSites lists sources with work due (q.After excluded, in ID order)
+	// whose site is neither checked out by another live worker nor
+	// finished in q.Round. Due work is discovery, sitemap discovery, a feed
+	// never tried, a catalogue walk not done, a sitemap to read and a page
+	// owed; feeds due for a re-read are chosen apart (PollsDue).
+	DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, error)
+	// DueSitesHeld counts sites with work due that other live workers
+	// have checked out (and not finished in q.Round).
+	DueSitesHeld(ctx context.Context, q SiteQuery) (int, error)
+	// CountDueSites counts the sites with work due, whoever holds them.
+	CountDueSites(ctx context.Context, q SiteQuery) (int, error)
+	// CheckOutSites checks out to this worker those of sites that are
+	// free (not checked out by another live worker, not finished in
+	// round) and returns them; a checkout lasts as long as the item claims
+	// and is renewed with them.
+	CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error)
+	// CheckInSite gives a checked-out site back: finished in round, or,
+	// with round "", unfinished (any worker may take it up at once).
+	CheckInSite(ctx context.Context, site, round string) error
+	// SiteSources lists the site's sources that are not paused, by ID.
+	SiteSources(ctx context.Context, site string) ([]Source, error)
+	// ClaimSource claims one source (for its discovery or sitemap
+	// discovery) unless another worker holds it or it is paused;
+	// MarkDiscovered, PostponeDiscovery, MarkSitemapsChecked and
+	// PostponeSitemaps release it.
+	ClaimSource(ctx context.Context, id int64) (Source, bool, error)
+	// PollsDue is FeedsDue without the feeds never tried.
+	PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
+	// FeedsToRead lists and claims a source's active feeds never tried.
+	FeedsToRead(ctx context.Context, sourceID int64) ([]Feed, error)
+	// SourceCataloguesDue is CataloguesDue for one source.
+	SourceCataloguesDue(ctx context.Context, sourceID int64) ([]Feed, error)
+	// SourceSitemapsDue is SitemapsDue for one source (not truncated).
+	SourceSitemapsDue(ctx context.Context, sourceID int64, before time.Time) ([]Sitemap, error)
 
 	LogRequests(ctx context.Context, recs []fetch.Record) error
 	// RequestCount counts logged requests, by purpose when purpose != "".

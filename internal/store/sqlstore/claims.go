@@ -106,7 +106,7 @@ func (d *DB) claimQuery(table, cols, choice string) string {
 }
 
 // claimTables are the tables whose rows are claimed.
-var claimTables = []string{"posts", "feeds", "sources", "sitemaps"}
+var claimTables = []string{"posts", "feeds", "sources", "sitemaps", "site_checkouts"}
 
 // renewClaims extends every live claim of this owner, every third of the
 // claims' lifetime, until stop closes: a batch that takes longer than one

@@ -75,10 +75,21 @@ func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]store.Feed, err
 // it), not the subqueries'. (As a CASE, which no planner turns into an
 // index scan: SQLite would otherwise scan every active feed for the OR.)
 func (d *DB) FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
+	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, "")
+}
+
+// PollsDue implements store.Store: FeedsDue without the feeds never tried,
+// whose first read belongs to their source's discovery.
+func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
+	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, " AND checked <> 0")
+}
+
+// feedsDue is FeedsDue with an extra condition on the active feeds.
+func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int, activeCond string) ([]store.Feed, error) {
 	// How long each is overdue, so that the three kinds share one order.
 	overdue := `CASE state WHEN 'active' THEN $7 - next_due WHEN 'error' THEN $4 - checked ELSE $5 - checked END`
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
-			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7 AND `+freeClaim+notPaused+` ORDER BY next_due LIMIT $6) a
+			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7`+activeCond+` AND `+freeClaim+notPaused+` ORDER BY next_due LIMIT $6) a
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) e
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) d)
 		AND `+freeClaim+` AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END

@@ -85,4 +85,16 @@ var Migrations = []string{
 	CREATE INDEX requests_conditional ON requests(site, status, outcome) WHERE conditional;
 	CREATE INDEX requests_day ON requests(start, outcome, status, conditional, bytes);
 	CREATE INDEX origins_state ON origins(state);`,
+	// The frontier (package crawl): a site's checkout by one worker (renewed
+	// and released with the item claims) and the round that last finished
+	// it, so that a round never takes a finished site up again; sources by
+	// site for the site's work.
+	`CREATE TABLE site_checkouts (
+		site TEXT PRIMARY KEY,
+		claimed_by TEXT NOT NULL DEFAULT '',
+		claimed_until BIGINT NOT NULL DEFAULT 0,
+		round TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX site_checkouts_claimed ON site_checkouts(claimed_by) WHERE claimed_until <> 0;
+	CREATE INDEX sources_site_id ON sources(site, id);`,
 }

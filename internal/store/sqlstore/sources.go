@@ -12,15 +12,16 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const sourceCols = `id, url, added, discovered, sitemaps_checked`
+const sourceCols = `id, url, added, discovered, sitemaps_checked, site, discover_after, sitemaps_after`
 
 func scanSource(sc interface{ Scan(...any) error }) (store.Source, error) {
 	var s store.Source
-	var added, disc, smc int64
-	if err := sc.Scan(&s.ID, &s.URL, &added, &disc, &smc); err != nil {
+	var added, disc, smc, discAfter, smAfter int64
+	if err := sc.Scan(&s.ID, &s.URL, &added, &disc, &smc, &s.Site, &discAfter, &smAfter); err != nil {
 		return s, err
 	}
 	s.Added, s.Discovered, s.SitemapsChecked = tm(added), tm(disc), tm(smc)
+	s.DiscoverAfter, s.SitemapsAfter = tm(discAfter), tm(smAfter)
 	return s, nil
 }
 

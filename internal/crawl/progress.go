@@ -1,0 +1,118 @@
+package crawl
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+)
+
+// Progress counts what a round has done, for the operator: sites done, in
+// flight and due, requests and their rate, errors. Its counters are safe
+// for concurrent use; Snapshot reads them.
+type Progress struct {
+	began    time.Time // wall clock: rates are what an operator sees
+	due      atomic.Int64
+	started  atomic.Int64
+	done     atomic.Int64
+	failed   atomic.Int64
+	requests atomic.Int64
+	errors   atomic.Int64
+}
+
+// ProgressSnapshot is a Progress at one moment.
+type ProgressSnapshot struct {
+	SitesDue, SitesDone, SitesInFlight, SitesFailed int64
+	Requests, Errors                                int64
+	Elapsed                                         time.Duration
+}
+
+// RequestsPerSecond is the round's request rate so far.
+func (s ProgressSnapshot) RequestsPerSecond() float64 {
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return float64(s.Requests) / s.Elapsed.Seconds()
+}
+
+// ETA estimates the time left from the rate at which sites finish; zero
+// when it cannot tell yet.
+func (s ProgressSnapshot) ETA() time.Duration {
+	left := s.SitesDue - s.SitesDone
+	if s.SitesDone == 0 || left <= 0 {
+		return 0
+	}
+	return time.Duration(float64(s.Elapsed) / float64(s.SitesDone) * float64(left))
+}
+
+func newProgress(due int64) *Progress {
+	p := &Progress{began: time.Now()}
+	p.due.Store(due)
+	return p
+}
+
+// Snapshot reads the counters.
+func (p *Progress) Snapshot() ProgressSnapshot {
+	if p == nil {
+		return ProgressSnapshot{}
+	}
+	started, done := p.started.Load(), p.done.Load()
+	s := ProgressSnapshot{
+		SitesDue: p.due.Load(), SitesDone: done, SitesInFlight: started - done, SitesFailed: p.failed.Load(),
+		Requests: p.requests.Load(), Errors: p.errors.Load(), Elapsed: time.Since(p.began),
+	}
+	// Sites that became due during the round (given back by another
+	// worker, say) raise the total rather than run past it.
+	s.SitesDue = max(s.SitesDue, started)
+	return s
+}
+
+func (p *Progress) started1() {
+	if p != nil {
+		p.started.Add(1)
+	}
+}
+
+func (p *Progress) finished1(err error) {
+	if p == nil {
+		return
+	}
+	p.done.Add(1)
+	if err != nil {
+		p.failed.Add(1)
+	}
+}
+
+// observe counts one record of the fetcher: a request sent, and whether it
+// got no answer or a server error.
+func (p *Progress) observe(rec fetch.Record) {
+	if p == nil || rec.Status == 0 && rec.Outcome != fetch.OutcomeError {
+		return // declined before any connection: not a request
+	}
+	p.requests.Add(1)
+	if rec.Outcome == fetch.OutcomeError || rec.Status >= 500 || rec.Status == 429 {
+		p.errors.Add(1)
+	}
+}
+
+// progressEvery is how often a round in progress says how far it is.
+const progressEvery = 5 * time.Second
+
+// report logs the round's progress every progressEvery of wall time until
+// ctx ends: on a terminal, the status line; in a log, a line now and then.
+func (c *Crawler) report(ctx context.Context, p *Progress) {
+	t := time.NewTicker(progressEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			s := p.Snapshot()
+			c.log().Info("progress", "sites_done", s.SitesDone, "sites_due", s.SitesDue, "in_flight", s.SitesInFlight,
+				"requests", s.Requests, "req_per_s", int(s.RequestsPerSecond()+0.5), "errors", s.Errors,
+				"eta", s.ETA().Round(time.Second).String())
+		}
+	}
+}

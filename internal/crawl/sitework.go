@@ -1,0 +1,203 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// workSite does one checked-out site's due work, in the order a site's
+// work depends on: discovery of its new sources (robots.txt first: the
+// fetcher reads it before anything else of an origin), then its feeds
+// (the round's re-reads and the feeds never read) with their catalogue
+// walks, then catalogue walks left unfinished, then sitemap discovery,
+// the sitemaps due, and last the pages all of that made due. Each step
+// claims the items it takes, as the batch commands do, so a batch command
+// on another worker never takes the same item. The site is checked in as
+// finished for the round when its work ran to the end, or given back
+// unfinished when ctx ended or its owner opted out meanwhile.
+func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err error) {
+	jctx, stop := withStop(ctx)
+	defer stop(nil)
+	defer func() {
+		finished := r.id
+		if ctx.Err() != nil || optedOut(jctx) {
+			finished = ""
+		}
+		// Given back even when ctx ended (a clean stop): other workers take
+		// it up at once instead of when the checkout lapses.
+		if cerr := c.Store.CheckInSite(context.WithoutCancel(ctx), site, finished); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+	srcs, err := c.Store.SiteSources(jctx, site)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, step := range c.siteSteps(r) {
+		for i := range srcs {
+			if jctx.Err() != nil {
+				break
+			}
+			if err := step(jctx, &srcs[i]); err != nil && jctx.Err() == nil {
+				c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
+				errs = append(errs, err)
+			}
+		}
+	}
+	if optedOut(jctx) {
+		c.log().Info("site opted out: its work stops", "site", site)
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// siteStep is one step of a site's work, for one of its sources.
+type siteStep func(ctx context.Context, src *store.Source) error
+
+func (c *Crawler) siteSteps(r *round) []siteStep {
+	return []siteStep{
+		c.discoverStep,
+		func(ctx context.Context, src *store.Source) error { return c.feedsStep(ctx, r, src) },
+		c.cataloguesStep,
+		c.sitemapDiscoveryStep,
+		c.sitemapsStep,
+		c.pagesStep,
+	}
+}
+
+// discoverStep discovers the source if it never was and is not postponed.
+func (c *Crawler) discoverStep(ctx context.Context, src *store.Source) error {
+	if !src.Discovered.IsZero() || src.DiscoverAfter.After(c.Clock.Now()) {
+		return nil
+	}
+	fresh, ok, err := c.Store.ClaimSource(ctx, src.ID)
+	if err != nil || !ok {
+		return err
+	}
+	if !fresh.Discovered.IsZero() {
+		*src = fresh
+		return nil
+	}
+	if err := c.Discover(ctx, fresh); err != nil {
+		return err
+	}
+	return c.reload(ctx, src)
+}
+
+// feedsStep reads the source's feeds chosen for the round and those never
+// read, each followed by its catalogue walk when that is due.
+func (c *Crawler) feedsStep(ctx context.Context, r *round, src *store.Source) error {
+	fresh, err := c.Store.FeedsToRead(ctx, src.ID)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, f := range append(r.polls[src.ID], fresh...) {
+		if ctx.Err() != nil {
+			break
+		}
+		if err := c.PollFeed(ctx, f); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, c.catalogueOf(ctx, f.ID, f.SourceID))
+	}
+	return errors.Join(errs...)
+}
+
+// cataloguesStep resumes or starts the catalogue walks of feeds not polled
+// in this round.
+func (c *Crawler) cataloguesStep(ctx context.Context, src *store.Source) error {
+	feeds, err := c.Store.SourceCataloguesDue(ctx, src.ID)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, f := range feeds {
+		if ctx.Err() != nil {
+			break
+		}
+		errs = append(errs, c.WalkCatalogue(ctx, f))
+	}
+	return errors.Join(errs...)
+}
+
+// sitemapDiscoveryStep looks for the source's sitemaps once it is
+// discovered, unless that was done or is postponed.
+func (c *Crawler) sitemapDiscoveryStep(ctx context.Context, src *store.Source) error {
+	if src.Discovered.IsZero() || !src.SitemapsChecked.IsZero() || src.SitemapsAfter.After(c.Clock.Now()) {
+		return nil
+	}
+	fresh, ok, err := c.Store.ClaimSource(ctx, src.ID)
+	if err != nil || !ok {
+		return err
+	}
+	if !fresh.SitemapsChecked.IsZero() {
+		*src = fresh
+		return nil
+	}
+	if err := c.DiscoverSitemaps(ctx, fresh); err != nil {
+		return err
+	}
+	return c.reload(ctx, src)
+}
+
+// sitemapsStep reads the source's sitemaps not read for SITEMAP_INTERVAL.
+func (c *Crawler) sitemapsStep(ctx context.Context, src *store.Source) error {
+	sms, err := c.Store.SourceSitemapsDue(ctx, src.ID, c.Clock.Now().Add(-c.Settings.SitemapInterval))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, sm := range sms {
+		if ctx.Err() != nil {
+			break
+		}
+		errs = append(errs, c.ReadSitemap(ctx, sm))
+	}
+	return errors.Join(errs...)
+}
+
+// pagesStep fetches every page the source owes, a batch at a time.
+func (c *Crawler) pagesStep(ctx context.Context, src *store.Source) error {
+	var errs []error
+	for ctx.Err() == nil {
+		posts, err := c.Store.PostsDue(ctx, src.ID, pagesPerVisit)
+		if err != nil {
+			return errors.Join(append(errs, err)...)
+		}
+		failed := 0
+		for _, p := range posts {
+			if ctx.Err() != nil {
+				break
+			}
+			if err := c.FetchPage(ctx, p); err != nil {
+				errs = append(errs, err)
+				failed++
+			}
+		}
+		// A batch none of whose results could be stored would come back
+		// whole: leave it to the next round rather than spin.
+		if len(posts) < pagesPerVisit || failed == len(posts) {
+			break
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// reload reads the source again after a step changed it.
+func (c *Crawler) reload(ctx context.Context, src *store.Source) error {
+	fresh, err := c.Store.Source(ctx, src.ID)
+	if err != nil {
+		return fmt.Errorf("source %s: %w", src.URL, err)
+	}
+	*src = fresh
+	return nil
+}

@@ -1,0 +1,172 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// The frontier's questions (package crawl, frontier.go): which sites have
+// work due, checked out to one worker at a time; and, for one site, the
+// due work of each of its sources. A site's checkout is a row of
+// site_checkouts held by one worker until claimed_until, renewed and
+// released with the item claims (claims.go); the item claims still apply
+// inside a checked-out site, so the batch commands (articles fetch,
+// sitemaps fetch) running on another worker never take the same item.
+
+// dueSource is the condition that a source (alias s) has work due at the
+// time placeholder now, its sitemaps last read before smBefore: discovery,
+// sitemap discovery, a feed never tried, a catalogue walk not done, a
+// sitemap to read, a page owed. Feeds due for a re-read are not in it: they
+// are chosen round by round under FEED_BUDGET (PollsDue) and handed to the
+// frontier apart.
+func dueSource(now, smBefore string) string {
+	return `s.paused = 0 AND (
+	(s.discovered = 0 AND s.discover_after <= ` + now + `)
+	OR (s.discovered <> 0 AND s.sitemaps_checked = 0 AND s.sitemaps_after <= ` + now + `)
+	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active'
+		AND (f.checked = 0 OR (f.catalogue <> 'done' AND f.last_read <> 0)))
+	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id AND m.parent_id = 0 AND m.last_read < ` + smBefore + `)
+	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND p.due = 1))`
+}
+
+// siteFree is the condition that the site of source s is not checked out
+// by another live worker ($1 the owner, $2 now) and was not finished in
+// round $4.
+const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
+	AND ((c.claimed_by <> $1 AND c.claimed_until >= $2) OR c.round = $4))`
+
+// DueSites implements store.Store.
+func (d *DB) DueSites(ctx context.Context, q store.SiteQuery, limit int) ([]store.DueSite, error) {
+	if q.Round == "" {
+		return nil, errors.New("due sites: no round")
+	}
+	owner, _, _ := d.claims.stamp()
+	var out []store.DueSite
+	err := d.each(ctx, d.r, `SELECT s.id, s.site FROM sources s WHERE s.id > $5 AND `+dueSource("$2", "$3")+` AND `+siteFree+`
+		ORDER BY s.id LIMIT $6`, []any{owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, q.After, limit}, func(rows *sql.Rows) error {
+		var s store.DueSite
+		err := rows.Scan(&s.SourceID, &s.Site)
+		out = append(out, s)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("due sites: %w", err)
+	}
+	return out, nil
+}
+
+// DueSitesHeld implements store.Store.
+func (d *DB) DueSitesHeld(ctx context.Context, q store.SiteQuery) (int, error) {
+	owner, _, _ := d.claims.stamp()
+	var n int
+	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$2", "$3")+`
+		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.claimed_by <> $1 AND c.claimed_until >= $2 AND c.round <> $4)`,
+		owner, ts(q.Now), ts(q.SitemapsBefore), q.Round).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("due sites held by other workers: %w", err)
+	}
+	return n, nil
+}
+
+// CountDueSites implements store.Store.
+func (d *DB) CountDueSites(ctx context.Context, q store.SiteQuery) (int, error) {
+	var n int
+	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$1", "$2"),
+		ts(q.Now), ts(q.SitemapsBefore)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count due sites: %w", err)
+	}
+	return n, nil
+}
+
+// CheckOutSites implements store.Store.
+func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
+	owner, now, until := d.claims.stamp()
+	var out []string
+	err := d.tx(ctx, func(tx conn) error {
+		out = out[:0]
+		for _, site := range sites {
+			var got string
+			err := tx.QueryRowContext(ctx, `INSERT INTO site_checkouts(site, claimed_by, claimed_until) VALUES ($1, $2, $3)
+				ON CONFLICT(site) DO UPDATE SET claimed_by = $2, claimed_until = $3
+				WHERE (site_checkouts.claimed_by = $2 OR site_checkouts.claimed_until < $4) AND site_checkouts.round <> $5
+				RETURNING site`, site, owner, until, now, round).Scan(&got)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				continue // another worker's, or finished in this round
+			case err != nil:
+				return fmt.Errorf("check out site %s: %w", site, err)
+			}
+			out = append(out, got)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CheckInSite implements store.Store.
+func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
+	owner, _, _ := d.claims.stamp()
+	return d.tx(ctx, func(tx conn) error {
+		_, err := tx.ExecContext(ctx, `UPDATE site_checkouts SET claimed_until = 0,
+			round = CASE WHEN $3 <> '' THEN $3 ELSE round END WHERE site = $1 AND claimed_by = $2`, site, owner, round)
+		if err != nil {
+			return fmt.Errorf("check in site %s: %w", site, err)
+		}
+		return nil
+	})
+}
+
+// SiteSources implements store.Store.
+func (d *DB) SiteSources(ctx context.Context, site string) ([]store.Source, error) {
+	out, err := d.sources(ctx, d.r, `SELECT `+sourceCols+` FROM sources WHERE site = $1 AND paused = 0 ORDER BY id`, site)
+	if err != nil {
+		return nil, fmt.Errorf("sources of %s: %w", site, err)
+	}
+	return out, nil
+}
+
+// ClaimSource implements store.Store.
+func (d *DB) ClaimSource(ctx context.Context, id int64) (store.Source, bool, error) {
+	out, err := d.claimSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+freeClaim, id)
+	if err != nil {
+		return store.Source{}, false, fmt.Errorf("claim source %d: %w", id, err)
+	}
+	if len(out) == 0 {
+		return store.Source{}, false, nil
+	}
+	return out[0], true, nil
+}
+
+// FeedsToRead implements store.Store.
+func (d *DB) FeedsToRead(ctx context.Context, sourceID int64) ([]store.Feed, error) {
+	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND checked = 0 AND `+freeClaim+notPaused+`
+		ORDER BY id`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID)
+}
+
+// SourceCataloguesDue implements store.Store.
+func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64) ([]store.Feed, error) {
+	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN ('none', 'pending', 'interrupted')
+		AND state = 'active' AND last_read <> 0 AND `+freeClaim+notPaused+` ORDER BY id`,
+		func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID)
+}
+
+// SourceSitemapsDue implements store.Store.
+func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, before time.Time) ([]store.Sitemap, error) {
+	out, err := d.sitemaps(ctx, d.w, d.claimQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
+		AND parent_id = 0 AND last_read < $5 AND `+freeClaim+notPaused+` ORDER BY last_read, id`), d.claimArgs(sourceID, ts(before))...)
+	slices.SortFunc(out, func(a, b store.Sitemap) int {
+		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sitemaps due of source %d: %w", sourceID, err)
+	}
+	return out, nil
+}
