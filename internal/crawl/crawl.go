@@ -46,7 +46,7 @@ type Crawler struct {
 	Push         store.Push
 	CallbackBase string
 
-	robotsStatus sync.Map // origin -> last robots.txt status seen (from Observe)
+	robotsStatus sync.Map                 // origin -> last robots.txt status seen (from Observe)
 	progress     atomic.Pointer[Progress] // the round in progress, counting requests
 
 	schedMu    sync.Mutex
