@@ -37,20 +37,20 @@ func dueSource(now, smBefore string) string {
 }
 
 // siteFree is the condition that the site of source s is not checked out
-// by another live worker ($1 the owner, $2 now) and was not finished in
-// round $4.
+// by another live worker ($1 the owner, $7 now by the claims' clock) and
+// was not finished in round $4.
 const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
-	AND ((c.claimed_by <> $1 AND c.claimed_until >= $2) OR c.round = $4))`
+	AND ((c.claimed_by <> $1 AND c.claimed_until >= $7) OR c.round = $4))`
 
 // DueSites implements store.Store.
 func (d *DB) DueSites(ctx context.Context, q store.SiteQuery, limit int) ([]store.DueSite, error) {
 	if q.Round == "" {
 		return nil, errors.New("due sites: no round")
 	}
-	owner, _, _ := d.claims.stamp()
+	owner, now, _ := d.claims.stamp()
 	var out []store.DueSite
 	err := d.each(ctx, d.r, `SELECT s.id, s.site FROM sources s WHERE s.id > $5 AND `+dueSource("$2", "$3")+` AND `+siteFree+`
-		ORDER BY s.id LIMIT $6`, []any{owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, q.After, limit}, func(rows *sql.Rows) error {
+		ORDER BY s.id LIMIT $6`, []any{owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, q.After, limit, now}, func(rows *sql.Rows) error {
 		var s store.DueSite
 		err := rows.Scan(&s.SourceID, &s.Site)
 		out = append(out, s)
@@ -64,11 +64,11 @@ func (d *DB) DueSites(ctx context.Context, q store.SiteQuery, limit int) ([]stor
 
 // DueSitesHeld implements store.Store.
 func (d *DB) DueSitesHeld(ctx context.Context, q store.SiteQuery) (int, error) {
-	owner, _, _ := d.claims.stamp()
+	owner, now, _ := d.claims.stamp()
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$2", "$3")+`
-		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.claimed_by <> $1 AND c.claimed_until >= $2 AND c.round <> $4)`,
-		owner, ts(q.Now), ts(q.SitemapsBefore), q.Round).Scan(&n)
+		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.claimed_by <> $1 AND c.claimed_until >= $5 AND c.round <> $4)`,
+		owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, now).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("due sites held by other workers: %w", err)
 	}

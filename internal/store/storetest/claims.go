@@ -37,6 +37,10 @@ func RunClaimSuite(t *testing.T, newClaimers func(t *testing.T) Claimers) {
 		{"DisjointSitemapDiscovery", testClaimDisjointSitemapDiscovery},
 		{"DisjointSitemaps", testClaimDisjointSitemaps},
 		{"CatalogueHeldDuringWalk", testClaimCatalogueWalk},
+		{"SiteCheckoutsDisjoint", testCheckoutsDisjoint},
+		{"SiteCheckoutFinishedInRound", testCheckoutFinishedInRound},
+		{"SiteCheckoutExpiry", testCheckoutExpiry},
+		{"SiteDueKinds", testDueKinds},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newClaimers(t)) })
