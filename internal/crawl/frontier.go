@@ -31,6 +31,19 @@ const checkoutBatch = 16
 // may be given back unfinished).
 const heldPoll = 2 * time.Second
 
+// busyClock is a simulated clock that must know which goroutines are at
+// work, because it moves time only when all of them wait
+// (simweb.EventClock): the frontier tells it of every site it starts.
+type busyClock interface{ Busy() (done func()) }
+
+// busyTracker is the clock's Busy, or a no-op for a clock that needs none.
+func (c *Crawler) busyTracker() func() (done func()) {
+	if t, ok := c.Clock.(busyClock); ok {
+		return t.Busy
+	}
+	return func() func() { return func() {} }
+}
+
 // round is one pass of the frontier.
 type round struct {
 	id    string    // names the round in site_checkouts: finished sites are not taken up again
@@ -88,6 +101,9 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 	inFlight := map[string]bool{}
 	next := &candidates{c: c, r: r, inFlight: inFlight}
 	var errs []error
+	busy := c.busyTracker()
+	idle := busy() // this goroutine, while it checks sites out
+	defer func() { idle() }()
 	for {
 		for len(inFlight) < slots && ctx.Err() == nil {
 			sites, err := next.take(ctx, min(slots-len(inFlight), checkoutBatch))
@@ -101,7 +117,12 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 			for _, site := range sites {
 				inFlight[site] = true
 				r.progress.started1()
-				go func() { results <- done{site, c.workSite(ctx, r, site)} }()
+				working := busy()
+				go func() {
+					err := c.workSite(ctx, r, site)
+					working()
+					results <- done{site, err}
+				}()
 			}
 		}
 		if len(inFlight) == 0 {
@@ -125,7 +146,9 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 			next.restart()
 			continue
 		}
+		idle()
 		d := <-results
+		idle = busy()
 		delete(inFlight, d.site)
 		r.progress.finished1(d.err)
 		if d.err != nil && ctx.Err() == nil {

@@ -70,6 +70,28 @@ func newWorldWith(t testing.TB, dbPath string, wall bool, tweak func(*config.Set
 	return w
 }
 
+// newEventWorld is newWorld on an event clock (simweb.EventClock): many
+// sites in flight at once take the simulated time the longest of them
+// takes, as they would on the wall clock.
+func newEventWorld(t testing.TB, tweak func(*config.Settings)) (*world, *simweb.EventClock) {
+	t.Helper()
+	w := &world{t: t, s: worldSettings()}
+	if tweak != nil {
+		tweak(&w.s)
+	}
+	clock := simweb.NewEventClock(start)
+	t.Cleanup(clock.Close)
+	w.web = simweb.New(simweb.WithClock(clock.Now))
+	t.Cleanup(w.web.Close)
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "crawl.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	w.wire(db, clock)
+	return w, clock
+}
+
 // newWorldOn is newWorld on simulated time over the given store.
 func newWorldOn(t testing.TB, db store.Store) *world {
 	t.Helper()

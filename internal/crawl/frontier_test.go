@@ -1,0 +1,74 @@
+package crawl_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/simweb"
+)
+
+// siteSpans is, per site, the time from its first request's start to its
+// last request's end, as the server saw them: the site's own sequential
+// time, gaps included.
+func siteSpans(reqs []simweb.Request) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for site, rs := range simweb.BySite(reqs) {
+		out[site] = rs[len(rs)-1].End.Sub(rs[0].Start)
+	}
+	return out
+}
+
+// TestFrontierTakesTheBusiestSiteTime: a round over many sites takes, on
+// an event clock, about the time its busiest site needs for its own
+// requests and gaps — not the sum of the sites' times, as phases over the
+// whole population or a few workers would — and keeps every politeness
+// rule on the way. With one site at a time, the same round takes the sum.
+func TestFrontierTakesTheBusiestSiteTime(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		concurrency int
+	}{{"frontier", 0}, {"one at a time", 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, clock := newEventWorld(t, func(s *config.Settings) { s.Concurrency = max(tc.concurrency, s.Concurrency) })
+			w.c.Concurrency = tc.concurrency
+			blogFarm(w.web, 12, 3, 3) // 12 blogs: feed, two catalogue pages, 9 posts each
+			// One slow site: a Crawl-delay of 10 s on every request.
+			slow := w.web.Host(clusterHost(0))
+			slow.Robots("User-agent: *\nCrawl-delay: 10\n")
+			ctx := context.Background()
+			for s := range 12 {
+				if _, _, err := w.db.AddSource(ctx, fmt.Sprintf("http://%s/", clusterHost(s)), clock.Now()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			began := clock.Now()
+			if err := w.c.Once(ctx); err != nil {
+				t.Fatal(err)
+			}
+			took := clock.Now().Sub(began)
+			w.clean()
+			spans := siteSpans(w.web.Requests())
+			var busiest, sum time.Duration
+			for _, d := range spans {
+				busiest = max(busiest, d)
+				sum += d
+			}
+			if len(spans) != 12 || spans[clusterHost(0)] != busiest {
+				t.Fatalf("spans %v: want 12 sites, the slow one the busiest", spans)
+			}
+			t.Logf("round %v; busiest site %v; all sites' own times %v; clock stalls %d", took, busiest, sum, clock.Stalls())
+			if tc.concurrency == 1 {
+				if took < sum {
+					t.Errorf("one at a time took %v, less than the sum of the sites' times %v", took, sum)
+				}
+				return
+			}
+			if took > busiest+busiest/20 {
+				t.Errorf("the round took %v, more than 1.05× the busiest site's %v", took, busiest)
+			}
+		})
+	}
+}
