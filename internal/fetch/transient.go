@@ -1,0 +1,106 @@
+package fetch
+
+import (
+	"errors"
+	"net/http"
+	"time"
+)
+
+// Transient reports whether a result says "try later" rather than giving a
+// final answer: no answer at all (a timeout, a reset, a refused connection,
+// a failed DNS lookup), 408, 429 or any 5xx. A final answer is a 2xx, a
+// 304, a 3xx, any other 4xx, a body too large or of the wrong type, a
+// redirect loop; the crawler's own refusals (robots.txt, the refusal list,
+// an opt-out, the private-address guard) are decisions, not faults, and
+// are not transient either.
+func (r Result) Transient() bool {
+	switch r.Outcome {
+	case OutcomeStatus:
+		return TransientStatus(r.Status)
+	case OutcomeError:
+		return !errors.Is(r.Err, ErrTooManyRedirects) && !errors.Is(r.Err, ErrRedirectLoop) &&
+			!errors.Is(r.Err, ErrBadURL) && !errors.Is(r.Err, ErrPrivateAddress)
+	}
+	return false
+}
+
+// TransientStatus reports whether an HTTP status says "try later": 408,
+// 429 and every 5xx.
+func TransientStatus(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}
+
+// RetryAfter is the wait the final response asked for with Retry-After
+// (on a 429 or a 503, as RFC 9110 gives it meaning), from now; zero when
+// it asked for none.
+func (r Result) RetryAfter(now time.Time) time.Duration {
+	if r.Header == nil || (r.Status != http.StatusTooManyRequests && r.Status != http.StatusServiceUnavailable) {
+		return 0
+	}
+	w, _ := ParseRetryAfter(r.Header.Get("Retry-After"), now)
+	return w
+}
+
+// RetrySchedule spaces the tries of an item that keeps failing with
+// transient faults (RETRY_ATTEMPTS over RETRY_WINDOW): the first retry
+// comes as soon as the site's back-off and Retry-After allow (a few
+// seconds after, at most FirstRetry), and each later one waits a constant
+// factor longer than the one before, the factor chosen so that the last
+// try falls at the end of the window. With the defaults (5 tries, 72 h)
+// the waits are 30 s, about 10 min, 3.5 h and 2.9 days.
+type RetrySchedule struct {
+	Attempts int           // tries an item gets, the first included; after the last it fails for good
+	Window   time.Duration // the span the retries are spread over
+}
+
+// FirstRetry is the longest the first retry waits for its own sake; the
+// site's back-off and Retry-After may ask more.
+const FirstRetry = 30 * time.Second
+
+// Delay is the wait after the n-th failed try (n from 1) before the next;
+// ok is false when n tries were all the item gets.
+func (s RetrySchedule) Delay(n int) (wait time.Duration, ok bool) {
+	retries := s.Attempts - 1 // waits between tries
+	if n < 1 || n > retries || retries < 1 {
+		return 0, false
+	}
+	first := min(FirstRetry, s.Window/time.Duration(retries))
+	if first <= 0 {
+		return 0, true
+	}
+	q := growth(retries, float64(s.Window)/float64(first))
+	w := float64(first)
+	for range n - 1 {
+		w *= q
+	}
+	return time.Duration(w), true
+}
+
+// growth is the factor q ≥ 1 with 1 + q + … + q^(k-1) = total (the waits'
+// sum in units of the first), found by bisection.
+func growth(k int, total float64) float64 {
+	sum := func(q float64) float64 {
+		s, t := 0.0, 1.0
+		for range k {
+			s += t
+			t *= q
+		}
+		return s
+	}
+	if k <= 1 || sum(1) >= total {
+		return 1
+	}
+	lo, hi := 1.0, 2.0
+	for sum(hi) < total {
+		hi *= 2
+	}
+	for range 100 {
+		mid := (lo + hi) / 2
+		if sum(mid) < total {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
