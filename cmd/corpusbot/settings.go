@@ -2,12 +2,22 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"corpus.blog/corpusbot/internal/config"
 )
 
 // loadSettings reads the settings from the config file, the environment and
-// whichever setting flags fs registered and the command line set.
+// whichever setting flags fs registered and the command line set. A value
+// accepted but unfit for the real web (an interval compressed for a
+// simulation) is said once on stderr; stdout stays the command's output.
 func loadSettings(env environment, configPath string, fs *flag.FlagSet) (config.Settings, error) {
-	return config.Load(env.lookupEnv, configPath, fs)
+	s, err := config.Load(env.lookupEnv, configPath, fs)
+	if err != nil {
+		return s, err
+	}
+	for _, w := range s.Warnings() {
+		fmt.Fprintf(env.stderr, "corpusbot: warning: %s\n", w)
+	}
+	return s, nil
 }

@@ -15,6 +15,10 @@ import (
 type rule[T any] struct {
 	desc  string
 	check func(T) error
+	// floor, when set, names the production floor that an accepted v is
+	// under ("1m"), or returns "" when v is above it: such a value is
+	// legal but draws a warning (Settings.Warnings).
+	floor func(v T) string
 }
 
 func within[T cmp.Ordered](lo, hi T, show func(T) string) rule[T] {
@@ -30,6 +34,24 @@ func within[T cmp.Ordered](lo, hi T, show func(T) string) rule[T] {
 			return nil
 		},
 	}
+}
+
+// compressible is the bound of an interval or a TTL: any duration from 0
+// (always due, never cached) up to hi, so that a simulation can run days
+// in seconds from outside the binary. Below floor, the least that makes
+// sense on the real web, a value is accepted with a warning, since there
+// it would only multiply requests. hi stays a hard limit where it exists
+// for safety (RFC 9309's 24 hours for robots.txt).
+func compressible(floor, hi time.Duration) rule[time.Duration] {
+	r := within(0, hi, formatDuration)
+	r.desc += ", under " + formatDuration(floor) + " for simulations only"
+	r.floor = func(v time.Duration) string {
+		if v < floor {
+			return formatDuration(floor)
+		}
+		return ""
+	}
+	return r
 }
 
 // positiveUpTo exists for the politeness gaps: zero would switch the pause

@@ -19,6 +19,9 @@ type spec struct {
 	apply func(s *Settings, raw any) error
 	// show formats the setting's value in s for people to read.
 	show func(s Settings) string
+	// warning is "" or why the setting's value in s, though accepted,
+	// is unfit for the real web (see Settings.Warnings).
+	warning func(s Settings) string
 }
 
 func (p spec) flagName() string { return strings.ReplaceAll(strings.ToLower(p.name), "_", "-") }
@@ -49,6 +52,16 @@ func define[T any](name, purpose string, field func(*Settings) *T, k kind[T], r 
 			return nil
 		},
 		show: func(s Settings) string { return k.format(*field(&s)) },
+		warning: func(s Settings) string {
+			v := *field(&s)
+			if r.floor == nil {
+				return ""
+			}
+			if floor := r.floor(v); floor != "" {
+				return name + "=" + k.format(v) + " is below " + floor + ": for simulations only"
+			}
+			return ""
+		},
 	}
 }
 
@@ -66,32 +79,36 @@ var table = []spec{
 	define("CATALOGUE_MAX_PAGES", "the most pages read in one feed's catalogue walk",
 		func(s *Settings) *int { return &s.CatalogueMaxPages }, intKind, within(1, 100000, strconv.Itoa)),
 	// RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours.
-	define("ROBOTS_TTL", "how long a robots.txt answer the site gave (2xx, 401, 403) is cached",
-		func(s *Settings) *time.Duration { return &s.RobotsTTL }, durationKind, within(time.Minute, 24*time.Hour, formatDuration)),
-	define("ROBOTS_GUESS_TTL", "how long a guessed robots.txt answer (no file, site unreachable) is cached",
-		func(s *Settings) *time.Duration { return &s.RobotsGuessTTL }, durationKind, within(time.Minute, 24*time.Hour, formatDuration)),
-	define("REFUSAL_RECHECK", "how often a site on the 403 refusal list is asked again",
-		func(s *Settings) *time.Duration { return &s.RefusalRecheck }, durationKind, within(time.Hour, 90*24*time.Hour, formatDuration)),
-	define("FEED_INTERVAL", "how often a feed is read: with the fixed schedule, every feed's interval; with the adaptive one, the average interval it plans for",
-		func(s *Settings) *time.Duration { return &s.FeedInterval }, durationKind, within(time.Minute, 30*24*time.Hour, formatDuration)),
+	define("ROBOTS_TTL", "how long a robots.txt answer the site gave (2xx, 401, 403) is cached (0: robots.txt is asked again before every request)",
+		func(s *Settings) *time.Duration { return &s.RobotsTTL }, durationKind, compressible(time.Minute, 24*time.Hour)),
+	define("ROBOTS_GUESS_TTL", "how long a guessed robots.txt answer (no file, site unreachable) is cached (0: asked again before every request)",
+		func(s *Settings) *time.Duration { return &s.RobotsGuessTTL }, durationKind, compressible(time.Minute, 24*time.Hour)),
+	define("REFUSAL_RECHECK", "how often a site on the 403 refusal list is asked again (0: whenever there is work for it)",
+		func(s *Settings) *time.Duration { return &s.RefusalRecheck }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
+	define("FEED_INTERVAL", "how often a feed is read: with the fixed schedule, every feed's interval; with the adaptive one, the average interval it plans for (0: with the fixed schedule, every feed is due at every round; with the adaptive one, it plans for all of FEED_BUDGET)",
+		func(s *Settings) *time.Duration { return &s.FeedInterval }, durationKind, compressible(time.Minute, 30*24*time.Hour)),
 	define("FEED_SCHEDULE", "adaptive: each feed read at an interval that follows how often it publishes, busy feeds more often, quiet ones less, in all no more reads than fixed; fixed: every feed once per FEED_INTERVAL",
 		func(s *Settings) *string { return &s.FeedSchedule }, stringKind("adaptive or fixed"), oneOf(ScheduleAdaptive, ScheduleFixed)),
 	define("FEED_BUDGET", "the most feed reads corpusbot run makes in an hour, over all sites",
 		func(s *Settings) *int { return &s.FeedBudget }, intKind, within(1, 1000000, strconv.Itoa)),
-	define("FEED_MAX_INTERVAL", "with the adaptive schedule, the longest any feed waits between two reads, however quiet",
-		func(s *Settings) *time.Duration { return &s.FeedMaxInterval }, durationKind, within(time.Hour, 90*24*time.Hour, formatDuration)),
-	define("SITEMAP_INTERVAL", "how old a sitemap's last read must be before it is read again",
-		func(s *Settings) *time.Duration { return &s.SitemapInterval }, durationKind, within(time.Minute, 30*24*time.Hour, formatDuration)),
-	define("DISALLOWED_RECHECK", "how often a feed that robots.txt disallows is checked again, so that it resumes by itself when the rule goes",
-		func(s *Settings) *time.Duration { return &s.DisallowedRecheck }, durationKind, within(time.Hour, 90*24*time.Hour, formatDuration)),
-	define("RUN_INTERVAL", "how often corpusbot run starts a round of the work that is due (the seed's hourly runs)",
-		func(s *Settings) *time.Duration { return &s.RunInterval }, durationKind, within(time.Minute, 7*24*time.Hour, formatDuration)),
+	define("FEED_MAX_INTERVAL", "with the adaptive schedule, the longest any feed waits between two reads, however quiet (0, or anything under the schedule's shortest interval of 1h: every feed hourly, FEED_BUDGET permitting)",
+		func(s *Settings) *time.Duration { return &s.FeedMaxInterval }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
+	define("SITEMAP_INTERVAL", "how old a sitemap's last read must be before it is read again (0: read at every round)",
+		func(s *Settings) *time.Duration { return &s.SitemapInterval }, durationKind, compressible(time.Minute, 30*24*time.Hour)),
+	define("DISALLOWED_RECHECK", "how often a feed that robots.txt disallows is checked again, so that it resumes by itself when the rule goes (0: at every round)",
+		func(s *Settings) *time.Duration { return &s.DisallowedRecheck }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
+	define("RUN_INTERVAL", "how often corpusbot run starts a round of the work that is due (the seed's hourly runs; 0: each round starts as the last one ends)",
+		func(s *Settings) *time.Duration { return &s.RunInterval }, durationKind, compressible(time.Minute, 7*24*time.Hour)),
 	// A week: a hub that silently loses our subscription (hubs restart and
 	// forget) costs at most the wait of the quietest polled feed
 	// (FEED_MAX_INTERVAL's default), and a pushed feed never costs more
 	// polls than that quietest one.
-	define("PUSH_SAFETY_POLL", "how often a feed whose hub pushes its posts (WebSub) is still read, in case the hub fails silently",
-		func(s *Settings) *time.Duration { return &s.PushSafetyPoll }, durationKind, within(time.Hour, 90*24*time.Hour, formatDuration)),
+	define("PUSH_SAFETY_POLL", "how often a feed whose hub pushes its posts (WebSub) is still read, in case the hub fails silently (0: on the feed schedule, as if it were not pushed)",
+		func(s *Settings) *time.Duration { return &s.PushSafetyPoll }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
+	// Not compressible: the lease is asked of a hub, a third party, and
+	// package push holds any lease a hub grants to at least an hour (a
+	// shorter one would renew without pause), so a shorter ask would do
+	// nothing but ask.
 	define("PUSH_LEASE", "how long a WebSub subscription is asked for (the hub decides; it is renewed before it ends)",
 		func(s *Settings) *time.Duration { return &s.PushLease }, durationKind, within(time.Hour, 365*24*time.Hour, formatDuration)),
 	define("BODY_MAX", "the most bytes read of one response body",

@@ -65,17 +65,29 @@ func (c *Crawler) calibrate(ctx context.Context) error {
 	return nil
 }
 
+// policy is the default policy under FEED_MAX_INTERVAL. A ceiling under
+// the floor (FEED_MAX_INTERVAL 0, say, in a simulation) is the floor: every
+// feed at the shortest interval, rather than a ceiling of 0 that would
+// divide by zero in Calibrate's fair share and pass for saturation.
 func (c *Crawler) policy() schedule.Policy {
 	p := schedule.DefaultPolicy()
-	p.Ceiling = c.Settings.FeedMaxInterval
+	p.Ceiling = max(c.Settings.FeedMaxInterval, p.Floor)
 	return p
 }
 
 // plannedPolls is the adaptive schedule's budget, in polls an hour: what
 // the fixed rotation would spend on these feeds (one poll each per
 // FEED_INTERVAL), never more than FEED_BUDGET. Adaptive polling moves
-// polls from quiet feeds to busy ones; it does not add any.
+// polls from quiet feeds to busy ones; it does not add any. FEED_INTERVAL
+// 0 is "always due": the rotation would spend all of FEED_BUDGET (and
+// nothing on no feeds, where 0/0 would be NaN).
 func plannedPolls(feeds int, s config.Settings) float64 {
+	if feeds == 0 {
+		return 0
+	}
+	if s.FeedInterval <= 0 {
+		return float64(s.FeedBudget)
+	}
 	perHour := float64(feeds) * float64(time.Hour) / float64(s.FeedInterval)
 	return math.Min(perHour, float64(s.FeedBudget))
 }

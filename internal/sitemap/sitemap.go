@@ -90,6 +90,7 @@ type Summary struct {
 	URLs       int    // URL entries given to fn
 	Sitemaps   int    // Sitemap entries given to fn
 	Skipped    int    // entries (or text lines) with no usable loc
+	BlankLines int    // text sitemap: lines empty or white space only after the first non-blank one, passed over
 	BadLastmod int    // entries given with a zero Lastmod because theirs was unreadable
 	Bytes      int64  // document bytes taken from r, after gzip, read-ahead included
 

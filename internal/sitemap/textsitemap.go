@@ -5,10 +5,12 @@ import (
 	"io"
 )
 
-// readText reads a text sitemap: one absolute URL a line, in UTF-8. Blank
-// lines and lines that are not URLs are passed over. The document is first
-// judged on its first 64 KiB, before any entry is given, so that an error
-// page is refused rather than mined for URLs.
+// readText reads a text sitemap: one absolute http(s) URL a line, in UTF-8.
+// Every such line is an entry; a blank line is passed over and counted in
+// Summary.BlankLines, any other line (a comment, a PHP warning, a relative
+// path, a line with markup) in Summary.Skipped. The document is first
+// judged on its first 64 KiB, before any entry is given (judgeText), so
+// that an error page is refused rather than mined for URLs.
 func (rd *reader) readText() error {
 	s := rd.src
 	s.ensure(bufSize)
@@ -42,8 +44,8 @@ func (rd *reader) readText() error {
 			s.pos = s.end
 		case io.EOF:
 			s.pos = s.end
-			if skipping {
-				return nil
+			if skipping || len(b) == 0 {
+				return nil // the rest of a long line, or nothing after the last newline
 			}
 			return rd.textLine(b)
 		default:
@@ -53,19 +55,41 @@ func (rd *reader) readText() error {
 	}
 }
 
+// textLine gives line if it is a URL and counts it if not.
 func (rd *reader) textLine(line []byte) error {
 	line = trimSpace(line)
-	if len(line) == 0 {
+	switch {
+	case len(line) == 0:
+		rd.sum.BlankLines++
+		return nil
+	case hasMarkup(line):
+		// Not a URL, even if net/url would take one with "<b>" in it.
+		rd.sum.Skipped++
 		return nil
 	}
-	return rd.emit(URL, line, nil)
+	return rd.emit(URL, line, nil) // counts a line that is not a URL as skipped
 }
 
+// isTextURL reports whether a non-blank, trimmed line of a text sitemap is
+// an entry, as textLine decides it.
+func isTextURL(line []byte) bool { return !hasMarkup(line) && validLoc(line) }
+
 // judgeText decides whether the start of a document that is neither XML nor
-// JSON is a text sitemap: nine in ten of its non-blank lines, and at least
-// one, must be absolute http(s) URLs, and none may hold markup, so that an
-// HTML page (or a fragment of one) never passes. complete says b is the
-// whole document; otherwise its last line may be cut and is not judged.
+// JSON is a text sitemap. A declared text sitemap is one URL a line, and a
+// stray line or a blank one does not unmake it: those are passed over and
+// counted. A document is not a sitemap at all when its first 64 KiB (b)
+//   - hold the tags of an HTML document (<html, <head, <body or <!doctype
+//     html) anywhere: an error or login page is never mined for URLs;
+//   - hold no line that is an absolute http(s) URL;
+//   - hold no more URL lines than other non-blank lines. Prose that
+//     mentions a URL ("Not Found. The requested URL ... https://...") is a
+//     page about URLs, not a list of them, and a tie ("Moved to:" and one
+//     URL) is refused too: read as a whole sitemap, such a page would tell
+//     the crawler that every page the real one listed is gone, while
+//     refusing a real two-line sitemap with a comment costs little.
+//
+// complete says b is the whole document; otherwise its last line may be
+// cut and is not judged.
 func judgeText(b []byte, complete bool) error {
 	if !complete {
 		i := bytes.LastIndexByte(b, '\n')
@@ -77,26 +101,23 @@ func judgeText(b []byte, complete bool) error {
 	if looksLikeHTML(b) {
 		return notSitemap("an HTML page")
 	}
-	lines, urls := 0, 0
+	urls, others := 0, 0
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, newline)
-		if line = trimSpace(line); len(line) == 0 {
-			continue
-		}
-		if hasMarkup(line) {
-			return notSitemap("text with markup in it, not a list of URLs")
-		}
-		lines++
-		if validLoc(line) {
+		switch line = trimSpace(line); {
+		case len(line) == 0:
+		case isTextURL(line):
 			urls++
+		default:
+			others++
 		}
 	}
 	if urls == 0 {
 		return notSitemap("neither XML nor a list of URLs")
 	}
-	if urls*10 < lines*9 {
-		return notSitemap("neither XML nor a list of URLs: only %d of the first %d lines are URLs", urls, lines)
+	if urls <= others {
+		return notSitemap("neither XML nor a list of URLs: only %d of the first %d non-blank lines are URLs", urls, urls+others)
 	}
 	return nil
 }
