@@ -24,7 +24,8 @@ import (
 func (c *Crawler) strategy() schedule.Strategy {
 	c.schedMu.Lock()
 	defer c.schedMu.Unlock()
-	if c.sched == nil {
+	// FEED_INTERVAL 0 (a simulation) is "always due", on either schedule.
+	if c.sched == nil || c.Settings.FeedInterval == 0 {
 		return schedule.Fixed{Interval: c.Settings.FeedInterval}
 	}
 	return c.sched
@@ -71,6 +72,11 @@ func (c *Crawler) calibrate(ctx context.Context) error {
 // divide by zero in Calibrate's fair share and pass for saturation.
 func (c *Crawler) policy() schedule.Policy {
 	p := schedule.DefaultPolicy()
+	// A FEED_INTERVAL compressed under the hour (a simulation) compresses
+	// the floor with it.
+	if c.Settings.FeedInterval > 0 {
+		p.Floor = min(p.Floor, c.Settings.FeedInterval)
+	}
 	p.Ceiling = max(c.Settings.FeedMaxInterval, p.Floor)
 	return p
 }

@@ -21,7 +21,7 @@ func TestZeroFeedInterval(t *testing.T) {
 		wantReads []int
 	}{
 		{config.ScheduleFixed, []int{1, 2, 3, 4}},
-		{config.ScheduleAdaptive, []int{1, 2, 2, 2}},
+		{config.ScheduleAdaptive, []int{1, 2, 3, 4}},
 	} {
 		t.Run(tt.schedule, func(t *testing.T) {
 			w := newWorldWith(t, "", false, func(s *config.Settings) {
