@@ -428,4 +428,3 @@ func Example() {
 	// https://xn--bcher-kva.example/caf%C3%A9/~user?q=a+b&q=c%2Fd <nil>
 	// https://www.example.com/2024/05/a-post/ scheme+www+trailing-slash true
 }
-

@@ -55,7 +55,7 @@ var trackingNames = map[string]bool{
 	// beehiiv (_bhlid), Squarespace Email Campaigns (ss_email_id).
 	"mc_cid": true, "mc_eid": true,
 	"_hsenc": true, "_hsmi": true, "__hstc": true, "__hssc": true, "__hsfp": true,
-	"hsctatracking": true,
+	"hsctatracking":    true,
 	"mkt_tok":          true,
 	"ck_subscriber_id": true,
 	"ml_subscriber":    true, "ml_subscriber_hash": true,
