@@ -98,6 +98,9 @@ func keyHost(u *url.URL) (string, error) {
 	if h == "" {
 		return "", fmt.Errorf("empty host: %w", ErrNotHTTP)
 	}
+	if h[0] == '.' || h[len(h)-1] == '.' || strings.Contains(h, "..") {
+		return "", fmt.Errorf("empty label in host %q", h)
+	}
 	if a, err := idna.Lookup.ToASCII(h); err == nil && a != "" {
 		return strings.ToLower(a), nil
 	}

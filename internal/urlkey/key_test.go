@@ -131,6 +131,10 @@ var keyCases = []struct {
 	{"https://b%C3%BCcher.example/", "https://xn--bcher-kva.example/"},
 	{"https://例え.テスト/記事", "https://xn--r8jz45g.xn--zckzah/%E8%A8%98%E4%BA%8B"},
 	{"https://example.com./a", "https://example.com/a"},
+	{"https://example.com../a", ""},
+	{"https://a..example.com/a", ""},
+	{"https://.example.com/a", ""},
+	{"http://../", ""},
 	{"https://my_blog.example.com/", "https://my_blog.example.com/"},
 
 	// IP literals.
