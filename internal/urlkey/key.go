@@ -1,6 +1,7 @@
 package urlkey
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -95,14 +96,19 @@ func keyHost(u *url.URL) (string, error) {
 		return "[" + strings.ToLower(h) + "]", nil
 	}
 	h = strings.TrimSuffix(h, ".")
+	// For an ASCII name without punycode labels, IDNA lookup only
+	// lowercases, or fails where the checks below decide; the common case
+	// skips it. What IDNA gives is checked too: it lets odd punycode through.
+	if !isPlainASCII(h) {
+		if a, err := idna.Lookup.ToASCII(h); err == nil {
+			h = a
+		}
+	}
 	if h == "" {
 		return "", fmt.Errorf("empty host: %w", ErrNotHTTP)
 	}
 	if h[0] == '.' || h[len(h)-1] == '.' || strings.Contains(h, "..") {
 		return "", fmt.Errorf("empty label in host %q", h)
-	}
-	if a, err := idna.Lookup.ToASCII(h); err == nil && a != "" {
-		return strings.ToLower(a), nil
 	}
 	for i := 0; i < len(h); i++ {
 		if !isRegNameByte(h[i]) {
@@ -110,6 +116,17 @@ func keyHost(u *url.URL) (string, error) {
 		}
 	}
 	return strings.ToLower(h), nil
+}
+
+// isPlainASCII reports whether a host name is ASCII and has no "xn--"
+// (punycode) label, which IDNA lookup would decode and check.
+func isPlainASCII(h string) bool {
+	for i := 0; i < len(h); i++ {
+		if h[i] >= 0x80 {
+			return false
+		}
+	}
+	return !strings.Contains(strings.ToLower(h), "xn--")
 }
 
 // isRegNameByte reports the octets RFC 3986 §3.2.2 allows raw in a host name:
@@ -175,24 +192,30 @@ func appendQuery(b []byte, query string) []byte {
 	b = append(b, '?')
 	start := len(b)
 	b = robots.AppendNormalizedURI(b, query)
-	// Parameters are filtered in place: the kept ones move left.
-	normalized := string(b[start:])
-	b = b[:start]
-	for param := range strings.SplitSeq(normalized, "&") {
-		if param == "" {
-			continue
+	// The parameters are filtered in place: each kept one is copied left,
+	// over what was read already.
+	end, w := len(b), start
+	for r := start; r <= end; {
+		next := r + bytes.IndexByte(b[r:end], '&')
+		if next < r {
+			next = end
 		}
-		name, _, _ := strings.Cut(param, "=")
-		if IsTrackingParameter(name) {
-			continue
+		param := b[r:next]
+		name := param
+		if i := bytes.IndexByte(param, '='); i >= 0 {
+			name = param[:i]
 		}
-		if len(b) > start {
-			b = append(b, '&')
+		if len(param) > 0 && !IsTrackingParameter(string(name)) {
+			if w > start {
+				b[w] = '&'
+				w++
+			}
+			w += copy(b[w:], param)
 		}
-		b = append(b, param...)
+		r = next + 1
 	}
-	if len(b) == start {
+	if w == start {
 		return b[:mark]
 	}
-	return b
+	return b[:w]
 }
