@@ -66,6 +66,37 @@ func appendEscaped(dst []byte, c byte) []byte {
 // are literal characters and are escaped, which is also how a pattern spells
 // them when they are not special (%2A, %24).
 func appendNormalized(dst []byte, s string, pattern bool) []byte {
+	if pattern {
+		return appendNormalizedAs(dst, s, asPattern)
+	}
+	return appendNormalizedAs(dst, s, asRequestPath)
+}
+
+// AppendNormalizedURI appends to dst the normalised spelling of the path or
+// query of a URI, by the rules robots.txt matching applies to rules and
+// request paths (see the package documentation): escapes of unreserved
+// characters are decoded, every other escape keeps its meaning with its hex
+// upper-cased (%2F stays %2F), a "%" that starts no escape is written %25, and
+// controls, space, non-ASCII octets (so UTF-8 text) and the few printable
+// characters RFC 3986 excludes are escaped. Only "*" and "$" differ: they are
+// robots.txt's own metacharacters and mean nothing special in a URI, so they
+// are left as written. A URI normalised this way gets the same robots.txt
+// decision as the URI it came from. s must not hold the fragment: a "#" is
+// kept as written.
+func AppendNormalizedURI(dst []byte, s string) []byte {
+	return appendNormalizedAs(dst, s, asURI)
+}
+
+// normalizeMode says how "*" and "$" are read while normalising.
+type normalizeMode uint8
+
+const (
+	asRequestPath normalizeMode = iota // literal characters, escaped
+	asPattern                          // a wildcard, and an anchor when final
+	asURI                              // ordinary characters, kept as written
+)
+
+func appendNormalizedAs(dst []byte, s string, mode normalizeMode) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -90,13 +121,13 @@ func appendNormalized(dst []byte, s string, pattern bool) []byte {
 		case mustEscape(c):
 			dst = appendEscaped(dst, c)
 		case c == '*':
-			if pattern {
+			if mode != asRequestPath {
 				dst = append(dst, c)
 			} else {
 				dst = appendEscaped(dst, c)
 			}
 		case c == '$':
-			if pattern && i == len(s)-1 {
+			if mode == asURI || mode == asPattern && i == len(s)-1 {
 				dst = append(dst, c)
 			} else {
 				dst = appendEscaped(dst, c)
