@@ -33,8 +33,8 @@ type Options struct {
 	Settings config.Settings
 	Clock    Clock       // default RealClock
 	Lease    Lease       // default NewLocalLease(Clock)
-	Robots   RobotsCache // default NewMemoryRobots()
-	Refusals Refusals    // default NewMemoryRefusals()
+	Robots   RobotsCache // default NewMemoryRobots(), which keeps every origin
+	Refusals Refusals    // default NewMemoryRefusals(), which keeps every site
 	// OptedOut reports whether a site's owner opted out (the public site's
 	// form). It is asked under the site's lease right before every
 	// connection, robots.txt included, so an opt-out holds from the moment
