@@ -11,3 +11,11 @@ func (l *LocalLease) ForgottenEnds() int {
 	defer l.mu.Unlock()
 	return len(l.ends) + len(l.oldEnds)
 }
+
+// TransportsBuilt is how many http.Transports the fetcher has used.
+func (f *Fetcher) TransportsBuilt() int {
+	ts := f.client.Transport.(*transports)
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.built
+}

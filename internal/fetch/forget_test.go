@@ -3,7 +3,10 @@ package fetch_test
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,5 +129,42 @@ func TestBackoffForgottenAfterRest(t *testing.T) {
 	if g := gapBefore(7); g != 2*time.Second {
 		t.Errorf("gap after an error following the rest %v, want the first step, 2s", g)
 	}
+	r.clean(r.s.MinGap)
+}
+
+// deadResolver answers "no such host" for names starting with "dead",
+// and passes the rest to the simulated web's resolver.
+type deadResolver struct{ live fetch.Resolver }
+
+func (d deadResolver) LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	if strings.HasPrefix(host, "dead") {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	return d.live.LookupNetIP(ctx, network, host)
+}
+
+// Go's transport keeps a record of every host whose last connection never
+// went idle (here: dead hosts, whose dial fails); the fetcher replaces its
+// transport every so many dials so that those records do not pile up, and
+// goes on fetching across the replacement.
+func TestTransportReplacedAfterManyDials(t *testing.T) {
+	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
+		o.Resolver = deadResolver{o.Resolver}
+	})
+	h := r.web.Host("alive.example")
+	h.Robots("User-agent: *\nAllow: /\n")
+	h.Put("/p", "text/html", simweb.HTMLPage)
+	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	const dials = 16384 // fetcher.go's transportDials
+	for i := range dials + 10 {
+		if res := r.get(fmt.Sprintf("http://dead%05d.example/p", i), fetch.PurposePage); res.Outcome == fetch.OutcomeFetched {
+			t.Fatalf("a dead host answered: %+v", res)
+		}
+	}
+	if n := r.f.TransportsBuilt(); n != 2 {
+		t.Errorf("%d transports after %d failed dials, want 2", n, dials+10)
+	}
+	r.clock.Advance(time.Minute)
+	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
 	r.clean(r.s.MinGap)
 }
