@@ -23,11 +23,11 @@ type backoff struct {
 //
 // Doubling exists to find, within the hour MaxBackoff allows, a pace the
 // site can bear: errors that come close together keep doubling it (an
-// error an hour after the widened gap ended still finds the gap, up to the
-// one-hour cap). A site that has then rested longer than the widest gap the
-// rules ever open has had more rest than any back-off would have given it,
-// and is met as a site never seen: its next error opens the first step
-// again. The rule holds whether the state is still in memory or not
+// error less than an hour after the widened gap ended still finds it, and
+// doubles it up to the one-hour cap). A site that has then rested longer
+// than the widest gap the rules ever open has had more rest than any
+// back-off would have given it, and is met as a site never seen: its next
+// error opens the first step again, its next success goes on at MIN_GAP. The rule holds whether the state is still in memory or not
 // (backoffs.get applies it), so the fetcher can forget a site's back-off
 // once it applies and change nothing: memory follows the sites in trouble
 // now, not every site that ever was.
