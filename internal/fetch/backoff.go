@@ -14,6 +14,33 @@ const MaxBackoff = time.Hour
 type backoff struct {
 	gap   time.Duration // added pause, on top of MIN_GAP
 	until time.Time     // Retry-After: not before this
+	end   time.Time     // end of the answer that set gap
+}
+
+// backoffRest is how long past the end of its widened gap a site must have
+// been left alone, its Retry-After passed too, for its back-off to start
+// afresh.
+//
+// Doubling exists to find, within the hour MaxBackoff allows, a pace the
+// site can bear: errors that come close together keep doubling it (an
+// error less than an hour after the widened gap ended still finds it, and
+// doubles it up to the one-hour cap). A site that has then rested longer
+// than the widest gap the rules ever open has had more rest than any
+// back-off would have given it, and is met as a site never seen: its next
+// error opens the first step again, its next success goes on at MIN_GAP. The rule holds whether the state is still in memory or not
+// (backoffs.get applies it), so the fetcher can forget a site's back-off
+// once it applies and change nothing: memory follows the sites in trouble
+// now, not every site that ever was.
+const backoffRest = MaxBackoff
+
+// rested reports whether the site has rested long enough at now for its
+// back-off to start afresh (see backoffRest). A gap of zero with its
+// Retry-After passed is the state of a site never seen, and rests at once.
+func (b backoff) rested(now time.Time) bool {
+	if now.Before(b.until) {
+		return false
+	}
+	return b.gap == 0 || !now.Before(b.end.Add(b.gap+backoffRest))
 }
 
 // answer describes one finished exchange for the back-off.
@@ -29,6 +56,7 @@ type answer struct {
 // minGap is the floor errors double from; slowAfter and slowFactor define a
 // slow response.
 func (b backoff) update(a answer, minGap, slowAfter time.Duration, slowFactor int) backoff {
+	b.end = a.end
 	if a.status == http.StatusTooManyRequests || a.status == http.StatusServiceUnavailable {
 		if w, ok := ParseRetryAfter(a.header.Get("Retry-After"), a.end); ok {
 			b.until = a.end.Add(w)
@@ -62,22 +90,39 @@ func (b backoff) next(end time.Time, floor time.Duration) time.Time {
 	return n
 }
 
-// backoffs holds the back-off of every site.
+// backoffSweepEvery is how often put looks for sites that have rested.
+const backoffSweepEvery = time.Minute
+
+// backoffs holds the back-off of the sites in trouble: a site whose state is
+// that of a site never seen, or that has rested (backoff.rested), has no
+// entry.
 type backoffs struct {
-	mu sync.Mutex
-	m  map[string]backoff
+	mu    sync.Mutex
+	m     map[string]backoff
+	peak  int       // the most entries since m was last rebuilt
+	swept time.Time // when rested sites were last dropped
 }
 
-func (bs *backoffs) get(site string) backoff {
+// get is the back-off of site at now: the zero state once it has rested.
+func (bs *backoffs) get(site string, now time.Time) backoff {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
-	return bs.m[site]
+	b, ok := bs.m[site]
+	if !ok || b.rested(now) {
+		return backoff{}
+	}
+	return b
 }
 
-func (bs *backoffs) put(site string, b backoff) {
+// put stores the back-off of site, and now and then drops the entries of
+// the sites that have rested.
+func (bs *backoffs) put(site string, b backoff, now time.Time) {
 	bs.mu.Lock()
 	defer bs.mu.Unlock()
-	if b == (backoff{}) {
+	if now.Sub(bs.swept) >= backoffSweepEvery || now.Before(bs.swept) {
+		bs.sweep(now)
+	}
+	if b.rested(now) {
 		delete(bs.m, site) // keep memory for sites in trouble only
 		return
 	}
@@ -85,4 +130,29 @@ func (bs *backoffs) put(site string, b backoff) {
 		bs.m = make(map[string]backoff)
 	}
 	bs.m[site] = b
+	bs.peak = max(bs.peak, len(bs.m))
+}
+
+// sweep drops the entries of rested sites; called with bs.mu held.
+func (bs *backoffs) sweep(now time.Time) {
+	bs.swept = now
+	for site, b := range bs.m {
+		if b.rested(now) {
+			delete(bs.m, site)
+		}
+	}
+	if len(bs.m) < bs.peak/4 { // a map never shrinks: copy the few left
+		m := make(map[string]backoff, len(bs.m))
+		for site, b := range bs.m {
+			m[site] = b
+		}
+		bs.m, bs.peak = m, len(m)
+	}
+}
+
+// len is how many sites have a back-off in memory.
+func (bs *backoffs) len() int {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	return len(bs.m)
 }

@@ -24,6 +24,16 @@
 // time cannot run them. The lease, which only waits on a channel and the
 // Clock, is also tested under synctest.
 //
+// Memory follows the sites in flight, not every site ever asked: the local
+// lease forgets idle sites but for their last end, kept a day (MaxFloor) so
+// that no gap shortens; a back-off is forgotten once its site has rested an
+// hour past it; the transport is replaced every so many dials (Go's keeps a
+// record per host otherwise); the robots.txt cache and the refusal list
+// belong in the store (store.RobotsCache holds a bounded memory layer in
+// front). The in-memory defaults, MemoryRobots and MemoryRefusals, keep every
+// site, for tests and tools (BenchmarkManySitesMemory measures the crawl's
+// wiring).
+//
 // Go's transport would resend a GET, once and silently, when a reused
 // connection dies under it; the fetcher forbids that (noretry.go), since the
 // second request would skip the lease and the gap.

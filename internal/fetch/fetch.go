@@ -129,12 +129,13 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		return exchange{outcome: OutcomeOptedOut, err: err, ours: true}
 	}
 	ex := f.exchange(ctx, u, p, etag, lastModified, form)
-	b := f.backoffs.get(site)
+	now := f.clock.Now()
+	b := f.backoffs.get(site, now)
 	if !ex.ours { // our own cancellation says nothing about the site
 		b = b.update(answer{
 			status: ex.status, failed: ex.failed(), header: ex.header, duration: ex.end.Sub(ex.start), end: ex.end,
 		}, f.s.MinGap, f.slowAfter, f.slowFactor)
-		f.backoffs.put(site, b)
+		f.backoffs.put(site, b, now)
 	}
 	// robots.txt is not a page: its answers neither list a site nor clear it.
 	if !ex.ours && p != PurposeRobots {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
@@ -33,8 +34,8 @@ type Options struct {
 	Settings config.Settings
 	Clock    Clock       // default RealClock
 	Lease    Lease       // default NewLocalLease(Clock)
-	Robots   RobotsCache // default NewMemoryRobots()
-	Refusals Refusals    // default NewMemoryRefusals()
+	Robots   RobotsCache // default NewMemoryRobots(), which keeps every origin
+	Refusals Refusals    // default NewMemoryRefusals(), which keeps every site
 	// OptedOut reports whether a site's owner opted out (the public site's
 	// form). It is asked under the site's lease right before every
 	// connection, robots.txt included, so an opt-out holds from the moment
@@ -138,6 +139,10 @@ func or(v, def time.Duration) time.Duration {
 // newClient builds the one HTTP client: no cookie jar, no automatic
 // redirects (each hop is checked and leased on its own), no transparent
 // decompression (we ask for gzip and br ourselves and bound the decoding).
+//
+// The transport is replaced by a fresh one every transportDials dials (see
+// transports), so that what Go's transport keeps per host does not grow with
+// every site ever asked.
 func (f *Fetcher) newClient(o Options) *http.Client {
 	resolver := o.Resolver
 	if resolver == nil {
@@ -157,41 +162,99 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 	if proxy == nil {
 		proxy = http.ProxyFromEnvironment
 	}
-	t := &http.Transport{
-		Proxy: func(r *http.Request) (*url.URL, error) {
-			u, err := proxy(r)
-			if u != nil {
-				port := u.Port()
-				if port == "" {
-					port = defaultPort(u.Scheme)
+	ts := &transports{}
+	ts.build = func() *http.Transport {
+		return &http.Transport{
+			Proxy: func(r *http.Request) (*url.URL, error) {
+				u, err := proxy(r)
+				if u != nil {
+					port := u.Port()
+					if port == "" {
+						port = defaultPort(u.Scheme)
+					}
+					f.proxies.Store(net.JoinHostPort(u.Hostname(), port), true)
 				}
-				f.proxies.Store(net.JoinHostPort(u.Hostname(), port), true)
-			}
-			return u, err
-		},
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			if resending(ctx) {
-				return nil, errNoResend
-			}
-			if _, ok := f.proxies.Load(addr); ok {
-				return proxyDialer.DialContext(ctx, network, addr)
-			}
-			return g.DialContext(ctx, network, addr)
-		},
-		TLSClientConfig:       o.TLS.Clone(),
-		TLSHandshakeTimeout:   f.timeouts.TLS,
-		ResponseHeaderTimeout: f.timeouts.Header,
-		DisableCompression:    true,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          4096,
-		MaxIdleConnsPerHost:   1, // one request in flight per site: one connection is all a host needs
-		IdleConnTimeout:       10 * time.Second,
+				return u, err
+			},
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				if resending(ctx) {
+					return nil, errNoResend
+				}
+				ts.dials.Add(1)
+				if _, ok := f.proxies.Load(addr); ok {
+					return proxyDialer.DialContext(ctx, network, addr)
+				}
+				return g.DialContext(ctx, network, addr)
+			},
+			TLSClientConfig:       o.TLS.Clone(),
+			TLSHandshakeTimeout:   f.timeouts.TLS,
+			ResponseHeaderTimeout: f.timeouts.Header,
+			DisableCompression:    true,
+			ForceAttemptHTTP2:     true,
+			MaxIdleConns:          4096,
+			MaxIdleConnsPerHost:   1, // one request in flight per site: one connection is all a host needs
+			IdleConnTimeout:       10 * time.Second,
+		}
 	}
+	ts.cur.Store(ts.build())
+	ts.built = 1
 	return &http.Client{
-		Transport:     t,
+		Transport:     ts,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }
 
 // CloseIdleConnections closes the connections kept for reuse.
 func (f *Fetcher) CloseIdleConnections() { f.client.CloseIdleConnections() }
+
+// transportDials is how many dials a transport serves before it is
+// replaced: what it keeps of hosts it is done with (about half a KiB each,
+// see transports) stays under 10 MiB, and the idle connections dropped at
+// each replacement cost the sites in flight one new connection per this
+// many dials.
+const transportDials = 16384
+
+// transports is the fetcher's http.RoundTripper: one http.Transport at a
+// time, replaced by a fresh one after transportDials dials.
+//
+// Go's Transport keeps a record of every request that had to dial (a
+// wantConn, with the request's context values) in a queue per host, and
+// empties a host's queue only when one of its connections goes back to the
+// idle pool or the host is asked again (golang.org/issue/50798). A host whose
+// last connection never goes idle (a failed dial, a server that closes after
+// its answer, a body left unread) keeps its record for as long as the
+// transport lives: for a crawler asking a million hosts, memory that grows
+// with every site ever seen. A replaced transport is dropped, with all it
+// kept, once its last request ends; its idle connections are closed at once.
+type transports struct {
+	build func() *http.Transport
+	cur   atomic.Pointer[http.Transport]
+	dials atomic.Int64 // since cur was built
+	mu    sync.Mutex   // one replacement at a time
+	built int          // transports built so far, under mu (for tests)
+}
+
+// RoundTrip sends req on the current transport, replacing it first if it
+// has dialled enough.
+func (ts *transports) RoundTrip(req *http.Request) (*http.Response, error) {
+	if ts.dials.Load() >= transportDials {
+		ts.replace()
+	}
+	return ts.cur.Load().RoundTrip(req)
+}
+
+func (ts *transports) replace() {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.dials.Load() < transportDials {
+		return // replaced while we waited
+	}
+	old := ts.cur.Swap(ts.build())
+	ts.dials.Store(0)
+	ts.built++
+	old.CloseIdleConnections()
+}
+
+// CloseIdleConnections closes the current transport's idle connections
+// (a replaced one has closed its own).
+func (ts *transports) CloseIdleConnections() { ts.cur.Load().CloseIdleConnections() }

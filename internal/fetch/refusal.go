@@ -54,7 +54,10 @@ func (s RefusalState) after(status int, now time.Time) RefusalState {
 	return s
 }
 
-// MemoryRefusals is an in-memory Refusals, safe for concurrent use.
+// MemoryRefusals is an in-memory Refusals, safe for concurrent use: the
+// default for tests and tools. It keeps every site whose state ever changed
+// (every site that answered at all is marked Served), since it is the only
+// copy; a crawl of many sites keeps the list in its store (store.Refusals).
 type MemoryRefusals struct {
 	mu sync.Mutex
 	m  map[string]RefusalState

@@ -19,13 +19,18 @@ type RobotsEntry struct {
 }
 
 // RobotsCache keeps RobotsEntry per origin ("https://host:443"). The
-// in-memory MemoryRobots is one implementation; a store can back it later.
+// in-memory MemoryRobots is one implementation; store.RobotsCache keeps the
+// entries in the store, with a bounded memory layer in front.
 type RobotsCache interface {
 	Get(origin string) (RobotsEntry, bool)
 	Put(origin string, e RobotsEntry)
 }
 
-// MemoryRobots is an in-memory RobotsCache, safe for concurrent use.
+// MemoryRobots is an in-memory RobotsCache, safe for concurrent use: the
+// default for tests and tools. It keeps every origin ever put, since it is
+// the only copy: forgetting one would cost that origin a second robots.txt
+// request. A crawl of many sites uses a store-backed cache instead, whose
+// memory layer may forget freely (a miss reads the store, not the network).
 type MemoryRobots struct {
 	mu sync.Mutex
 	m  map[string]RobotsEntry

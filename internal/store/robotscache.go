@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/robots"
@@ -13,19 +14,29 @@ import (
 // front: the fetcher asks it on every request, and parsing a stored file
 // each time would cost more than the request. The memory layer is filled
 // from the store on first use of an origin, so a restarted process obeys
-// what the last one read instead of asking robots.txt again.
+// what the last one read instead of asking robots.txt again. It holds the
+// DefaultRobotsMemory origins used last: one it has let go is read back
+// from the store, never from the network, so memory follows the sites in
+// flight rather than every site ever seen.
 type RobotsCache struct {
 	store Store
 	log   *slog.Logger
-	mem   *fetch.MemoryRobots
+	mem   *RobotsMemory
 }
+
+// DefaultRobotsMemory is how many origins the memory layer of a
+// RobotsCache holds: more than the sites a crawl has in flight at once (a
+// site asked every few seconds must not be read back from the store each
+// time), few enough to stay small (an entry with a short parsed file is
+// about 1 KiB).
+const DefaultRobotsMemory = 16384
 
 // NewRobotsCache builds the cache over st; log may be nil.
 func NewRobotsCache(st Store, log *slog.Logger) *RobotsCache {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &RobotsCache{store: st, log: log, mem: fetch.NewMemoryRobots()}
+	return &RobotsCache{store: st, log: log, mem: NewRobotsMemory(DefaultRobotsMemory)}
 }
 
 var _ fetch.RobotsCache = (*RobotsCache)(nil)
@@ -53,6 +64,89 @@ func (c *RobotsCache) Put(origin string, e fetch.RobotsEntry) {
 	if err := c.store.PutRobots(context.Background(), recordOf(origin, e)); err != nil {
 		c.log.Warn("robots cache write failed", "origin", origin, "err", err)
 	}
+}
+
+// RobotsMemory is a fetch.RobotsCache that holds at most a fixed number of
+// origins, letting go of the one used longest ago: the memory layer in front
+// of a store, where a forgotten origin costs a read of the store. Safe for
+// concurrent use. (fetch.MemoryRobots, the only copy in a test or tool,
+// keeps every origin instead.)
+type RobotsMemory struct {
+	mu   sync.Mutex
+	max  int
+	m    map[string]*robotsNode
+	used robotsNode // sentinel of a ring: used.next is the newest, used.prev the oldest
+}
+
+type robotsNode struct {
+	origin     string
+	entry      fetch.RobotsEntry
+	prev, next *robotsNode
+}
+
+// NewRobotsMemory returns an empty memory of at most size origins (at
+// least one).
+func NewRobotsMemory(size int) *RobotsMemory {
+	r := &RobotsMemory{max: max(size, 1)}
+	r.used.prev, r.used.next = &r.used, &r.used
+	return r
+}
+
+// Get returns the entry for origin and marks it used.
+func (r *RobotsMemory) Get(origin string) (fetch.RobotsEntry, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n, ok := r.m[origin]
+	if !ok {
+		return fetch.RobotsEntry{}, false
+	}
+	r.front(n)
+	return n.entry, true
+}
+
+// Put stores the entry for origin, letting go of the oldest origin if the
+// memory is full.
+func (r *RobotsMemory) Put(origin string, e fetch.RobotsEntry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n, ok := r.m[origin]; ok {
+		n.entry = e
+		r.front(n)
+		return
+	}
+	if r.m == nil {
+		r.m = make(map[string]*robotsNode)
+	}
+	if len(r.m) >= r.max {
+		old := r.used.prev
+		r.unlink(old)
+		delete(r.m, old.origin)
+	}
+	n := &robotsNode{origin: origin, entry: e}
+	r.m[origin] = n
+	r.front(n)
+}
+
+// Len is how many origins the memory holds.
+func (r *RobotsMemory) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.m)
+}
+
+// front moves n (linked or not) to the newest place.
+func (r *RobotsMemory) front(n *robotsNode) {
+	if n.next != nil {
+		r.unlink(n)
+	}
+	n.prev, n.next = &r.used, r.used.next
+	r.used.next.prev = n
+	r.used.next = n
+}
+
+func (r *RobotsMemory) unlink(n *robotsNode) {
+	n.prev.next, n.next.prev = n.next, n.prev
+	n.prev, n.next = nil, nil
 }
 
 func recordOf(origin string, e fetch.RobotsEntry) RobotsRecord {

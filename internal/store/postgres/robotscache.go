@@ -16,7 +16,9 @@ import (
 // RobotsCache is fetch.RobotsCache for a cluster: robots.txt is read once
 // per origin per TTL for all the workers, not once per worker.
 //
-// A worker's memory answers while its entry is fresh. A stale or missing
+// A worker's memory answers while its entry is fresh; it holds the
+// store.DefaultRobotsMemory origins used last, and one it has let go is
+// looked up in the database again. A stale or missing
 // entry is looked up in the database, where another worker may have stored
 // a fresh one. When the database's is stale too, the worker claims the
 // origin's refresh (a robots_claims row with an expiry): the claimer gets
@@ -28,7 +30,7 @@ type RobotsCache struct {
 	db     *DB
 	clock  fetch.Clock
 	log    *slog.Logger
-	mem    *fetch.MemoryRobots
+	mem    *store.RobotsMemory
 	holder string
 	// ClaimTTL bounds a refresh claim and a waiter's wait (default 30s);
 	// Poll is how often a waiter looks again (default 50ms).
@@ -43,7 +45,7 @@ func NewRobotsCache(db *DB, clock fetch.Clock, log *slog.Logger) *RobotsCache {
 	host, _ := os.Hostname()
 	b := make([]byte, 4)
 	rand.Read(b)
-	return &RobotsCache{db: db, clock: clock, log: log, mem: fetch.NewMemoryRobots(),
+	return &RobotsCache{db: db, clock: clock, log: log, mem: store.NewRobotsMemory(store.DefaultRobotsMemory),
 		holder: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b)), ClaimTTL: 30 * time.Second, Poll: 50 * time.Millisecond}
 }
 
