@@ -51,6 +51,8 @@ func TestDefaultsMatchContract(t *testing.T) {
 		BodyMax:            5_000_000,
 		AllowPrivate:       false,
 		Concurrency:        512,
+		RetryAttempts:      5,
+		RetryWindow:        72 * time.Hour,
 	}
 	if got := Defaults(); got != want {
 		t.Errorf("Defaults() = %+v\nwant %+v", got, want)
@@ -92,6 +94,8 @@ func TestLoadFile(t *testing.T) {
 				BodyMax:            5 << 20,
 				AllowPrivate:       true,
 				Concurrency:        DefaultConcurrency,
+				RetryAttempts:      5,
+				RetryWindow:        72 * time.Hour,
 			}
 		}},
 		{"testdata/strings.toml", func(s *Settings) {
@@ -277,6 +281,8 @@ var badValues = map[string]string{
 	"PUBLIC_URL":           "ftp://corpus.blog",
 	"ALLOW_PRIVATE":        "on",
 	"CONCURRENCY":          "0",
+	"RETRY_ATTEMPTS":       "0",
+	"RETRY_WINDOW":         "2161h",
 }
 
 func TestEveryErrorNamesSettingAndSource(t *testing.T) {

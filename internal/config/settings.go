@@ -30,6 +30,8 @@ type Settings struct {
 	BodyMax            int64         // bytes
 	AllowPrivate       bool
 	Concurrency        int // sites worked on at once by one process
+	RetryAttempts      int           // tries of an item failing with transient faults, the first included
+	RetryWindow        time.Duration // the span those tries are spread over
 }
 
 // Defaults returns the settings promised by the command-line contract.
@@ -56,6 +58,8 @@ func Defaults() Settings {
 		BodyMax:            5 * 1000 * 1000,
 		AllowPrivate:       false,
 		Concurrency:        DefaultConcurrency,
+		RetryAttempts:      5,
+		RetryWindow:        72 * time.Hour,
 	}
 }
 

@@ -25,6 +25,7 @@ var compressed = []struct {
 	{"DISALLOWED_RECHECK", time.Hour, 90 * 24 * time.Hour},
 	{"RUN_INTERVAL", time.Minute, 7 * 24 * time.Hour},
 	{"PUSH_SAFETY_POLL", time.Hour, 90 * 24 * time.Hour},
+	{"RETRY_WINDOW", time.Hour, 90 * 24 * time.Hour},
 }
 
 func TestCompressibleSettings(t *testing.T) {
