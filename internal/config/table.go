@@ -126,7 +126,7 @@ var table = []spec{
 	// reset) is retried; only a final answer is final (fetch.Transient).
 	define("RETRY_ATTEMPTS", "how many times an item (a page, a feed, a sitemap, robots.txt, a discovery) is tried when every try fails with a fault that says try later, the first included; after the last it is an error",
 		func(s *Settings) *int { return &s.RetryAttempts }, intKind, within(1, 100, strconv.Itoa)),
-	define("RETRY_WINDOW", "the span the retries of a failing item are spread over: the first as soon as the site's back-off and Retry-After allow, each later one a constant factor longer",
+	define("RETRY_WINDOW", "the span the retries of a failing item are spread over: the first as soon as the site's back-off and Retry-After allow, each later one a constant factor longer (0: every retry as soon as politeness allows)",
 		func(s *Settings) *time.Duration { return &s.RetryWindow }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
 }
 
