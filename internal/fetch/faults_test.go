@@ -244,3 +244,36 @@ func TestRefusalList(t *testing.T) {
 		want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeStatus)
 	}
 }
+
+// A site on the refusal list gets one request per REFUSAL_RECHECK, and
+// robots.txt is no exception: a feed asked hourly for two weeks, long past
+// ROBOTS_TTL, costs the site one request a week.
+func TestRefusalListHoldsRobots(t *testing.T) {
+	r := newRig(t, false, nil)
+	h := r.web.Host("walled.example")
+	h.Robots("User-agent: *\nAllow: /\n")
+	h.Handle("/feed", simweb.Status(http.StatusForbidden))
+	for range 3 {
+		want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeStatus)
+	}
+	listedAt := r.clock.Now()
+	before := len(r.web.RequestsTo(h.Name()))
+	for range 14 * 24 {
+		r.clock.Advance(time.Hour)
+		r.get(h.URL("/feed"), fetch.PurposeFeed)
+	}
+	reqs := r.web.RequestsTo(h.Name())[before:]
+	weeks := int(r.clock.Now().Sub(listedAt) / r.s.RefusalRecheck)
+	if len(reqs) != weeks {
+		var got []string
+		for _, q := range reqs {
+			got = append(got, q.URI+"@"+q.Start.Sub(listedAt).String())
+		}
+		t.Fatalf("%d requests in %d weeks on the refusal list, want %d: %v", len(reqs), weeks, weeks, got)
+	}
+	for _, q := range reqs {
+		if q.URI == "/robots.txt" {
+			t.Errorf("robots.txt asked at +%v while the site was on the refusal list", q.Start.Sub(listedAt))
+		}
+	}
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
+	"time"
 
 	"corpus.blog/corpusbot/internal/robots"
 )
@@ -28,7 +30,15 @@ func (f *Fetcher) Robots(ctx context.Context, rawURL string) (RobotsEntry, error
 // the same stale origin share one read.
 func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, error) {
 	origin := Origin(u)
-	if e, ok := f.robots.Get(origin); ok && f.clock.Now().Before(e.Expires) {
+	e, ok := f.robots.Get(origin)
+	if ok && f.clock.Now().Before(e.Expires) {
+		return e, nil
+	}
+	// A site on the 403 refusal list is asked one request per
+	// REFUSAL_RECHECK, and that one is not spent on robots.txt (whose answer
+	// could not clear the list): the copy last read stays in force until a
+	// page is served again.
+	if ok && f.refusals.Get(Site(u.Host)).Refused {
 		return e, nil
 	}
 	if f.withheld(ctx, Site(u.Host)) {
@@ -132,10 +142,37 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 			if e.UnreachableSince.IsZero() {
 				e.UnreachableSince = now
 			}
+			// A failure that says "try later" is tried again later, on the
+			// retry schedule, not left for the whole guess TTL.
+			retryAfter := time.Duration(0)
+			if ex.status == http.StatusTooManyRequests || ex.status == http.StatusServiceUnavailable {
+				retryAfter, _ = ParseRetryAfter(ex.header.Get("Retry-After"), now)
+			}
+			e.Expires = now.Add(f.robotsRetry(e.UnreachableSince, now, retryAfter, v.TTL))
 		}
 		f.robots.Put(origin, e)
 		res := resultOf(cur, ex, Request{ETag: etag, LastModified: lm})
 		res.Redirects, res.Robots = redirects, v.State
 		return res
+	}
+}
+
+// robotsRetry is how long an origin whose robots.txt could not be read
+// waits before it is asked again: the retry schedule's next wait, counted
+// from the first failure of the run (so that it grows as the failures go
+// on), at least what Retry-After asked, at most ttl (ROBOTS_GUESS_TTL),
+// which paces it once the schedule is spent.
+func (f *Fetcher) robotsRetry(since, now time.Time, retryAfter, ttl time.Duration) time.Duration {
+	s := RetrySchedule{Attempts: f.s.RetryAttempts, Window: f.s.RetryWindow}
+	elapsed, waited := now.Sub(since), time.Duration(0)
+	for n := 1; ; n++ {
+		w, ok := s.Delay(n)
+		if !ok {
+			return ttl
+		}
+		if waited+w > elapsed {
+			return min(max(w, retryAfter), ttl)
+		}
+		waited += w
 	}
 }
