@@ -29,7 +29,7 @@ type Settings struct {
 	PublicURL          string        // the public site's base URL; "" turns WebSub off
 	BodyMax            int64         // bytes
 	AllowPrivate       bool
-	Concurrency        int // sites worked on at once by one process
+	Concurrency        int           // sites worked on at once by one process
 	RetryAttempts      int           // tries of an item failing with transient faults, the first included
 	RetryWindow        time.Duration // the span those tries are spread over
 }
