@@ -61,7 +61,7 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 	if form != nil {
 		method, body = http.MethodPost, strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequestWithContext(withConnCount(cctx, cancel), method, u.String(), body)
+	req, err := http.NewRequestWithContext(withConnCount(withProxyRoute(cctx), cancel), method, u.String(), body)
 	if err != nil {
 		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
 		return ex
