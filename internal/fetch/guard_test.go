@@ -160,3 +160,57 @@ func TestGuardRefusesLocalNamesWithoutLookup(t *testing.T) {
 		})
 	}
 }
+
+// FuzzRefused judges any IPv6 address and each IPv4-carrying form built
+// around its last four bytes: a form is refused exactly when the IPv4
+// address it carries is (for Teredo, when either of its two is), and a
+// zone changes nothing.
+func FuzzRefused(f *testing.F) {
+	for _, s := range []string{"::1", "::ffff:10.0.0.1", "64:ff9b::a9fe:a9fe", "2002:a00:1::1", "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+		"fe80::1", "2606:4700::1111", "::8.8.8.8"} {
+		b := netip.MustParseAddr(s).As16()
+		f.Add(b[:])
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var a16 [16]byte
+		copy(a16[:], b)
+		a := netip.AddrFrom16(a16)
+		if fetch.Refused(a) != fetch.Refused(a.WithZone("eth0")) {
+			t.Fatalf("%s: a zone changes the verdict", a)
+		}
+		v4 := netip.AddrFrom4([4]byte(a16[12:]))
+		inner := fetch.Refused(v4)
+		form := func(prefix [12]byte) netip.Addr {
+			var x [16]byte
+			copy(x[:], prefix[:])
+			copy(x[12:], a16[12:])
+			return netip.AddrFrom16(x)
+		}
+		for name, prefix := range map[string][12]byte{
+			"IPv4-mapped":     {10: 0xff, 11: 0xff},
+			"IPv4-compatible": {},
+			"IPv4-translated": {8: 0xff, 9: 0xff},
+			"NAT64":           {0: 0x00, 1: 0x64, 2: 0xff, 3: 0x9b},
+		} {
+			if got := fetch.Refused(form(prefix)); got != inner {
+				t.Fatalf("%s %s: refused %v, the IPv4 %s %v", name, form(prefix), got, v4, inner)
+			}
+		}
+		sixToFour := a16
+		sixToFour[0], sixToFour[1] = 0x20, 0x02
+		copy(sixToFour[2:6], a16[12:])
+		if got := fetch.Refused(netip.AddrFrom16(sixToFour)); got != inner {
+			t.Fatalf("6to4 %s: refused %v, the IPv4 %s %v", netip.AddrFrom16(sixToFour), got, v4, inner)
+		}
+		teredo := a16
+		teredo[0], teredo[1], teredo[2], teredo[3] = 0x20, 0x01, 0, 0
+		server := netip.AddrFrom4([4]byte(teredo[4:8]))
+		client := [4]byte(teredo[12:16])
+		for i := range client {
+			client[i] ^= 0xff
+		}
+		if got, want := fetch.Refused(netip.AddrFrom16(teredo)), fetch.Refused(server) || fetch.Refused(netip.AddrFrom4(client)); got != want {
+			t.Fatalf("Teredo %s: refused %v, want %v", netip.AddrFrom16(teredo), got, want)
+		}
+	})
+}
