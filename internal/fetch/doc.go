@@ -13,6 +13,16 @@
 // BODY_MAX; the back-off and refusal state are updated; the lease is given
 // back with the time the site may next be asked.
 //
+// A sitemap is not a page: it has the sitemap protocol's limits (50,000
+// entries, 50 MB uncompressed), whatever the transfer encoding, rather than
+// BODY_MAX. The crawler streams it (Request.Stream) into sitemap.Read, which
+// enforces both and keeps the entries before a cut, saying the file was
+// truncated; the fetcher reads a sitemap as far as a cap a little past
+// 50 MB (room for a .gz file and the parser's read-ahead), never refusing
+// one for its declared length. Feeds keep BODY_MAX: a feed is read whole
+// into memory and parsed as a document, and its size is the publisher's
+// choice of how many items to show, not a protocol's.
+//
 // The private-address guard judges the target of every request, whatever
 // carries it. Dialled directly, it sits in the dialer, after DNS, so a name
 // that resolves to 10.0.0.1 is refused as surely as the literal address,
