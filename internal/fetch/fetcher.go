@@ -44,8 +44,9 @@ type Options struct {
 
 	// Resolver and Dial are the network under the guard: tests substitute
 	// them (see package simweb) and the guard still judges every address.
-	// Defaults: net.DefaultResolver and a net.Dialer whose Control runs the
-	// guard again on the address actually connected.
+	// Resolver also names the addresses of a target handed to a proxy, for
+	// the guard to judge. Defaults: net.DefaultResolver and a net.Dialer
+	// whose Control runs the guard again on the address actually connected.
 	Resolver Resolver
 	Dial     DialFunc
 	// Proxy chooses a proxy per request; default http.ProxyFromEnvironment
