@@ -1,10 +1,10 @@
 package crawl
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 
 	"corpus.blog/corpusbot/internal/fetch"
@@ -73,14 +73,17 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	return c.Store.MarkSitemapsChecked(ctx, src.ID, c.Clock.Now())
 }
 
-// isSitemap fetches u and reads it as far as its first entry; failed says
-// the site gave no answer to judge by.
+// isSitemap fetches u and reads it as far as its first entry, which is all
+// that is downloaded of it; failed says the site gave no answer to judge by.
 func (c *Crawler) isSitemap(ctx context.Context, u string) (ok, failedFetch bool) {
-	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap})
+	var err error
+	read := func(finalURL string, body io.Reader) {
+		base, _ := url.Parse(finalURL)
+		_, err = sitemap.Read(body, sitemap.Options{Base: base}, func(sitemap.Entry) error { return errVerified })
+	}
+	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap, Stream: read})
 	if res.Outcome != fetch.OutcomeFetched {
 		return false, failed(res)
 	}
-	base, _ := url.Parse(res.FinalURL)
-	_, err := sitemap.Read(bytes.NewReader(res.Body), sitemap.Options{Base: base}, func(sitemap.Entry) error { return errVerified })
 	return err == nil || errors.Is(err, errVerified), false
 }

@@ -1,9 +1,9 @@
 package crawl
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/url"
 
 	"corpus.blog/corpusbot/internal/fetch"
@@ -24,7 +24,26 @@ func (c *Crawler) ReadSitemap(ctx context.Context, sm store.Sitemap) error {
 }
 
 func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) error {
-	res := c.fetch(ctx, fetch.Request{URL: sm.URL, Purpose: fetch.PurposeSitemap, ETag: sm.ETag, LastModified: sm.LastModified})
+	var (
+		urls []store.SitemapURL
+		kids []store.Sitemap
+		sum  sitemap.Summary
+		perr error
+	)
+	// The body is parsed as it arrives, under the sitemap protocol's limits
+	// (50,000 entries, 50 MB uncompressed), never held whole.
+	read := func(finalURL string, body io.Reader) {
+		base, _ := url.Parse(finalURL)
+		sum, perr = sitemap.Read(body, sitemap.Options{Base: base}, func(e sitemap.Entry) error {
+			if e.Type == sitemap.Sitemap {
+				kids = append(kids, store.Sitemap{SourceID: sm.SourceID, URL: e.Loc, Via: sm.Via, ParentID: sm.ID, Lastmod: e.Lastmod})
+				return nil
+			}
+			urls = append(urls, store.SitemapURL{Loc: e.Loc, Lastmod: e.Lastmod})
+			return nil
+		})
+	}
+	res := c.fetch(ctx, fetch.Request{URL: sm.URL, Purpose: fetch.PurposeSitemap, ETag: sm.ETag, LastModified: sm.LastModified, Stream: read})
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -35,26 +54,21 @@ func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) 
 		return c.Store.UpdateSitemap(ctx, sm)
 	case fetch.OutcomeFetched:
 	default:
+		// What the parser took before the body failed is dropped with it.
 		sm.State, sm.Error, sm.LastRead = "error", errText(res), now
 		if res.Outcome == fetch.OutcomeDisallowed {
 			sm.State = "disallowed"
 		}
 		return c.Store.UpdateSitemap(ctx, sm)
 	}
-	base, _ := url.Parse(res.FinalURL)
-	var urls []store.SitemapURL
-	var kids []store.Sitemap
-	sum, err := sitemap.Read(bytes.NewReader(res.Body), sitemap.Options{Base: base}, func(e sitemap.Entry) error {
-		if e.Type == sitemap.Sitemap {
-			kids = append(kids, store.Sitemap{SourceID: sm.SourceID, URL: e.Loc, Via: sm.Via, ParentID: sm.ID, Lastmod: e.Lastmod})
-			return nil
-		}
-		urls = append(urls, store.SitemapURL{Loc: e.Loc, Lastmod: e.Lastmod})
-		return nil
-	})
-	if err != nil {
-		sm.State, sm.Error, sm.LastRead = "error", err.Error(), now
+	if perr != nil {
+		sm.State, sm.Error, sm.LastRead = "error", perr.Error(), now
 		return c.Store.UpdateSitemap(ctx, sm)
+	}
+	if sum.Truncated {
+		// Kept as far as the cut; the read is not whole, so nothing it
+		// did not reach is taken as removed.
+		c.log().Warn("sitemap truncated", "sitemap", sm.URL, "reason", sum.Reason, "entries", sum.Entries())
 	}
 	if len(urls) > 0 || sum.Format != sitemap.FormatIndex {
 		diff, err := c.Store.IngestSitemap(ctx, sm, urls, sum.Whole())

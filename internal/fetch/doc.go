@@ -13,8 +13,35 @@
 // BODY_MAX; the back-off and refusal state are updated; the lease is given
 // back with the time the site may next be asked.
 //
-// The private-address guard sits in the dialer, after DNS, so a name that
-// resolves to 10.0.0.1 is refused as surely as the literal address.
+// A sitemap is not a page: it has the sitemap protocol's limits (50,000
+// entries, 50 MB uncompressed), whatever the transfer encoding, rather than
+// BODY_MAX. The crawler streams it (Request.Stream) into sitemap.Read, which
+// enforces both and keeps the entries before a cut, saying the file was
+// truncated; the fetcher reads a sitemap as far as a cap a little past
+// 50 MB (room for a .gz file and the parser's read-ahead), never refusing
+// one for its declared length. Feeds keep BODY_MAX: a feed is read whole
+// into memory and parsed as a document, and its size is the publisher's
+// choice of how many items to show, not a protocol's.
+//
+// The private-address guard judges the target of every request, whatever
+// carries it. Dialled directly, it sits in the dialer, after DNS, so a name
+// that resolves to 10.0.0.1 is refused as surely as the literal address,
+// and again in the socket's Control on the address actually connected.
+// Handed to a proxy (HTTP_PROXY and the like), the request never reaches
+// our dialer, so its target is judged before it is handed over, for each
+// request and each redirect hop: a literal address by the same rule, a name
+// by resolving it with the fetcher's own Resolver and refusing it if any of
+// its addresses is refused. The proxy resolves the name again, and may get
+// another answer (split-horizon DNS, a rebinding name): the guard cannot
+// see past it, so a proxy should itself refuse private targets; and a
+// crawler behind a proxy still needs DNS of its own, since a name it cannot
+// resolve is not handed over. A proxy that must reach private hosts is what
+// ALLOW_PRIVATE is for: with it on, nothing is refused. In both cases,
+// localhost and names under .localhost, .local, .internal and home.arpa are
+// refused without a lookup, and an IPv6 address carrying an IPv4 one (NAT64,
+// 6to4, Teredo, IPv4-compatible or -mapped) is judged by the IPv4 address.
+// A refusal is ErrPrivateAddress: the crawler's own decision, made before
+// anything was sent, not an answer of the site.
 //
 // Time is a Clock, and the lease, the robots cache and the refusal list are
 // interfaces, so that tests run simulated days and a store can later back the

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ type exchange struct {
 	header      http.Header
 	contentType string
 	body        []byte
+	read        int64 // decoded body bytes read, kept in body or streamed
 	outcome     Outcome
 	location    *url.URL // a redirect's resolved target
 	err         error
@@ -46,7 +48,8 @@ var accept = map[Purpose]string{
 }
 
 // exchange sends one GET for u (a POST of form when it is not nil) and
-// reads what the purpose allows of the answer. It never follows a redirect.
+// reads what the purpose allows of the answer, into ex.body or, when the
+// caller's Request has a Stream, through it. It never follows a redirect.
 func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, lastModified string, form url.Values) (ex exchange) {
 	ex.start = f.clock.Now()
 	defer func() {
@@ -61,7 +64,7 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 	if form != nil {
 		method, body = http.MethodPost, strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequestWithContext(withConnCount(cctx, cancel), method, u.String(), body)
+	req, err := http.NewRequestWithContext(withConnCount(withProxyRoute(cctx), cancel), method, u.String(), body)
 	if err != nil {
 		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
 		return ex
@@ -107,27 +110,52 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		ex.outcome, ex.err = OutcomeStatus, fmt.Errorf("fetch %s: %w", u, &StatusError{Code: s})
 		return ex
 	}
-	ex.outcome, ex.body, ex.err = f.readBody(resp, p)
+	var stream func(string, io.Reader)
+	if p != PurposeRobots && form == nil {
+		stream = streamOf(ctx)
+	}
+	ex.outcome, ex.body, ex.read, ex.err = f.readBody(resp, p, u.String(), stream)
 	if ex.err != nil {
 		ex.err = fmt.Errorf("fetch %s: %w", u, ex.err)
 	}
 	return ex
 }
 
+// sitemapMaxBytes is the sitemap protocol's limit on one file, uncompressed
+// (https://www.sitemaps.org/protocol.html; sitemap.DefaultMaxBytes).
+const sitemapMaxBytes = 50 << 20
+
+// bodyLimit is how many decoded bytes of a body of purpose p are read.
+// BODY_MAX is the limit of pages and feeds. A sitemap has the protocol's
+// own, enforced by its parser (sitemap.Read, which stops at 50 MB and says
+// the file was cut): the fetcher's cap only has to stay clear of it, by as
+// much as a .gz file of 50 MB inflated may exceed 50 MB and the parser reads
+// ahead.
+func (f *Fetcher) bodyLimit(p Purpose) int64 {
+	if p == PurposeSitemap {
+		return rawLimit(sitemapMaxBytes)
+	}
+	return f.s.BodyMax
+}
+
 // readBody judges the type from the header, then reads and decodes at most
-// BODY_MAX bytes, sniffing the first ones when the type is ambiguous.
-func (f *Fetcher) readBody(resp *http.Response, p Purpose) (Outcome, []byte, error) {
-	limit := f.s.BodyMax
+// bodyLimit bytes, sniffing the first ones when the type is ambiguous. With
+// a stream, the decoded body is given to it instead of returned; read is
+// the decoded bytes taken either way.
+func (f *Fetcher) readBody(resp *http.Response, p Purpose, finalURL string, stream func(string, io.Reader)) (Outcome, []byte, int64, error) {
+	limit := f.bodyLimit(p)
 	verdict := judgeType(p, MediaType(resp.Header.Get("Content-Type")))
 	if verdict == typeWrong {
-		return OutcomeWrongType, nil, fmt.Errorf("%w: %q for %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
+		return OutcomeWrongType, nil, 0, fmt.Errorf("%w: %q for %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
 	}
 	declared := limit // what an unencoded body may declare; an encoded one may be a little longer
 	if enc := resp.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
 		declared = rawLimit(limit)
 	}
-	if p != PurposeRobots && resp.ContentLength > declared {
-		return OutcomeTooLarge, nil, fmt.Errorf("%w: Content-Length %d", ErrTooLarge, resp.ContentLength)
+	// robots.txt and a sitemap are read as far as their limit, not refused
+	// for the rest: a sitemap's parser keeps the entries before its cut.
+	if p != PurposeRobots && p != PurposeSitemap && resp.ContentLength > declared {
+		return OutcomeTooLarge, nil, 0, fmt.Errorf("%w: Content-Length %d", ErrTooLarge, resp.ContentLength)
 	}
 	r, err := decoder(resp.Body, resp.Header.Get("Content-Encoding"), limit)
 	if err != nil {
@@ -140,7 +168,7 @@ func (f *Fetcher) readBody(resp *http.Response, p Purpose) (Outcome, []byte, err
 		if err != nil && !errors.Is(err, ErrTooLarge) {
 			return readError(err)
 		}
-		return OutcomeFetched, b, nil
+		return OutcomeFetched, b, int64(len(b)), nil
 	}
 	var prefix []byte
 	if verdict == typeSniff {
@@ -151,19 +179,63 @@ func (f *Fetcher) readBody(resp *http.Response, p Purpose) (Outcome, []byte, err
 		}
 		prefix = buf[:n]
 		if !sniffAccepts(p, sniff(prefix)) {
-			return OutcomeWrongType, nil, fmt.Errorf("%w: %q does not look like a %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
+			return OutcomeWrongType, nil, 0, fmt.Errorf("%w: %q does not look like a %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
 		}
+	}
+	if stream != nil {
+		w := &watchedBody{r: io.MultiReader(bytes.NewReader(prefix), &capReader{r: r, n: limit - int64(len(prefix))})}
+		stream(finalURL, w)
+		if w.err != nil {
+			failed, _, _, why := readError(w.err)
+			return failed, nil, w.n, why
+		}
+		return OutcomeFetched, nil, w.n, nil
 	}
 	b, err := readCapped(r, prefix, limit)
 	if err != nil {
 		return readError(err)
 	}
-	return OutcomeFetched, b, nil
+	return OutcomeFetched, b, int64(len(b)), nil
 }
 
-func readError(err error) (Outcome, []byte, error) {
+func readError(err error) (Outcome, []byte, int64, error) {
 	if errors.Is(err, ErrTooLarge) {
-		return OutcomeTooLarge, nil, err
+		return OutcomeTooLarge, nil, 0, err
 	}
-	return OutcomeError, nil, fmt.Errorf("read body: %w", err)
+	return OutcomeError, nil, 0, fmt.Errorf("read body: %w", err)
+}
+
+// watchedBody is the body a stream reads: it counts what was read and keeps
+// the body's first failure, which is the site's (or the cap's) and decides
+// the outcome, whatever the stream made of it.
+type watchedBody struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (w *watchedBody) Read(p []byte) (int, error) {
+	n, err := w.r.Read(p)
+	w.n += int64(n)
+	if err != nil && err != io.EOF && w.err == nil {
+		w.err = err
+	}
+	return n, err
+}
+
+// streamKey carries a Request's Stream down to its exchange: the lease and
+// the exchange are shared with robots.txt reads and POSTs, which never
+// stream, so the stream rides on the context of the one Fetch it belongs to.
+type streamKey struct{}
+
+func withStream(ctx context.Context, stream func(finalURL string, body io.Reader)) context.Context {
+	if stream == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, streamKey{}, stream)
+}
+
+func streamOf(ctx context.Context) func(string, io.Reader) {
+	s, _ := ctx.Value(streamKey{}).(func(string, io.Reader))
+	return s
 }

@@ -31,6 +31,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	if req.Purpose == PurposeClaim {
 		ctx = context.WithValue(ctx, claimKey{}, true)
 	}
+	ctx = withStream(ctx, req.Stream)
 	seen := map[string]bool{u.String(): true}
 	var redirects []string
 	for {
@@ -145,7 +146,7 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	}
 	slot.Release(ex.end, b.next(ex.end, max(f.s.MinGap, crawlDelay)))
 	f.emit(ctx, Record{
-		Site: site, URL: u.String(), Purpose: p, Status: ex.status, Bytes: int64(len(ex.body)),
+		Site: site, URL: u.String(), Purpose: p, Status: ex.status, Bytes: ex.read,
 		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Outcome: outcomeOf(ex), Err: ex.err,
 	})
 	return ex

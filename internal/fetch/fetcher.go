@@ -46,13 +46,16 @@ type Options struct {
 
 	// Resolver and Dial are the network under the guard: tests substitute
 	// them (see package simweb) and the guard still judges every address.
-	// Defaults: net.DefaultResolver and a net.Dialer whose Control runs the
-	// guard again on the address actually connected.
+	// Resolver also names the addresses of a target handed to a proxy, for
+	// the guard to judge. Defaults: net.DefaultResolver and a net.Dialer
+	// whose Control runs the guard again on the address actually connected.
 	Resolver Resolver
 	Dial     DialFunc
 	// Proxy chooses a proxy per request; default http.ProxyFromEnvironment
-	// (HTTP_PROXY, HTTPS_PROXY, NO_PROXY). A configured proxy is trusted:
-	// the guard applies to the targets the crawler dials itself.
+	// (HTTP_PROXY, HTTPS_PROXY, NO_PROXY). The proxy itself is dialled
+	// without the guard, but the target of every request handed to it is
+	// judged first, by its name and by what Resolver says of it (see the
+	// package doc); with ALLOW_PRIVATE on, nothing is.
 	Proxy func(*http.Request) (*url.URL, error)
 	// TLS is the client TLS configuration (nil: the system's roots); tests
 	// pass simweb's ClientTLS.
@@ -85,7 +88,6 @@ type Fetcher struct {
 	slowFactor int
 	backoffs   backoffs
 	robotsOnce flights
-	proxies    sync.Map // "host:port" of proxies in use: dialled without the guard
 }
 
 // New builds a Fetcher.
@@ -157,6 +159,8 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 		dial = nd.DialContext
 	}
 	g := &guardedDialer{resolver: resolver, dial: dial, allowPrivate: o.Settings.AllowPrivate}
+	// The proxy itself is dialled without the guard: it is the operator's,
+	// and often on loopback or the local network.
 	proxyDialer := &net.Dialer{Timeout: f.timeouts.Dial}
 	proxy := o.Proxy
 	if proxy == nil {
@@ -165,23 +169,30 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 	ts := &transports{}
 	ts.build = func() *http.Transport {
 		return &http.Transport{
+			// Called before every request (every redirect hop is one): a
+			// request handed to a proxy has its target judged here, since
+			// the proxy, not our dialer, will connect to it.
 			Proxy: func(r *http.Request) (*url.URL, error) {
 				u, err := proxy(r)
-				if u != nil {
-					port := u.Port()
-					if port == "" {
-						port = defaultPort(u.Scheme)
-					}
-					f.proxies.Store(net.JoinHostPort(u.Hostname(), port), true)
+				if err != nil || u == nil {
+					return u, err
 				}
-				return u, err
+				if err := g.judgeTarget(r.Context(), r.URL.Hostname()); err != nil {
+					return nil, err
+				}
+				port := u.Port()
+				if port == "" {
+					port = defaultPort(u.Scheme)
+				}
+				noteProxy(r.Context(), net.JoinHostPort(u.Hostname(), port))
+				return u, nil
 			},
 			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 				if resending(ctx) {
 					return nil, errNoResend
 				}
 				ts.dials.Add(1)
-				if _, ok := f.proxies.Load(addr); ok {
+				if toProxy(ctx, addr) {
 					return proxyDialer.DialContext(ctx, network, addr)
 				}
 				return g.DialContext(ctx, network, addr)

@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"strings"
+	"sync"
 	"syscall"
 )
 
-// ErrPrivateAddress is returned when a target resolves to an address the
-// crawler must not reach (loopback, private, link-local, CGNAT, unspecified,
-// multicast) and ALLOW_PRIVATE is off.
+// ErrPrivateAddress is returned when a target is one the crawler must not
+// reach (loopback, private, link-local, CGNAT, unspecified, multicast, or a
+// name reserved for local networks) and ALLOW_PRIVATE is off. It is the
+// crawler's own refusal, made before anything was sent: it says nothing of
+// the site's answer.
 var ErrPrivateAddress = errors.New("private address refused")
 
 var refusedPrefixes = []netip.Prefix{
@@ -28,22 +32,87 @@ var refusedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("240.0.0.0/4"),   // reserved, broadcast
 	netip.MustParsePrefix("::/128"),
 	netip.MustParsePrefix("::1/128"),
-	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64
+	netip.MustParsePrefix("64:ff9b:1::/48"), // local-use NAT64: translates into whatever the local network says
 	netip.MustParsePrefix("fc00::/7"),       // unique local
 	netip.MustParsePrefix("fe80::/10"),      // link-local
 	netip.MustParsePrefix("fec0::/10"),      // deprecated site-local
 	netip.MustParsePrefix("ff00::/8"),       // multicast
 }
 
-// Refused reports whether the guard refuses a.  IPv4-mapped IPv6 addresses
-// (::ffff:10.0.0.1) are judged as the IPv4 address they carry.
+// The IPv6 forms that carry an IPv4 address, which is where a packet sent
+// to them ends up (through a translator or a tunnel relay): they are judged
+// by the IPv4 address they carry.
+var (
+	ipv4Compatible = netip.MustParsePrefix("::/96")           // RFC 4291 §2.5.5.1, deprecated: ::a.b.c.d
+	ipv4Translated = netip.MustParsePrefix("::ffff:0:0:0/96") // RFC 2765 (SIIT): ::ffff:0:a.b.c.d
+	nat64          = netip.MustParsePrefix("64:ff9b::/96")    // RFC 6052 well-known prefix: 64:ff9b::a.b.c.d
+	sixToFour      = netip.MustParsePrefix("2002::/16")       // RFC 3056: 2002:AABB:CCDD::/48
+	teredo         = netip.MustParsePrefix("2001::/32")       // RFC 4380: server in bits 32-63, client inverted in 96-127
+)
+
+// Refused reports whether the guard refuses a. An IPv6 address that carries
+// an IPv4 address — IPv4-mapped (::ffff:10.0.0.1), IPv4-compatible
+// (::10.0.0.1), IPv4-translated, NAT64 (64:ff9b::10.0.0.1), 6to4
+// (2002:0a00:0001::) — is judged as that IPv4 address; a Teredo address
+// (2001:0::/32) is refused when either the server or the client address it
+// carries is. A zone (fe80::1%eth0) does not change the verdict.
 func Refused(a netip.Addr) bool {
-	a = a.Unmap()
+	a = a.WithZone("").Unmap()
 	if !a.IsValid() {
 		return true
 	}
 	for _, p := range refusedPrefixes {
 		if p.Contains(a) {
+			return true
+		}
+	}
+	carried, n := carriedIPv4(a)
+	for _, v4 := range carried[:n] {
+		if Refused(v4) {
+			return true
+		}
+	}
+	return false
+}
+
+// carriedIPv4 is the IPv4 addresses a carries, n of them (none for an IPv4
+// address or a plain IPv6 one).
+func carriedIPv4(a netip.Addr) (carried [2]netip.Addr, n int) {
+	if !a.Is6() {
+		return carried, 0
+	}
+	b := a.As16()
+	switch {
+	case ipv4Compatible.Contains(a), ipv4Translated.Contains(a), nat64.Contains(a):
+		carried[0] = netip.AddrFrom4([4]byte(b[12:16]))
+		return carried, 1
+	case sixToFour.Contains(a):
+		carried[0] = netip.AddrFrom4([4]byte(b[2:6]))
+		return carried, 1
+	case teredo.Contains(a):
+		client := [4]byte(b[12:16])
+		for i := range client {
+			client[i] ^= 0xff // RFC 4380 §4: the client's address is stored inverted
+		}
+		carried[0], carried[1] = netip.AddrFrom4([4]byte(b[4:8])), netip.AddrFrom4(client)
+		return carried, 2
+	}
+	return carried, 0
+}
+
+// localNames are the names reserved for hosts of a local network: they
+// never name a public site, so they are refused without a lookup, whatever
+// a resolver would say. localhost (RFC 6761 §6.3), .local (mDNS, RFC
+// 6762), .internal (reserved by ICANN for private use, 2024), home.arpa
+// (RFC 8375).
+var localNames = []string{"localhost", "local", "internal", "home.arpa"}
+
+// RefusedName reports whether the guard refuses host by its name alone:
+// localhost, or a name under .localhost, .local, .internal or home.arpa.
+func RefusedName(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, n := range localNames {
+		if h == n || strings.HasSuffix(h, "."+n) {
 			return true
 		}
 	}
@@ -81,19 +150,34 @@ type guardedDialer struct {
 	allowPrivate bool
 }
 
+// lookup is the addresses of host: host itself when it is an address
+// literal, else what the resolver says. A local name is refused before any
+// lookup.
+func (g *guardedDialer) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
+	if a, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{a}, nil
+	}
+	if !g.allowPrivate && RefusedName(host) {
+		return nil, fmt.Errorf("%s: a local name: %w", host, ErrPrivateAddress)
+	}
+	addrs, err := g.resolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil, fmt.Errorf("resolve %s: %w", host, err)
+	}
+	if len(addrs) == 0 {
+		return nil, fmt.Errorf("resolve %s: no addresses", host)
+	}
+	return addrs, nil
+}
+
 func (g *guardedDialer) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(address)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", address, err)
 	}
-	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{a}
-	} else {
-		addrs, err = g.resolver.LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return nil, fmt.Errorf("resolve %s: %w", host, err)
-		}
+	addrs, err := g.lookup(ctx, host)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", address, err)
 	}
 	var errs []error
 	for _, a := range addrs {
@@ -107,8 +191,64 @@ func (g *guardedDialer) DialContext(ctx context.Context, network, address string
 		}
 		errs = append(errs, err)
 	}
-	if len(errs) == 0 {
-		return nil, fmt.Errorf("resolve %s: no addresses", host)
-	}
 	return nil, errors.Join(errs...)
+}
+
+// judgeTarget is the guard for a request handed to a proxy, which dials the
+// target out of our sight: the target's host is refused when it is a local
+// name, or when any address our resolver gives for it is refused (the
+// proxy may pick any of them). A lookup that fails refuses it too, since
+// nothing can be judged; it is not ErrPrivateAddress, but the same error a
+// direct dial would meet.
+func (g *guardedDialer) judgeTarget(ctx context.Context, host string) error {
+	if g.allowPrivate {
+		return nil
+	}
+	addrs, err := g.lookup(ctx, host)
+	if err != nil {
+		return fmt.Errorf("proxy target: %w", err)
+	}
+	for _, a := range addrs {
+		if Refused(a) {
+			return fmt.Errorf("proxy target %s (%s): %w", host, a, ErrPrivateAddress)
+		}
+	}
+	return nil
+}
+
+// proxyRoute is put on each request's context (withProxyRoute); the Proxy
+// func notes in it the proxy the transport is about to dial for that
+// request, so that the dialer lets exactly that address through unguarded,
+// and never a target that merely shares the proxy's address.
+type proxyRoute struct {
+	mu   sync.Mutex
+	addr string // host:port
+}
+
+type proxyRouteKey struct{}
+
+func withProxyRoute(ctx context.Context) context.Context {
+	return context.WithValue(ctx, proxyRouteKey{}, &proxyRoute{})
+}
+
+// noteProxy records on the request's context that its connection goes to
+// the proxy at addr.
+func noteProxy(ctx context.Context, addr string) {
+	if r, ok := ctx.Value(proxyRouteKey{}).(*proxyRoute); ok {
+		r.mu.Lock()
+		r.addr = addr
+		r.mu.Unlock()
+	}
+}
+
+// toProxy reports whether a dial of addr for the request of ctx is the dial
+// of its proxy.
+func toProxy(ctx context.Context, addr string) bool {
+	r, ok := ctx.Value(proxyRouteKey{}).(*proxyRoute)
+	if !ok {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.addr != "" && r.addr == addr
 }

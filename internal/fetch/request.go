@@ -3,6 +3,7 @@ package fetch
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 
@@ -43,6 +44,15 @@ type Request struct {
 	// Form is the body of a POST (application/x-www-form-urlencoded); only
 	// PurposeWebSub sends one, and only it may.
 	Form url.Values
+	// Stream, when set, takes the body of a GET instead of Result.Body: it
+	// is called once, with the URL the body came from (after redirects) and
+	// the decoded body, while the response is open and the site's lease
+	// held, so it must not fetch. What it leaves unread is never
+	// downloaded. What it made of the body counts only when the Outcome is
+	// OutcomeFetched; any other means the body failed partway. A sitemap is
+	// read this way (sitemap.Read streams), so that its 50 MB never sit in
+	// memory.
+	Stream func(finalURL string, body io.Reader)
 }
 
 // Outcome is how a fetch ended. The strings are stable.
@@ -55,7 +65,7 @@ const (
 	OutcomeDisallowed Outcome = "disallowed" // robots.txt says no (or is unreachable): no connection made
 	OutcomeRefused    Outcome = "refused"    // the site is on the 403 refusal list: no connection made
 	OutcomeOptedOut   Outcome = "opted-out"  // the site's owner opted out (the public site's form): no connection made
-	OutcomeTooLarge   Outcome = "too-large"  // the body (decoded) exceeds BODY_MAX
+	OutcomeTooLarge   Outcome = "too-large"  // the body (decoded) exceeds BODY_MAX, or a sitemap's limit
 	OutcomeWrongType  Outcome = "wrong-type" // Content-Type (or the first bytes) not what the purpose takes: closed unread
 	OutcomeStatus     Outcome = "status"     // the server answered with another status (4xx, 5xx, 3xx without Location)
 	OutcomeError      Outcome = "error"      // no answer: DNS, connection, timeout, guard, too many redirects, a loop
@@ -67,7 +77,7 @@ type Result struct {
 	Outcome     Outcome
 	Status      int    // the final response's status; 0 when none
 	FinalURL    string // where the last hop went
-	Body        []byte // decoded, at most BODY_MAX; nil unless OutcomeFetched
+	Body        []byte // decoded, at most BODY_MAX (a sitemap: the package doc); nil unless OutcomeFetched without a Stream
 	ContentType string // as the server sent it
 	// Validators to store for the next conditional read: the ETag and
 	// Last-Modified exactly as the server wrote them; with no Last-Modified,
