@@ -68,8 +68,10 @@ func isControl(hostport string) bool {
 	if host == controlHost || host == "localhost" {
 		return true
 	}
-	_, err := netip.ParseAddr(host)
-	return err == nil
+	// The server's own address (loopback): the scenario's blogs are on
+	// public-looking addresses (TEST-NET-3), never loopback.
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
 }
 
 func (s *server) getDay(w http.ResponseWriter, _ *http.Request) {

@@ -1,9 +1,11 @@
 // Command simweb serves a simulated web of blogs on a loopback port, for a
 // crawler to use as its HTTP proxy (HTTP_PROXY=http://127.0.0.1:PORT): it
-// answers requests in proxy form (GET http://blog1.example/feed HTTP/1.1)
+// answers requests in proxy form (GET http://203.0.113.1/feed HTTP/1.1)
 // by host, records every one, and lets the script driving the crawl switch
 // the scenario's day and read what the sites saw. Only http:// sites, no
-// CONNECT. Nothing leaves loopback: the simulated names are never resolved.
+// CONNECT. Nothing leaves loopback: the blogs are on TEST-NET-3 addresses
+// (203.0.113.N), which the crawler judges public without a lookup and hands
+// to this proxy, which serves them itself.
 //
 // The first line on stdout is the address it listens on. Control endpoints,
 // on the same port, for requests to the host simweb.control or to the

@@ -132,7 +132,7 @@ func allowedFor(body, path string) bool {
 
 func TestDisallowedFeedRuleLiftedOnDayTwo(t *testing.T) {
 	r := newRig(t)
-	day1 := r.get("http://blog2.example/robots.txt")
+	day1 := r.get("http://203.0.113.2/robots.txt")
 	if day1.status != 200 || allowedFor(day1.body, "/feed/") || !allowedFor(day1.body, "/posts/one") {
 		t.Fatalf("day 1 robots.txt (%d) should disallow /feed/ only:\n%s", day1.status, day1.body)
 	}
@@ -140,45 +140,45 @@ func TestDisallowedFeedRuleLiftedOnDayTwo(t *testing.T) {
 		t.Errorf("day 1 robots.txt lacks the rule as the issue words it:\n%s", day1.body)
 	}
 	r.control("POST", "/day?n=2")
-	day2 := r.get("http://blog2.example/robots.txt", "If-None-Match", day1.header.Get("ETag"))
+	day2 := r.get("http://203.0.113.2/robots.txt", "If-None-Match", day1.header.Get("ETag"))
 	if day2.status != 200 || !allowedFor(day2.body, "/feed/") {
 		t.Fatalf("day 2 robots.txt (%d) should allow /feed/:\n%s", day2.status, day2.body)
 	}
-	if feed := r.get("http://blog2.example/feed/"); feed.status != 200 || !strings.Contains(feed.body, "http://blog2.example/posts/three") {
+	if feed := r.get("http://203.0.113.2/feed/"); feed.status != 200 || !strings.Contains(feed.body, "http://203.0.113.2/posts/three") {
 		t.Errorf("blog2 feed: %d\n%s", feed.status, feed.body)
 	}
 }
 
 func TestNewPostsByDay(t *testing.T) {
 	r := newRig(t)
-	feed1 := r.get("http://blog1.example/feed/")
-	sm1 := r.get("http://blog3.example/sitemap.xml")
-	if got := r.get("http://blog1.example/posts/four").status; got != 404 {
+	feed1 := r.get("http://203.0.113.1/feed/")
+	sm1 := r.get("http://203.0.113.3/sitemap.xml")
+	if got := r.get("http://203.0.113.1/posts/four").status; got != 404 {
 		t.Errorf("day 1: a day-2 post answers %d, want 404", got)
 	}
 	if strings.Contains(feed1.body, "/posts/four") {
 		t.Error("day 1 feed lists a day-2 post")
 	}
 	r.control("POST", "/day?n=2")
-	if got := r.get("http://blog1.example/posts/four").status; got != 200 {
+	if got := r.get("http://203.0.113.1/posts/four").status; got != 200 {
 		t.Errorf("day 2: the day-2 post answers %d", got)
 	}
-	if got := r.get("http://blog1.example/posts/five").status; got != 404 {
+	if got := r.get("http://203.0.113.1/posts/five").status; got != 404 {
 		t.Errorf("day 2: a day-3 post answers %d", got)
 	}
-	changed := r.get("http://blog1.example/feed/", "If-None-Match", feed1.header.Get("ETag"))
-	if changed.status != 200 || !strings.Contains(changed.body, "http://blog1.example/posts/four") {
+	changed := r.get("http://203.0.113.1/feed/", "If-None-Match", feed1.header.Get("ETag"))
+	if changed.status != 200 || !strings.Contains(changed.body, "http://203.0.113.1/posts/four") {
 		t.Errorf("day 2 feed to a conditional request: %d, want 200 with the new post", changed.status)
 	}
 	if lm := changed.header.Get("Last-Modified"); lm != dayDate(2).Format(http.TimeFormat) {
 		t.Errorf("day 2 feed Last-Modified %q", lm)
 	}
-	same := r.get("http://blog3.example/sitemap.xml", "If-None-Match", sm1.header.Get("ETag"))
+	same := r.get("http://203.0.113.3/sitemap.xml", "If-None-Match", sm1.header.Get("ETag"))
 	if same.status != 304 {
 		t.Errorf("an unchanged sitemap on day 2: %d, want 304", same.status)
 	}
 	r.control("POST", "/day?n=3")
-	if got := r.get("http://blog1.example/posts/five").status; got != 200 {
+	if got := r.get("http://203.0.113.1/posts/five").status; got != 200 {
 		t.Errorf("day 3: the day-3 post answers %d", got)
 	}
 }
@@ -222,7 +222,7 @@ func TestFaultsStrikeOnceThenHeal(t *testing.T) {
 	if len(recorded) != 4*len(m.Faults) {
 		t.Errorf("%d requests recorded, want %d", len(recorded), 4*len(m.Faults))
 	}
-	i := slices.IndexFunc(recorded, func(l requestLine) bool { return l.Host == "blog6.example" && l.URI == "/posts/one" })
+	i := slices.IndexFunc(recorded, func(l requestLine) bool { return l.Host == "203.0.113.6" && l.URI == "/posts/one" })
 	if i < 0 || recorded[i].Status != 0 || recorded[i].End == "" {
 		t.Errorf("the reset should be recorded, ended, with status 0: %+v", recorded[i])
 	}
@@ -233,24 +233,24 @@ func TestFaultsStrikeOnceThenHeal(t *testing.T) {
 // waited for it is clean, and one that did not wait is caught.
 func TestHealedRobotsIsTheHostsRobots(t *testing.T) {
 	r := newRig(t)
-	if a := r.get("http://blog8.example/posts/one"); a.status != 200 {
+	if a := r.get("http://203.0.113.8/posts/one"); a.status != 200 {
 		t.Fatalf("blog8 post: %d", a.status) // the careless request, before any robots.txt
 	}
 	time.Sleep(60 * time.Millisecond)
-	if a := r.get("http://blog8.example/robots.txt"); a.status != 503 {
+	if a := r.get("http://203.0.113.8/robots.txt"); a.status != 503 {
 		t.Fatalf("blog8 robots.txt first: %d", a.status)
 	}
 	time.Sleep(60 * time.Millisecond)
-	healed := r.get("http://blog8.example/robots.txt")
-	if healed.status != 200 || !strings.Contains(healed.body, "Sitemap: http://blog8.example/sitemap-posts.xml") {
+	healed := r.get("http://203.0.113.8/robots.txt")
+	if healed.status != 200 || !strings.Contains(healed.body, "Sitemap: http://203.0.113.8/sitemap-posts.xml") {
 		t.Fatalf("blog8 robots.txt healed: %d\n%s", healed.status, healed.body)
 	}
 	time.Sleep(60 * time.Millisecond)
-	if a := r.get("http://blog8.example/posts/two"); a.status != 200 {
+	if a := r.get("http://203.0.113.8/posts/two"); a.status != 200 {
 		t.Fatalf("blog8 post: %d", a.status)
 	}
 	v := r.violations("50ms")
-	want := []string{"blog8.example: first request /posts/one, not /robots.txt"}
+	want := []string{"203.0.113.8: first request /posts/one, not /robots.txt"}
 	if !slices.Equal(v, want) {
 		t.Errorf("violations %q, want %q", v, want)
 	}
@@ -265,11 +265,11 @@ func TestHealedRobotsIsTheHostsRobots(t *testing.T) {
 func TestWellKnownPaths(t *testing.T) {
 	r := newRig(t)
 	m := r.manifest()
-	want := []string{"http://blog3.example/sitemap.xml", "http://blog4.example/?feed=rss2"}
+	want := []string{"http://203.0.113.3/sitemap.xml", "http://203.0.113.4/?feed=rss2"}
 	if !slices.Equal(m.Candidates, want) {
 		t.Errorf("candidates %q, want %q", m.Candidates, want)
 	}
-	for _, host := range []string{"blog3.example", "blog4.example", "blog2.example"} {
+	for _, host := range []string{"203.0.113.3", "203.0.113.4", "203.0.113.2"} {
 		for _, p := range m.WellKnown {
 			u := "http://" + host + p
 			got := r.get(u).status
@@ -278,13 +278,13 @@ func TestWellKnownPaths(t *testing.T) {
 			}
 		}
 	}
-	if a := r.get("http://blog4.example/"); strings.Contains(a.body, "alternate") {
+	if a := r.get("http://203.0.113.4/"); strings.Contains(a.body, "alternate") {
 		t.Error("blog4's homepage declares a feed")
 	}
-	if a := r.get("http://blog4.example/?feed=rss2"); !strings.Contains(a.body, "<rss") || !strings.Contains(a.body, "http://blog4.example/posts/one") {
+	if a := r.get("http://203.0.113.4/?feed=rss2"); !strings.Contains(a.body, "<rss") || !strings.Contains(a.body, "http://203.0.113.4/posts/one") {
 		t.Errorf("blog4 /?feed=rss2 is not its feed:\n%s", a.body)
 	}
-	for _, u := range []string{"http://blog1.example/feed/?paged=2", "http://blog4.example/?feed=rss2&paged=2", "http://blog1.example/?p=1"} {
+	for _, u := range []string{"http://203.0.113.1/feed/?paged=2", "http://203.0.113.4/?feed=rss2&paged=2", "http://203.0.113.1/?p=1"} {
 		if got := r.get(u).status; got != 404 {
 			t.Errorf("%s: %d, want 404", u, got)
 		}
@@ -325,7 +325,7 @@ func TestManifestMatchesTheWeb(t *testing.T) {
 	if disallowed != 1 {
 		t.Errorf("%d disallowed posts, want blog1's draft alone", disallowed)
 	}
-	if len(m.Disallowed) != 1 || m.Disallowed[0].URL != "http://blog2.example/feed/" || m.Disallowed[0].AllowedFrom != 2 {
+	if len(m.Disallowed) != 1 || m.Disallowed[0].URL != "http://203.0.113.2/feed/" || m.Disallowed[0].AllowedFrom != 2 {
 		t.Errorf("disallowed feeds %+v", m.Disallowed)
 	}
 }
@@ -334,9 +334,9 @@ func TestManifestMatchesTheWeb(t *testing.T) {
 // the checks read, with times in RFC 3339 with nanoseconds.
 func TestRequestsByDay(t *testing.T) {
 	r := newRig(t)
-	first := r.get("http://blog1.example/feed/")
+	first := r.get("http://203.0.113.1/feed/")
 	r.control("POST", "/day?n=2")
-	r.get("http://blog1.example/feed/", "If-None-Match", first.header.Get("ETag"), "If-Modified-Since", first.header.Get("Last-Modified"))
+	r.get("http://203.0.113.1/feed/", "If-None-Match", first.header.Get("ETag"), "If-Modified-Since", first.header.Get("Last-Modified"))
 	if got := strings.TrimSpace(r.control("GET", "/day")); got != "2" {
 		t.Errorf("GET /day: %q", got)
 	}
@@ -350,7 +350,7 @@ func TestRequestsByDay(t *testing.T) {
 	if rs[0].IfNoneMatch != "" || rs[1].IfNoneMatch != first.header.Get("ETag") || rs[1].IfModifiedSince == "" {
 		t.Errorf("conditional headers: %+v", rs)
 	}
-	if rs[1].Status != 200 || rs[0].UserAgent != ua || rs[0].Host != "blog1.example" || rs[0].URI != "/feed/" {
+	if rs[1].Status != 200 || rs[0].UserAgent != ua || rs[0].Host != "203.0.113.1" || rs[0].URI != "/feed/" {
 		t.Errorf("%+v", rs[1])
 	}
 	for _, l := range rs {
@@ -365,7 +365,7 @@ func TestRequestsByDay(t *testing.T) {
 func TestIsControl(t *testing.T) {
 	for host, want := range map[string]bool{
 		"simweb.control": true, "127.0.0.1:4321": true, "[::1]:80": true, "localhost:9": true,
-		"blog1.example": false, "blog1.example:80": false, "control.example": false,
+		"203.0.113.1": false, "203.0.113.1:80": false, "control.example": false,
 	} {
 		if got := isControl(host); got != want {
 			t.Errorf("isControl(%q) = %v", host, got)

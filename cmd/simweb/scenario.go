@@ -16,8 +16,8 @@ import (
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
-// The "days" scenario: eight blogs, http://blog1.example/ to
-// http://blog8.example/, over three simulated days, each blog with a
+// The "days" scenario: eight blogs, http://203.0.113.1/ to
+// http://203.0.113.8/, over three simulated days, each blog with a
 // homepage, a robots.txt and posts. Day 1 is the web as the crawler first
 // finds it; switching to day 2 and 3 publishes new posts and lifts a
 // robots.txt rule. Everything is fixed in code: the same day serves the same
@@ -128,7 +128,7 @@ const allowAll = "User-agent: *\nDisallow:\n"
 
 func daysBlogs() []blogSpec {
 	return []blogSpec{{
-		host:  "blog1.example",
+		host:  "203.0.113.1",
 		about: "ordinary blog: declared RSS summary feed, Sitemap: line, a post on day 2 and on day 3, a disallowed draft",
 		rules: "User-agent: *\nDisallow: /private/\n", feedPath: "/feed/", declareFeed: true,
 		sitemapPath: "/sitemap-posts.xml", declareSitemap: true,
@@ -141,7 +141,7 @@ func daysBlogs() []blogSpec {
 			{path: "/posts/five", title: "Fifth season", day: 3},
 		},
 	}, {
-		host:  "blog2.example",
+		host:  "203.0.113.2",
 		about: "feed disallowed for CorpusBot on day 1, allowed from day 2; no sitemap",
 		rules: allowAll, feedDisallowed: 2, feedPath: "/feed/", declareFeed: true,
 		posts: []postSpec{
@@ -150,7 +150,7 @@ func daysBlogs() []blogSpec {
 			{path: "/posts/three", title: "Open field", day: 1},
 		},
 	}, {
-		host:  "blog3.example",
+		host:  "203.0.113.3",
 		about: "no Sitemap: line; /sitemap.xml is a urlset (well-known candidate); the feed lists the two newest posts",
 		rules: allowAll, feedPath: "/feed/", declareFeed: true, sitemapPath: "/sitemap.xml",
 		posts: []postSpec{
@@ -160,7 +160,7 @@ func daysBlogs() []blogSpec {
 			{path: "/posts/four", title: "Newer road", day: 1},
 		},
 	}, {
-		host:  "blog4.example",
+		host:  "203.0.113.4",
 		about: "homepage declares no feed; the feed is only at /?feed=rss2 (well-known candidate); a post on day 2",
 		rules: allowAll, feedPath: "/?feed=rss2",
 		posts: []postSpec{
@@ -170,7 +170,7 @@ func daysBlogs() []blogSpec {
 			{path: "/posts/four", title: "Still here", day: 2},
 		},
 	}, {
-		host:  "blog5.example",
+		host:  "203.0.113.5",
 		about: "a post answering 429 Retry-After: 5 once, another 503 Retry-After: 3 once",
 		rules: allowAll, feedPath: "/feed/", declareFeed: true, sitemapPath: "/sitemap-posts.xml", declareSitemap: true,
 		posts: []postSpec{
@@ -184,7 +184,7 @@ func daysBlogs() []blogSpec {
 			"/posts/three": {kind: "503", retryAfter: 3},
 		},
 	}, {
-		host:  "blog6.example",
+		host:  "203.0.113.6",
 		about: "feed answering 500 once, a post whose connection is reset once; no sitemap",
 		rules: allowAll, feedPath: "/feed/", declareFeed: true,
 		posts: []postSpec{
@@ -197,7 +197,7 @@ func daysBlogs() []blogSpec {
 			"/posts/one": {kind: "reset"},
 		},
 	}, {
-		host:  "blog7.example",
+		host:  "203.0.113.7",
 		about: "declared sitemap answering 503 Retry-After: 2 once; two posts reachable only through it",
 		rules: allowAll, feedPath: "/feed/", declareFeed: true, sitemapPath: "/sitemap-posts.xml", declareSitemap: true,
 		posts: []postSpec{
@@ -210,7 +210,7 @@ func daysBlogs() []blogSpec {
 			"/sitemap-posts.xml": {kind: "503", retryAfter: 2},
 		},
 	}, {
-		host:  "blog8.example",
+		host:  "203.0.113.8",
 		about: "robots.txt answering 503 once (no Retry-After), then allowing everything with a Sitemap: line",
 		rules: allowAll, feedPath: "/feed/", declareFeed: true, sitemapPath: "/sitemap-posts.xml", declareSitemap: true,
 		posts: []postSpec{
