@@ -3,9 +3,11 @@ package crawl
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -37,9 +39,15 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 		}
 		switch {
 		case res.Outcome == fetch.OutcomeFetched:
-		case res.Outcome == fetch.OutcomeError || res.Status == 429 || res.Status >= 500:
-			// Not an end of the archive: resume from this page next time.
-			f.Catalogue, f.Error = store.CatalogueInterrupted, errText(res)
+		case res.Transient() || (res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable):
+			// Not an end of the archive: resume from this page at its retry;
+			// once every try has failed, a window later.
+			retry, ok := c.retryOf(ctx, page, res, f.Attempts)
+			if !ok {
+				c.log().Warn("catalogue page failed after every retry", "feed", f.URL, "page", page, "err", retry.Error)
+				retry = store.Retry{At: c.Clock.Now().Add(max(c.Settings.RetryWindow, time.Minute)), Error: retry.Error}
+			}
+			f.Catalogue, f.Error, f.Attempts, f.RetryAt = store.CatalogueInterrupted, retry.Error, retry.Attempts, retry.At
 			return c.Store.UpdateFeed(ctx, f)
 		default:
 			// 404 past the last page, disallowed by a ?paged= rule, not a feed:
@@ -52,6 +60,7 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			f.Catalogue = store.CatalogueDone
 			return c.Store.UpdateFeed(ctx, f)
 		}
+		f.Attempts, f.RetryAt = 0, time.Time{}
 		added, err := c.Store.FeedRead(ctx, newPosts(f.SourceID, parsed), func(r store.AddResult) store.Feed {
 			f.Pages++
 			switch {

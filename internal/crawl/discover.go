@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"time"
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -39,48 +38,83 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 		return err
 	}
 	if paused(e) {
-		return c.postpone(ctx, src, "robots.txt unreachable", c.Store.PostponeDiscovery)
+		// Asked again when robots.txt is: its own retry, not a try of ours.
+		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: "robots.txt unreachable"}, c.Store.PostponeDiscovery)
 	}
 	found, res, err := c.pageFeeds(ctx, src, src.URL)
 	if err != nil {
 		return err
 	}
 	if failed(res) {
-		return c.postpone(ctx, src, "homepage: "+errText(res), c.Store.PostponeDiscovery)
+		return c.retryDiscovery(ctx, src, src.URL, res, "homepage", c.Store.PostponeDiscovery)
 	}
+	var broken *fetch.Result // a candidate that gave no answer to judge by
 	for _, p := range WellKnownFeedPaths {
 		if found > 0 || ctx.Err() != nil {
 			break
 		}
-		u := home.ResolveReference(&url.URL{Path: pathOnly(p), RawQuery: queryOnly(p)})
-		res := c.fetch(ctx, fetch.Request{URL: u.String(), Purpose: fetch.PurposeFeed})
-		if res.Outcome != fetch.OutcomeFetched {
-			continue
-		}
-		f, err := feed.Parse(res.Body, u.String())
-		if err != nil || f.IsComments || len(f.Entries) == 0 || feed.IsCommentFeedURL(u.String()) {
-			continue
-		}
-		if err := c.addFeed(ctx, src, u.String()); err != nil {
+		u := home.ResolveReference(&url.URL{Path: pathOnly(p), RawQuery: queryOnly(p)}).String()
+		ok, err := c.feedCandidate(ctx, src, u, &broken)
+		if err != nil {
 			return err
 		}
-		found++
+		if ok {
+			found++
+		}
 	}
 	for _, p := range fallbackPages {
 		if found > 0 || ctx.Err() != nil {
 			break
 		}
-		n, _, err := c.pageFeeds(ctx, src, home.ResolveReference(&url.URL{Path: p}).String())
+		n, res, err := c.pageFeeds(ctx, src, home.ResolveReference(&url.URL{Path: p}).String())
 		if err != nil {
 			return err
+		}
+		if failed(res) && broken == nil {
+			broken = &res
 		}
 		found += n
 	}
 	if err := ctx.Err(); err != nil {
 		return err // not marked: the next run discovers it again
 	}
+	if found == 0 && broken != nil {
+		// "No feed" is not concluded from a site that did not answer.
+		return c.retryDiscovery(ctx, src, broken.FinalURL, *broken, "well-known feed paths", c.Store.PostponeDiscovery)
+	}
 	c.log().Info("discovered", "source", src.URL, "feeds", found)
 	return c.Store.MarkDiscovered(ctx, src.ID, c.Clock.Now())
+}
+
+// feedCandidate fetches a well-known feed path and, when it is a feed of
+// posts, adds it with that fetch as its first read: a verified candidate
+// is not downloaded again. A candidate that gave no answer to judge by is
+// noted in broken.
+func (c *Crawler) feedCandidate(ctx context.Context, src store.Source, u string, broken **fetch.Result) (bool, error) {
+	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeFeed})
+	if res.Outcome != fetch.OutcomeFetched {
+		if failed(res) && *broken == nil {
+			*broken = &res
+		}
+		return false, nil
+	}
+	parsed, err := feed.Parse(res.Body, u)
+	if err != nil || parsed.IsComments || len(parsed.Entries) == 0 || feed.IsCommentFeedURL(u) {
+		return false, nil
+	}
+	f, err := c.Store.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: u})
+	if err != nil {
+		return false, fmt.Errorf("discover %s: %w", src.URL, err)
+	}
+	if !f.LastRead.IsZero() {
+		return true, nil // held already, read by its own schedule
+	}
+	now := c.Clock.Now()
+	f.Checked = now
+	_, err = c.ingestFeed(ctx, f, feedBody{
+		Body: res.Body, URL: res.FinalURL, ETag: res.ETag, LastModified: res.LastModified, save: c.Store.FeedRead,
+	}, now)
+	return true, err
 }
 
 // pageFeeds adds the feeds an HTML page declares.
@@ -109,17 +143,32 @@ func paused(e fetch.RobotsEntry) bool { return e.Verdict.State == robots.StateUn
 // failed is a fetch that got no answer worth judging by: no connection, a
 // timeout, a 429 or a 5xx. A source is not judged feedless on one.
 func failed(res fetch.Result) bool {
-	return res.Outcome == fetch.OutcomeError || res.Status == 429 || res.Status >= 500
+	return res.Transient() || (res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable)
 }
 
-// postpone puts a discovery off for ROBOTS_GUESS_TTL, the time an
-// unreachable site's guess is kept.
-func (c *Crawler) postpone(ctx context.Context, src store.Source, why string, put func(context.Context, int64, time.Time) error) error {
+// retryDiscovery puts off a discovery (or sitemap discovery, by put) that
+// failed on rawURL: until its retry, or, when every try has failed, for
+// ROBOTS_GUESS_TTL.
+func (c *Crawler) retryDiscovery(ctx context.Context, src store.Source, rawURL string, res fetch.Result, what string,
+	put func(context.Context, int64, store.Retry) error) error {
+	r, ok := c.retryOf(ctx, rawURL, res, src.Attempts)
+	r.Error = what + ": " + r.Error
+	if !ok {
+		r = c.retryGuess(r.Error)
+	}
+	return c.postpone(ctx, src, r, put)
+}
+
+// postpone stores a discovery put off until r.At.
+func (c *Crawler) postpone(ctx context.Context, src store.Source, r store.Retry, put func(context.Context, int64, store.Retry) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c.log().Info("discovery postponed", "source", src.URL, "why", why)
-	return put(ctx, src.ID, c.Clock.Now().Add(c.Settings.RobotsGuessTTL))
+	if r.At.IsZero() {
+		r.At = c.Clock.Now().Add(fetch.FirstRetry)
+	}
+	c.log().Info("discovery postponed", "source", src.URL, "until", r.At, "why", r.Error)
+	return put(ctx, src.ID, r)
 }
 
 func (c *Crawler) addFeed(ctx context.Context, src store.Source, u string) error {

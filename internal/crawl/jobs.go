@@ -65,7 +65,7 @@ func (c *Crawler) catalogueOf(ctx context.Context, feedID, sourceID int64) error
 
 // WalkCatalogues resumes or starts up to limit catalogue walks.
 func (c *Crawler) WalkCatalogues(ctx context.Context, limit int) (int, error) {
-	feeds, err := c.Store.CataloguesDue(ctx, limit)
+	feeds, err := c.Store.CataloguesDue(ctx, c.Clock.Now(), limit)
 	if err != nil || len(feeds) == 0 {
 		return 0, err
 	}
@@ -84,7 +84,8 @@ func (c *Crawler) DiscoverSitemapsBatch(ctx context.Context, truncated bool, lim
 // FetchSitemaps is `sitemaps fetch [--truncated] --limit N`: up to N
 // sitemaps not read for SITEMAP_INTERVAL, then the pages they made due.
 func (c *Crawler) FetchSitemaps(ctx context.Context, truncated bool, limit int) (int, error) {
-	sms, err := c.Store.SitemapsDue(ctx, c.Clock.Now().Add(-c.Settings.SitemapInterval), truncated, limit)
+	now := c.Clock.Now()
+	sms, err := c.Store.SitemapsDue(ctx, now, now.Add(-c.Settings.SitemapInterval), truncated, limit)
 	if err != nil || len(sms) == 0 {
 		return 0, err
 	}
@@ -101,7 +102,7 @@ func (c *Crawler) FetchSitemaps(ctx context.Context, truncated bool, limit int) 
 
 // FetchPages fetches up to limit pages owed, of any source.
 func (c *Crawler) FetchPages(ctx context.Context, limit int) (int, error) {
-	posts, err := c.Store.PostsDue(ctx, 0, limit)
+	posts, err := c.Store.PostsDue(ctx, 0, c.Clock.Now(), limit)
 	if err != nil || len(posts) == 0 {
 		return 0, err
 	}
@@ -124,7 +125,7 @@ func (c *Crawler) pagesOf(ctx context.Context, sourceIDs []int64) error {
 			continue
 		}
 		seen[id] = true
-		due, err := c.Store.PostsDue(ctx, id, pagesPerVisit)
+		due, err := c.Store.PostsDue(ctx, id, c.Clock.Now(), pagesPerVisit)
 		if err != nil {
 			return err
 		}

@@ -22,6 +22,15 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		return err // still due: fetched again by the next run
 	}
 	r := store.PageResult{PostID: p.ID, Fetched: c.Clock.Now()}
+	if retry, ok := c.retryOf(ctx, p.URL, res, p.Attempts); ok {
+		// Still owed, in the state it was: tried again later.
+		r.Retry = retry
+		c.log().Info("page to be retried", "url", p.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
+		if err := c.Store.SavePage(ctx, r); err != nil {
+			return fmt.Errorf("page %s: %w", p.URL, err)
+		}
+		return nil
+	}
 	refetch := !p.Fetched.IsZero()
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
@@ -50,6 +59,12 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 			r.Keep = true
 		} else {
 			r.State = store.PostError
+		}
+	}
+	if r.State == store.PostError || (r.Keep && res.Outcome != fetch.OutcomeUnchanged) {
+		r.Error = errText(res)
+		if res.Transient() {
+			c.log().Warn("page failed after every retry", "url", p.URL, "tries", p.Attempts+1, "err", r.Error)
 		}
 	}
 	if r.State == store.PostRemoved {

@@ -29,13 +29,19 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	f.Checked = now
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
-		f.State, f.Error, f.LastRead = store.FeedActive, "", now
+		f.State, f.Error, f.LastRead, f.Attempts, f.RetryAt = store.FeedActive, "", now, 0, time.Time{}
 		c.observe(&f, now, nil, nil)
 		c.stretch(&f, now, c.pushedUntil(ctx, f.ID, now))
 		return c.Store.UpdateFeed(ctx, f)
 	case fetch.OutcomeFetched:
 	default:
-		f.State, f.Error = failedFeedState(res), errText(res)
+		if retry, ok := c.retryOf(ctx, f.URL, res, f.Attempts); ok && f.State == store.FeedActive {
+			// Still active: read again at the retry (FeedsToRead).
+			f.Attempts, f.RetryAt, f.Error = retry.Attempts, retry.At, retry.Error
+			c.log().Info("feed to be retried", "feed", f.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
+			return c.Store.UpdateFeed(ctx, f)
+		}
+		f.State, f.Error, f.Attempts, f.RetryAt = failedFeedState(res), errText(res), 0, time.Time{}
 		c.log().Info("feed not read", "feed", f.URL, "state", f.State, "err", f.Error)
 		return c.Store.UpdateFeed(ctx, f)
 	}
@@ -80,6 +86,7 @@ func (c *Crawler) ingestFeed(ctx context.Context, f store.Feed, b feedBody, now 
 		return nil, c.Store.UpdateFeed(ctx, f)
 	}
 	f.State, f.Error, f.LastRead, f.ETag, f.LastModified = store.FeedActive, "", now, b.ETag, b.LastModified
+	f.Attempts, f.RetryAt = 0, time.Time{}
 	f.Title = parsed.Title
 	if f.Catalogue == store.CatalogueNone && f.NextPage == "" {
 		f.NextPage = firstCataloguePage(f.URL, parsed.Next)

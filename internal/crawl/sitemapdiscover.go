@@ -2,13 +2,10 @@ package crawl
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net/url"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -17,12 +14,11 @@ import (
 var WellKnownSitemapPaths = []string{"/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/wp-sitemap.xml",
 	"/sitemap/sitemap.xml", "/sitemap.xml.gz", "/sitemap.txt", "/sitemaps/sitemap.xml"}
 
-var errVerified = errors.New("verified")
-
 // DiscoverSitemaps records a source's sitemaps: the robots.txt Sitemap:
 // lines as given (any host, any path, not fetched here), or, when there are
 // none, each well-known path that is verified by its content to be a
-// sitemap (a 200 HTML page is not one).
+// sitemap (a 200 HTML page is not one). The fetch that verifies a
+// candidate is its first read, stored as such: it is not downloaded again.
 func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error {
 	home, err := url.Parse(src.URL)
 	if err != nil {
@@ -33,7 +29,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
 	}
 	if paused(e) {
-		return c.postpone(ctx, src, "robots.txt unreachable", c.Store.PostponeSitemaps)
+		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: "robots.txt unreachable"}, c.Store.PostponeSitemaps)
 	}
 	var lines []string
 	if e.Verdict.File != nil {
@@ -44,46 +40,41 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 			return err
 		}
 	}
-	found, broken := len(lines), false
+	found := len(lines)
+	var broken *fetch.Result // a candidate that gave no answer to judge by
 	if found == 0 {
 		for _, p := range WellKnownSitemapPaths {
 			if ctx.Err() != nil {
 				break
 			}
 			u := home.ResolveReference(&url.URL{Path: p}).String()
-			ok, failed := c.isSitemap(ctx, u)
-			broken = broken || failed
-			if !ok {
+			got := c.fetchSitemap(ctx, u, "", "")
+			if got.res.Outcome != fetch.OutcomeFetched || got.perr != nil {
+				if failed(got.res) && broken == nil {
+					broken = &got.res
+				}
 				continue
 			}
-			if _, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: store.ViaWellKnown}); err != nil {
+			sm, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: store.ViaWellKnown})
+			if err != nil {
 				return err
 			}
 			found++
+			if !sm.LastRead.IsZero() {
+				continue // held already, read by its own schedule
+			}
+			if err := c.storeSitemap(ctx, sm, got, 0); err != nil {
+				return err
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if broken && found == 0 {
+	if broken != nil && found == 0 {
 		// "No sitemap" is not concluded from a site that did not answer.
-		return c.postpone(ctx, src, "well-known sitemap paths did not answer", c.Store.PostponeSitemaps)
+		return c.retryDiscovery(ctx, src, broken.FinalURL, *broken, "well-known sitemap paths", c.Store.PostponeSitemaps)
 	}
 	c.log().Info("sitemaps discovered", "source", src.URL, "sitemaps", found)
 	return c.Store.MarkSitemapsChecked(ctx, src.ID, c.Clock.Now())
-}
-
-// isSitemap fetches u and reads it as far as its first entry, which is all
-// that is downloaded of it; failed says the site gave no answer to judge by.
-func (c *Crawler) isSitemap(ctx context.Context, u string) (ok, failedFetch bool) {
-	var err error
-	read := func(finalURL string, body io.Reader) {
-		base, _ := url.Parse(finalURL)
-		_, err = sitemap.Read(body, sitemap.Options{Base: base}, func(sitemap.Entry) error { return errVerified })
-	}
-	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap, Stream: read})
-	if res.Outcome != fetch.OutcomeFetched {
-		return false, failed(res)
-	}
-	return err == nil || errors.Is(err, errVerified), false
 }

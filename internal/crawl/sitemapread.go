@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/sitemap"
@@ -24,77 +25,108 @@ func (c *Crawler) ReadSitemap(ctx context.Context, sm store.Sitemap) error {
 }
 
 func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) error {
-	var (
-		urls []store.SitemapURL
-		kids []store.Sitemap
-		sum  sitemap.Summary
-		perr error
-	)
-	// The body is parsed as it arrives, under the sitemap protocol's limits
-	// (50,000 entries, 50 MB uncompressed), never held whole.
-	read := func(finalURL string, body io.Reader) {
-		base, _ := url.Parse(finalURL)
-		sum, perr = sitemap.Read(body, sitemap.Options{Base: base}, func(e sitemap.Entry) error {
-			if e.Type == sitemap.Sitemap {
-				kids = append(kids, store.Sitemap{SourceID: sm.SourceID, URL: e.Loc, Via: sm.Via, ParentID: sm.ID, Lastmod: e.Lastmod})
-				return nil
-			}
-			urls = append(urls, store.SitemapURL{Loc: e.Loc, Lastmod: e.Lastmod})
-			return nil
-		})
-	}
-	res := c.fetch(ctx, fetch.Request{URL: sm.URL, Purpose: fetch.PurposeSitemap, ETag: sm.ETag, LastModified: sm.LastModified, Stream: read})
+	got := c.fetchSitemap(ctx, sm.URL, sm.ETag, sm.LastModified)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	now := c.Clock.Now()
+	return c.storeSitemap(ctx, sm, got, depth)
+}
+
+// sitemapRead is one read of a sitemap: the fetch's result and what the
+// parser took of its body.
+type sitemapRead struct {
+	res  fetch.Result
+	urls []store.SitemapURL
+	kids []sitemap.Entry
+	sum  sitemap.Summary
+	perr error // the body is not a sitemap, or broke off
+}
+
+// fetchSitemap reads u (conditionally with the validators given), the
+// body parsed as it arrives, under the sitemap protocol's limits (50,000
+// entries, 50 MB uncompressed), never held whole.
+func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string) sitemapRead {
+	var r sitemapRead
+	read := func(finalURL string, body io.Reader) {
+		base, _ := url.Parse(finalURL)
+		r.sum, r.perr = sitemap.Read(body, sitemap.Options{Base: base}, func(e sitemap.Entry) error {
+			if e.Type == sitemap.Sitemap {
+				r.kids = append(r.kids, e)
+				return nil
+			}
+			r.urls = append(r.urls, store.SitemapURL{Loc: e.Loc, Lastmod: e.Lastmod})
+			return nil
+		})
+	}
+	r.res = c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap, ETag: etag, LastModified: lastModified, Stream: read})
+	return r
+}
+
+// storeSitemap stores what a read of sm found: a urlset's URLs diffed
+// against the last read, an index's children (read in turn below
+// maxIndexDepth), the validators for the next read; a fault that says "try
+// later" leaves sm as it was until its retry.
+func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitemapRead, depth int) error {
+	res, now := got.res, c.Clock.Now()
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
-		sm.State, sm.Error, sm.LastRead, sm.ReadLastmod = "active", "", now, sm.Lastmod
+		// The index is as it was; children never read (or whose retry is
+		// due) are read all the same.
+		if err := c.readChildren(ctx, sm, depth); err != nil {
+			return err
+		}
+		sm.State, sm.Error, sm.LastRead, sm.ReadLastmod, sm.Attempts, sm.RetryAt = "active", "", now, sm.Lastmod, 0, time.Time{}
 		return c.Store.UpdateSitemap(ctx, sm)
 	case fetch.OutcomeFetched:
 	default:
 		// What the parser took before the body failed is dropped with it.
-		sm.State, sm.Error, sm.LastRead = "error", errText(res), now
+		if retry, ok := c.retryOf(ctx, sm.URL, res, sm.Attempts); ok {
+			sm.Attempts, sm.RetryAt, sm.Error = retry.Attempts, retry.At, retry.Error
+			c.log().Info("sitemap to be retried", "sitemap", sm.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
+			return c.Store.UpdateSitemap(ctx, sm)
+		}
+		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = "error", errText(res), now, 0, time.Time{}
 		if res.Outcome == fetch.OutcomeDisallowed {
 			sm.State = "disallowed"
 		}
 		return c.Store.UpdateSitemap(ctx, sm)
 	}
-	if perr != nil {
-		sm.State, sm.Error, sm.LastRead = "error", perr.Error(), now
+	if got.perr != nil {
+		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = "error", got.perr.Error(), now, 0, time.Time{}
 		return c.Store.UpdateSitemap(ctx, sm)
 	}
-	if sum.Truncated {
+	if got.sum.Truncated {
 		// Kept as far as the cut; the read is not whole, so nothing it
 		// did not reach is taken as removed.
-		c.log().Warn("sitemap truncated", "sitemap", sm.URL, "reason", sum.Reason, "entries", sum.Entries())
+		c.log().Warn("sitemap truncated", "sitemap", sm.URL, "reason", got.sum.Reason, "entries", got.sum.Entries())
 	}
-	if len(urls) > 0 || sum.Format != sitemap.FormatIndex {
-		diff, err := c.Store.IngestSitemap(ctx, sm, urls, sum.Whole())
+	if len(got.urls) > 0 || got.sum.Format != sitemap.FormatIndex {
+		diff, err := c.Store.IngestSitemap(ctx, sm, got.urls, got.sum.Whole())
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}
-		c.log().Info("sitemap read", "sitemap", sm.URL, "urls", len(urls), "new", diff.New, "modified", diff.Modified,
-			"removed", diff.Removed, "returned", diff.Returned, "whole", sum.Whole())
+		c.log().Info("sitemap read", "sitemap", sm.URL, "urls", len(got.urls), "new", diff.New, "modified", diff.Modified,
+			"removed", diff.Removed, "returned", diff.Returned, "whole", got.sum.Whole())
 	}
-	for _, k := range kids {
-		if _, err := c.Store.AddSitemap(ctx, k); err != nil {
+	for _, k := range got.kids {
+		if _, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: sm.SourceID, URL: k.Loc, Via: sm.Via, ParentID: sm.ID, Lastmod: k.Lastmod}); err != nil {
 			return err
 		}
 	}
-	if len(kids) > 0 && depth < maxIndexDepth {
+	if len(got.kids) > 0 && depth < maxIndexDepth {
 		if err := c.readChildren(ctx, sm, depth); err != nil {
 			return err
 		}
 	}
 	sm.State, sm.Error, sm.LastRead, sm.ETag, sm.LastModified, sm.ReadLastmod = "active", "", now, res.ETag, res.LastModified, sm.Lastmod
+	sm.Attempts, sm.RetryAt = 0, time.Time{}
 	return c.Store.UpdateSitemap(ctx, sm)
 }
 
 // readChildren reads an index's children newest lastmod first, skipping
 // those read since their lastmod last advanced (a child without a lastmod
-// is read when SITEMAP_INTERVAL has passed since its last read).
+// is read when SITEMAP_INTERVAL has passed since its last read) and those
+// waiting for a retry.
 func (c *Crawler) readChildren(ctx context.Context, parent store.Sitemap, depth int) error {
 	kids, err := c.Store.ChildSitemaps(ctx, parent.ID)
 	if err != nil {
@@ -103,7 +135,7 @@ func (c *Crawler) readChildren(ctx context.Context, parent store.Sitemap, depth 
 	for _, k := range kids {
 		due := k.LastRead.IsZero() || k.Lastmod.After(k.ReadLastmod) ||
 			(k.Lastmod.IsZero() && c.Clock.Now().Sub(k.LastRead) >= c.Settings.SitemapInterval)
-		if !due {
+		if !due || k.RetryAt.After(c.Clock.Now()) { // a retry is read at its time, by the frontier
 			continue
 		}
 		if err := c.readSitemap(ctx, k, depth+1); err != nil {

@@ -32,20 +32,31 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err erro
 			err = cerr
 		}
 	}()
-	srcs, err := c.Store.SiteSources(jctx, site)
-	if err != nil {
-		return err
-	}
 	var errs []error
-	for _, step := range c.siteSteps(r) {
-		for i := range srcs {
-			if jctx.Err() != nil {
-				break
+	for pass := 0; pass < maxRetryRounds && jctx.Err() == nil; pass++ {
+		srcs, err := c.Store.SiteSources(jctx, site)
+		if err != nil {
+			return err
+		}
+		for _, step := range c.siteSteps(r, pass) {
+			for i := range srcs {
+				if jctx.Err() != nil {
+					break
+				}
+				if err := step(jctx, &srcs[i]); err != nil && jctx.Err() == nil {
+					c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
+					errs = append(errs, err)
+				}
 			}
-			if err := step(jctx, &srcs[i]); err != nil && jctx.Err() == nil {
-				c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
-				errs = append(errs, err)
-			}
+		}
+		// Items that failed with "try later" and are due again soon are
+		// waited for here, on a timer; later ones are left to a later run.
+		again, err := c.awaitRetries(jctx, site)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if !again {
+			break
 		}
 	}
 	if optedOut(jctx) {
@@ -61,10 +72,16 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err erro
 // siteStep is one step of a site's work, for one of its sources.
 type siteStep func(ctx context.Context, src *store.Source) error
 
-func (c *Crawler) siteSteps(r *round) []siteStep {
+// siteSteps are the steps of a site's work; pass counts the passes made
+// for retries, in which the round's chosen re-reads are not read again.
+func (c *Crawler) siteSteps(r *round, pass int) []siteStep {
+	polls := r.polls
+	if pass > 0 {
+		polls = nil
+	}
 	return []siteStep{
 		c.discoverStep,
-		func(ctx context.Context, src *store.Source) error { return c.feedsStep(ctx, r, src) },
+		func(ctx context.Context, src *store.Source) error { return c.feedsStep(ctx, polls, src) },
 		c.cataloguesStep,
 		c.sitemapDiscoveryStep,
 		c.sitemapsStep,
@@ -93,16 +110,21 @@ func (c *Crawler) discoverStep(ctx context.Context, src *store.Source) error {
 
 // feedsStep reads the source's feeds chosen for the round and those never
 // read, each followed by its catalogue walk when that is due.
-func (c *Crawler) feedsStep(ctx context.Context, r *round, src *store.Source) error {
-	fresh, err := c.Store.FeedsToRead(ctx, src.ID)
+func (c *Crawler) feedsStep(ctx context.Context, polls map[int64][]store.Feed, src *store.Source) error {
+	fresh, err := c.Store.FeedsToRead(ctx, src.ID, c.Clock.Now())
 	if err != nil {
 		return err
 	}
 	var errs []error
-	for _, f := range append(r.polls[src.ID], fresh...) {
+	seen := map[int64]bool{}
+	for _, f := range append(polls[src.ID], fresh...) {
 		if ctx.Err() != nil {
 			break
 		}
+		if seen[f.ID] {
+			continue // chosen for the round and due for a retry too
+		}
+		seen[f.ID] = true
 		if err := c.PollFeed(ctx, f); err != nil {
 			errs = append(errs, err)
 			continue
@@ -115,7 +137,7 @@ func (c *Crawler) feedsStep(ctx context.Context, r *round, src *store.Source) er
 // cataloguesStep resumes or starts the catalogue walks of feeds not polled
 // in this round.
 func (c *Crawler) cataloguesStep(ctx context.Context, src *store.Source) error {
-	feeds, err := c.Store.SourceCataloguesDue(ctx, src.ID)
+	feeds, err := c.Store.SourceCataloguesDue(ctx, src.ID, c.Clock.Now())
 	if err != nil {
 		return err
 	}
@@ -151,7 +173,8 @@ func (c *Crawler) sitemapDiscoveryStep(ctx context.Context, src *store.Source) e
 
 // sitemapsStep reads the source's sitemaps not read for SITEMAP_INTERVAL.
 func (c *Crawler) sitemapsStep(ctx context.Context, src *store.Source) error {
-	sms, err := c.Store.SourceSitemapsDue(ctx, src.ID, c.Clock.Now().Add(-c.Settings.SitemapInterval))
+	now := c.Clock.Now()
+	sms, err := c.Store.SourceSitemapsDue(ctx, src.ID, now, now.Add(-c.Settings.SitemapInterval))
 	if err != nil {
 		return err
 	}
@@ -169,7 +192,7 @@ func (c *Crawler) sitemapsStep(ctx context.Context, src *store.Source) error {
 func (c *Crawler) pagesStep(ctx context.Context, src *store.Source) error {
 	var errs []error
 	for ctx.Err() == nil {
-		posts, err := c.Store.PostsDue(ctx, src.ID, pagesPerVisit)
+		posts, err := c.Store.PostsDue(ctx, src.ID, c.Clock.Now(), pagesPerVisit)
 		if err != nil {
 			return errors.Join(append(errs, err)...)
 		}

@@ -69,6 +69,17 @@ type Source struct {
 	SitemapsChecked time.Time // sitemaps looked for; zero: not yet
 	DiscoverAfter   time.Time // discovery postponed until then (a failure)
 	SitemapsAfter   time.Time // sitemap discovery postponed until then
+	Attempts        int       // discovery (or sitemap discovery) tries that failed in a row
+	Error           string    // why the last one failed
+}
+
+// Retry is what a try that failed with a fault that says "try later"
+// leaves of an item: it stays owed, counts its failed tries in a row, and
+// is not asked again before At.
+type Retry struct {
+	Attempts int
+	At       time.Time
+	Error    string
 }
 
 // SiteQuery asks for sites with work due (the frontier of package crawl).
@@ -133,6 +144,8 @@ type Feed struct {
 	Catalogue    string    // CatalogueNone, …
 	NextPage     string    // the next catalogue page to read
 	Pages        int       // catalogue pages read so far
+	Attempts     int       // reads (or catalogue pages) that failed in a row with a fault that says "try later"
+	RetryAt      time.Time // after such a failure, not read again before this
 }
 
 // Sitemap is one sitemap (or sitemap index, or index child) of a source.
@@ -149,6 +162,8 @@ type Sitemap struct {
 	Lastmod      time.Time // as its parent index last stated it
 	ReadLastmod  time.Time // the parent's lastmod when this child was last read
 	Error        string
+	Attempts     int       // reads that failed in a row with a fault that says "try later"
+	RetryAt      time.Time // after such a failure, not read again before this
 }
 
 // Post is one article.
@@ -167,6 +182,9 @@ type Post struct {
 	Citations    []string
 	Due          bool // a page fetch is owed: new, or modified since the last fetch
 	Fetched      time.Time
+	Attempts     int       // page fetches that failed in a row with a fault that says "try later"
+	RetryAt      time.Time // after such a failure, not fetched again before this
+	Error        string    // why the last fetch failed, if it did
 }
 
 // NewPost is a post as a feed or a sitemap names it.
@@ -199,6 +217,11 @@ type PageResult struct {
 	Citations    []string
 	Fetched      time.Time
 	Keep         bool // a 304: keep text and validators, only clear Due
+	// Retry, when its At is set, is a fetch that failed with a fault that
+	// says "try later": the post stays owed (Due), in the state it was,
+	// until Retry.At; nothing else of the result is stored.
+	Retry Retry
+	Error string // why a fetch that ended the post in PostError failed
 }
 
 // SitemapURL is one url entry of a sitemap read.
@@ -227,14 +250,15 @@ type Store interface {
 	// PostponeDiscovery keeps a source out of SourcesToDiscover until
 	// `until`: its robots.txt or homepage could not be read, and a source
 	// is not judged feedless on a failure.
-	PostponeDiscovery(ctx context.Context, sourceID int64, until time.Time) error
+	// r.Attempts and r.Error record why.
+	PostponeDiscovery(ctx context.Context, sourceID int64, r Retry) error
 	// SourcesForSitemaps are discovered sources whose sitemaps were never
 	// looked for and not postponed past now; truncated keeps only those
 	// whose feed cannot reach the archive: no active feed, or every active
 	// feed's catalogue walk done (all a feed can reach is then read).
 	SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error)
 	MarkSitemapsChecked(ctx context.Context, sourceID int64, now time.Time) error
-	PostponeSitemaps(ctx context.Context, sourceID int64, until time.Time) error
+	PostponeSitemaps(ctx context.Context, sourceID int64, r Retry) error
 
 	// Robots and PutRobots keep the fetcher's robots.txt cache (see
 	// RobotsCache), so that a restarted crawler does not ask every origin
@@ -256,16 +280,18 @@ type Store interface {
 	// FeedHistories lists the History of every active feed, for the
 	// schedule's calibration.
 	FeedHistories(ctx context.Context) ([]string, error)
-	// CataloguesDue lists active feeds whose catalogue walk is not done.
-	CataloguesDue(ctx context.Context, limit int) ([]Feed, error)
+	// CataloguesDue lists active feeds whose catalogue walk is not done
+	// (and not waiting for a retry past now).
+	CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Feed, error)
 
 	AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error)
 	UpdateSitemap(ctx context.Context, s Sitemap) error
 	SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error)
 	ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error)
-	// SitemapsDue lists top-level sitemaps last read before `before`;
-	// truncated keeps those of truncated sources.
-	SitemapsDue(ctx context.Context, before time.Time, truncated bool, limit int) ([]Sitemap, error)
+	// SitemapsDue lists top-level sitemaps last read before `before` (and
+	// not waiting for a retry past now); truncated keeps those of truncated
+	// sources.
+	SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]Sitemap, error)
 	// IngestSitemap stores one whole or partial read of a urlset: new URLs
 	// become pending posts, advanced lastmods make a re-fetch due, and
 	// (when whole) URLs the sitemap no longer lists are marked removed.
@@ -281,9 +307,9 @@ type Store interface {
 	// gets what AddPosts would return and returns the feed to store.
 	FeedRead(ctx context.Context, posts []NewPost, update func(AddResult) Feed) (AddResult, error)
 	Post(ctx context.Context, url string) (Post, error)
-	// PostsDue lists posts owed a page fetch, oldest first: of one source,
-	// or of any when sourceID is 0.
-	PostsDue(ctx context.Context, sourceID int64, limit int) ([]Post, error)
+	// PostsDue lists posts owed a page fetch (and not waiting for a retry
+	// past now), oldest first: of one source, or of any when sourceID is 0.
+	PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]Post, error)
 	SavePage(ctx context.Context, r PageResult) error
 	EachPost(ctx context.Context, fn func(Post) error) error
 
@@ -324,12 +350,18 @@ type Store interface {
 	ClaimSource(ctx context.Context, id int64) (Source, bool, error)
 	// PollsDue is FeedsDue without the feeds never tried.
 	PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
-	// FeedsToRead lists and claims a source's active feeds never tried.
-	FeedsToRead(ctx context.Context, sourceID int64) ([]Feed, error)
+	// FeedsToRead lists and claims a source's active feeds never tried, and
+	// those whose last read failed with a fault that says "try later" once
+	// their retry is due at now.
+	FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error)
 	// SourceCataloguesDue is CataloguesDue for one source.
-	SourceCataloguesDue(ctx context.Context, sourceID int64) ([]Feed, error)
+	SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error)
+	// SiteRetryAt is the soonest retry after now that the site's items wait
+	// for (a page, a feed, a catalogue page, a sitemap, a discovery), and
+	// false when none waits.
+	SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error)
 	// SourceSitemapsDue is SitemapsDue for one source (not truncated).
-	SourceSitemapsDue(ctx context.Context, sourceID int64, before time.Time) ([]Sitemap, error)
+	SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error)
 
 	LogRequests(ctx context.Context, recs []fetch.Record) error
 	// RequestCount counts logged requests, by purpose when purpose != "".

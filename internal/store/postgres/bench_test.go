@@ -75,7 +75,7 @@ func benchDay(b *testing.B, newStore func(*testing.B) store.Store) {
 			}
 		}
 		for {
-			due, err := st.PostsDue(ctx, 0, 100)
+			due, err := st.PostsDue(ctx, 0, time.Now(), 100)
 			if err != nil {
 				b.Fatal(err)
 			}

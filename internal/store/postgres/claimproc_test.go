@@ -33,7 +33,7 @@ func TestClaimChild(t *testing.T) {
 	out := bufio.NewWriter(os.Stdout)
 	ctx := context.Background()
 	for {
-		ps, err := db.PostsDue(ctx, 0, 5)
+		ps, err := db.PostsDue(ctx, 0, time.Now(), 5)
 		if err != nil {
 			t.Fatal(err)
 		}

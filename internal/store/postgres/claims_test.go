@@ -64,7 +64,7 @@ func BenchmarkWorkClaims(b *testing.B) {
 			for _, db := range dbs {
 				wg.Go(func() {
 					for done.Load() < int64(b.N) {
-						ps, err := db.PostsDue(ctx, 0, 10)
+						ps, err := db.PostsDue(ctx, 0, time.Now(), 10)
 						if err != nil {
 							b.Error(err)
 							return

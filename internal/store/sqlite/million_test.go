@@ -66,7 +66,7 @@ func BenchmarkMillionSources(b *testing.B) {
 		b.Fatalf("first batch: %d feeds, %v", len(due), err)
 	}
 	begin = time.Now()
-	if _, err := d.PostsDue(ctx, 0, 300); err != nil {
+	if _, err := d.PostsDue(ctx, 0, time.Now(), 300); err != nil {
 		b.Fatal(err)
 	}
 	postsDue := time.Since(begin)

@@ -111,7 +111,7 @@ func scale(t testing.TB, report func(name string, d time.Duration)) {
 	t.Logf("FeedsDue(300) over %d feeds: %v", sources, pick)
 	report("batch", pick)
 	begin = time.Now()
-	if _, err := d.PostsDue(ctx, 0, 300); err != nil {
+	if _, err := d.PostsDue(ctx, 0, time.Now(), 300); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("PostsDue(300) over %d posts: %v", posts, time.Since(begin))

@@ -95,15 +95,15 @@ func TestClaimRenewalAndRelease(t *testing.T) {
 	if _, err := a.AddPosts(ctx, []store.NewPost{{URL: "https://r.example/1", SourceID: src.ID}, {URL: "https://r.example/2", SourceID: src.ID}}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := a.PostsDue(ctx, 0, 10); len(got) != 2 {
+	if got, _ := a.PostsDue(ctx, 0, time.Now(), 10); len(got) != 2 {
 		t.Fatalf("A claimed %d posts, want 2", len(got))
 	}
 	time.Sleep(2 * ttl)
-	if got, _ := b.PostsDue(ctx, 0, 10); len(got) != 0 {
+	if got, _ := b.PostsDue(ctx, 0, time.Now(), 10); len(got) != 0 {
 		t.Fatalf("B took %d posts A still holds (renewal failed)", len(got))
 	}
 	a.Close()
-	if got, _ := b.PostsDue(ctx, 0, 10); len(got) != 2 {
+	if got, _ := b.PostsDue(ctx, 0, time.Now(), 10); len(got) != 2 {
 		t.Fatalf("B took %d posts after A closed, want 2", len(got))
 	}
 }

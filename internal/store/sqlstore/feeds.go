@@ -11,14 +11,14 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages, title, history, next_due`
+const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages, title, history, next_due, attempts, retry_at`
 
 func scanFeed(sc interface{ Scan(...any) error }) (store.Feed, error) {
 	var f store.Feed
-	var read, checked, next int64
+	var read, checked, next, retry int64
 	err := sc.Scan(&f.ID, &f.SourceID, &f.URL, &f.State, &f.ETag, &f.LastModified, &read, &checked, &f.Error, &f.Catalogue, &f.NextPage, &f.Pages,
-		&f.Title, &f.History, &next)
-	f.LastRead, f.Checked, f.NextDue = tm(read), tm(checked), tm(next)
+		&f.Title, &f.History, &next, &f.Attempts, &retry)
+	f.LastRead, f.Checked, f.NextDue, f.RetryAt = tm(read), tm(checked), tm(next), tm(retry)
 	return f, err
 }
 
@@ -53,9 +53,9 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f store.Feed) error {
 		error = $6, catalogue = $7, next_page = $8, pages = $9,
 		claimed_by = CASE WHEN $7 = 'pending' THEN $10 ELSE '' END,
 		claimed_until = CASE WHEN $7 = 'pending' THEN CAST($11 AS BIGINT) ELSE 0 END,
-		title = CASE WHEN $13 <> '' THEN $13 ELSE title END, history = $14, next_due = $15 WHERE id = $12`,
-		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), f.Error, f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID,
-		noNUL(f.Title), f.History, ts(f.NextDue))
+		title = CASE WHEN $13 <> '' THEN $13 ELSE title END, history = $14, next_due = $15, attempts = $16, retry_at = $17 WHERE id = $12`,
+		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), noNUL(f.Error), f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID,
+		noNUL(f.Title), f.History, ts(f.NextDue), f.Attempts, ts(f.RetryAt))
 	if err != nil {
 		return fmt.Errorf("update feed %s: %w", f.URL, err)
 	}
@@ -89,10 +89,10 @@ func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 	// How long each is overdue, so that the three kinds share one order.
 	overdue := `CASE state WHEN 'active' THEN $7 - next_due WHEN 'error' THEN $4 - checked ELSE $5 - checked END`
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
-			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7`+activeCond+` AND `+freeClaim+notPaused+` ORDER BY next_due LIMIT $6) a
+			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7 AND retry_at <= $7`+activeCond+` AND `+freeClaim+notPaused+` ORDER BY next_due LIMIT $6) a
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) e
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) d)
-		AND `+freeClaim+` AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
+		AND `+freeClaim+` AND retry_at <= $7 AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
 		ORDER BY `+overdue+` DESC, id LIMIT $6`, func(a, b store.Feed) int {
 		return cmp.Or(cmp.Compare(overdueBy(b, now, errorBefore, disallowedBefore), overdueBy(a, now, errorBefore, disallowedBefore)), cmp.Compare(a.ID, b.ID))
 	}, ts(errorBefore), ts(disallowedBefore), limit, ts(now))
@@ -129,9 +129,9 @@ func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 // feed's claim is renewed by every page the walk stores and released when
 // the walk ends (see updateFeed), so one worker walks a catalogue at a time
 // and a poll of the same feed never writes over the walk's progress.
-func (d *DB) CataloguesDue(ctx context.Context, limit int) ([]store.Feed, error) {
+func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]store.Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN ('none', 'pending', 'interrupted') AND state = 'active'
-		AND last_read <> 0 AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, limit)
+		AND last_read <> 0 AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
 }
 
 // claimFeeds claims the feeds choice selects, sorted by order.

@@ -22,18 +22,20 @@ import (
 
 // dueSource is the condition that a source (alias s) has work due at the
 // time placeholder now, its sitemaps last read before smBefore: discovery,
-// sitemap discovery, a feed never tried, a catalogue walk not done, a
-// sitemap to read, a page owed. Feeds due for a re-read are not in it: they
-// are chosen round by round under FEED_BUDGET (PollsDue) and handed to the
-// frontier apart.
+// sitemap discovery, a feed never tried or whose retry is due, a catalogue
+// walk not done, a sitemap to read, a page owed — each once any retry it
+// waits for is due. Feeds due for a re-read are not in it: they are chosen
+// round by round under FEED_BUDGET (PollsDue) and handed to the frontier
+// apart.
 func dueSource(now, smBefore string) string {
 	return `s.paused = 0 AND (
 	(s.discovered = 0 AND s.discover_after <= ` + now + `)
 	OR (s.discovered <> 0 AND s.sitemaps_checked = 0 AND s.sitemaps_after <= ` + now + `)
-	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active'
-		AND (f.checked = 0 OR (f.catalogue <> 'done' AND f.last_read <> 0)))
-	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id AND m.parent_id = 0 AND m.last_read < ` + smBefore + `)
-	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND p.due = 1))`
+	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.retry_at <= ` + now + `
+		AND (f.checked = 0 OR f.attempts > 0 OR (f.catalogue <> 'done' AND f.last_read <> 0)))
+	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id
+		AND ((m.parent_id = 0 AND m.last_read < ` + smBefore + `) OR m.attempts > 0) AND m.retry_at <= ` + now + `)
+	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND p.due = 1 AND p.retry_at <= ` + now + `))`
 }
 
 // siteFree is the condition that the site of source s is not checked out
@@ -146,22 +148,24 @@ func (d *DB) ClaimSource(ctx context.Context, id int64) (store.Source, bool, err
 }
 
 // FeedsToRead implements store.Store.
-func (d *DB) FeedsToRead(ctx context.Context, sourceID int64) ([]store.Feed, error) {
-	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND checked = 0 AND `+freeClaim+notPaused+`
-		ORDER BY id`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID)
+func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]store.Feed, error) {
+	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND (checked = 0 OR attempts > 0)
+		AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
 // SourceCataloguesDue implements store.Store.
-func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64) ([]store.Feed, error) {
+func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]store.Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN ('none', 'pending', 'interrupted')
-		AND state = 'active' AND last_read <> 0 AND `+freeClaim+notPaused+` ORDER BY id`,
-		func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID)
+		AND state = 'active' AND last_read <> 0 AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id`,
+		func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
-// SourceSitemapsDue implements store.Store.
-func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, before time.Time) ([]store.Sitemap, error) {
+// SourceSitemapsDue implements store.Store: the source's sitemaps not read
+// for SITEMAP_INTERVAL, and those of its index children whose retry is due.
+func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]store.Sitemap, error) {
 	out, err := d.sitemaps(ctx, d.w, d.claimQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
-		AND parent_id = 0 AND last_read < $5 AND `+freeClaim+notPaused+` ORDER BY last_read, id`), d.claimArgs(sourceID, ts(before))...)
+		AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6 AND `+freeClaim+notPaused+` ORDER BY last_read, id`),
+		d.claimArgs(sourceID, ts(before), ts(now))...)
 	slices.SortFunc(out, func(a, b store.Sitemap) int {
 		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
 	})
@@ -169,4 +173,27 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, before time.
 		return nil, fmt.Errorf("sitemaps due of source %d: %w", sourceID, err)
 	}
 	return out, nil
+}
+
+// SiteRetryAt implements store.Store: the least of the retry times after
+// now of the site's (unpaused) sources' items that wait for one.
+func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
+	var at sql.NullInt64
+	err := d.r.QueryRowContext(ctx, `SELECT MIN(t) FROM (
+		SELECT s.discover_after AS t FROM sources s WHERE s.site = $1 AND s.paused = 0 AND s.discovered = 0 AND s.discover_after > $2
+		UNION ALL SELECT s.sitemaps_after FROM sources s WHERE s.site = $1 AND s.paused = 0 AND s.discovered <> 0
+			AND s.sitemaps_checked = 0 AND s.sitemaps_after > $2
+		UNION ALL SELECT f.retry_at FROM feeds f JOIN sources s ON s.id = f.source_id
+			WHERE s.site = $1 AND s.paused = 0 AND f.state = 'active' AND f.retry_at > $2
+		UNION ALL SELECT m.retry_at FROM sitemaps m JOIN sources s ON s.id = m.source_id
+			WHERE s.site = $1 AND s.paused = 0 AND m.retry_at > $2
+		UNION ALL SELECT p.retry_at FROM posts p JOIN sources s ON s.id = p.source_id
+			WHERE s.site = $1 AND s.paused = 0 AND p.due = 1 AND p.retry_at > $2) r`, site, ts(now)).Scan(&at)
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("retries of %s: %w", site, err)
+	}
+	if !at.Valid {
+		return time.Time{}, false, nil
+	}
+	return tm(at.Int64), true, nil
 }

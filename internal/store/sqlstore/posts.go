@@ -8,21 +8,23 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched`
+const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched, attempts, retry_at, error`
 
 func scanPost(sc interface{ Scan(...any) error }) (store.Post, error) {
 	var p store.Post
-	var pub, lm, fetched int64
+	var pub, lm, fetched, retry int64
 	var cites string
-	err := sc.Scan(&p.ID, &p.URL, &p.SourceID, &p.Title, &pub, &lm, &p.State, &p.TextFrom, &p.Text, &p.ETag, &p.LastModified, &cites, &p.Due, &fetched)
+	err := sc.Scan(&p.ID, &p.URL, &p.SourceID, &p.Title, &pub, &lm, &p.State, &p.TextFrom, &p.Text, &p.ETag, &p.LastModified, &cites, &p.Due, &fetched,
+		&p.Attempts, &retry, &p.Error)
 	if err != nil {
 		return p, err
 	}
-	p.Published, p.Lastmod, p.Fetched = tm(pub), tm(lm), tm(fetched)
+	p.Published, p.Lastmod, p.Fetched, p.RetryAt = tm(pub), tm(lm), tm(fetched), tm(retry)
 	if err := json.Unmarshal([]byte(cites), &p.Citations); err != nil {
 		return p, fmt.Errorf("post %s citations: %w", p.URL, err)
 	}
@@ -107,10 +109,10 @@ func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
 // DB's claimer (see SetClaims): rows claimed by another live claimer are
 // skipped, and the row locks are taken with SKIP LOCKED, so two workers
 // asking at once get disjoint batches.
-func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.Post, error) {
-	cond, args := `due = 1`, d.claimArgs(limit)
+func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]store.Post, error) {
+	cond, args := `due = 1 AND retry_at <= $5`, d.claimArgs(limit, ts(now))
 	if sourceID != 0 {
-		cond, args = `due = 1 AND source_id = $5`, append(args, sourceID)
+		cond, args = `due = 1 AND retry_at <= $5 AND source_id = $6`, append(args, sourceID)
 	}
 	q := d.claimQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`)
 	var out []store.Post
@@ -127,8 +129,14 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, limit int) ([]store.P
 // citations, clearing Due in the same transaction, so a post is fetched
 // again only if the process died between the response and this commit.
 func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
+	if !r.Retry.At.IsZero() {
+		_, err := d.w.ExecContext(ctx, `UPDATE posts SET attempts = $1, retry_at = $2, error = $3, claimed_by = '', claimed_until = 0 WHERE id = $4`,
+			r.Retry.Attempts, ts(r.Retry.At), noNUL(r.Retry.Error), r.PostID)
+		return err
+	}
 	if r.Keep {
-		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1, claimed_by = '', claimed_until = 0 WHERE id = $2`, ts(r.Fetched), r.PostID)
+		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1, attempts = 0, retry_at = 0, error = $3,
+			claimed_by = '', claimed_until = 0 WHERE id = $2`, ts(r.Fetched), r.PostID, noNUL(r.Error))
 		return err
 	}
 	cites, err := json.Marshal(nonNil(r.Citations))
@@ -139,8 +147,9 @@ func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
 		_, err := tx.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
 			published = CASE WHEN published = 0 THEN $3 ELSE published END,
 			text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
-			claimed_by = '', claimed_until = 0 WHERE id = $10`,
-			r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID)
+			attempts = 0, retry_at = 0, error = $11, claimed_by = '', claimed_until = 0 WHERE id = $10`,
+			r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID,
+			noNUL(r.Error))
 		if err != nil {
 			return err
 		}

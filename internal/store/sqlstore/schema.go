@@ -97,4 +97,16 @@ var Migrations = []string{
 	);
 	CREATE INDEX site_checkouts_claimed ON site_checkouts(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sources_site_id ON sources(site, id);`,
+	// Retries (issue 14): an item whose last try failed with a fault that
+	// says "try later" stays owed, counts its failed tries and is not asked
+	// again before retry_at; error keeps the last reason.
+	`ALTER TABLE posts ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE posts ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE posts ADD COLUMN error TEXT NOT NULL DEFAULT '';
+	ALTER TABLE feeds ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE feeds ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE sitemaps ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sitemaps ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE sources ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sources ADD COLUMN error TEXT NOT NULL DEFAULT '';`,
 }

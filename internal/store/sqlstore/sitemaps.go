@@ -12,13 +12,13 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const sitemapCols = `id, source_id, url, via, parent_id, state, etag, last_modified, last_read, lastmod, read_lastmod, error`
+const sitemapCols = `id, source_id, url, via, parent_id, state, etag, last_modified, last_read, lastmod, read_lastmod, error, attempts, retry_at`
 
 func scanSitemap(sc interface{ Scan(...any) error }) (store.Sitemap, error) {
 	var s store.Sitemap
-	var read, lm, rlm int64
-	err := sc.Scan(&s.ID, &s.SourceID, &s.URL, &s.Via, &s.ParentID, &s.State, &s.ETag, &s.LastModified, &read, &lm, &rlm, &s.Error)
-	s.LastRead, s.Lastmod, s.ReadLastmod = tm(read), tm(lm), tm(rlm)
+	var read, lm, rlm, retry int64
+	err := sc.Scan(&s.ID, &s.SourceID, &s.URL, &s.Via, &s.ParentID, &s.State, &s.ETag, &s.LastModified, &read, &lm, &rlm, &s.Error, &s.Attempts, &retry)
+	s.LastRead, s.Lastmod, s.ReadLastmod, s.RetryAt = tm(read), tm(lm), tm(rlm), tm(retry)
 	return s, err
 }
 
@@ -39,8 +39,9 @@ func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, er
 
 // UpdateSitemap implements store.Store.
 func (d *DB) UpdateSitemap(ctx context.Context, s store.Sitemap) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6, claimed_until = 0 WHERE id = $7`,
-		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), s.Error, s.ID)
+	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6,
+		attempts = $8, retry_at = $9, claimed_until = 0 WHERE id = $7`,
+		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), noNUL(s.Error), s.ID, s.Attempts, ts(s.RetryAt))
 	if err != nil {
 		return fmt.Errorf("update sitemap %s: %w", s.URL, err)
 	}
@@ -62,12 +63,12 @@ func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]store.Sitemap
 // once its archive is filled in, it stops qualifying.
 //
 // It claims what it returns; UpdateSitemap releases the claim.
-func (d *DB) SitemapsDue(ctx context.Context, before time.Time, truncated bool, limit int) ([]store.Sitemap, error) {
-	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND ` + freeClaim + notPaused
+func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]store.Sitemap, error) {
+	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND retry_at <= $6 AND ` + freeClaim + notPaused
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
-	out, err := d.sitemaps(ctx, d.w, d.claimQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), d.claimArgs(ts(before), limit)...)
+	out, err := d.sitemaps(ctx, d.w, d.claimQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), d.claimArgs(ts(before), limit, ts(now))...)
 	slices.SortFunc(out, func(a, b store.Sitemap) int {
 		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
 	})

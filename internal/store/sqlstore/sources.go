@@ -12,12 +12,12 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const sourceCols = `id, url, added, discovered, sitemaps_checked, site, discover_after, sitemaps_after`
+const sourceCols = `id, url, added, discovered, sitemaps_checked, site, discover_after, sitemaps_after, attempts, error`
 
 func scanSource(sc interface{ Scan(...any) error }) (store.Source, error) {
 	var s store.Source
 	var added, disc, smc, discAfter, smAfter int64
-	if err := sc.Scan(&s.ID, &s.URL, &added, &disc, &smc, &s.Site, &discAfter, &smAfter); err != nil {
+	if err := sc.Scan(&s.ID, &s.URL, &added, &disc, &smc, &s.Site, &discAfter, &smAfter, &s.Attempts, &s.Error); err != nil {
 		return s, err
 	}
 	s.Added, s.Discovered, s.SitemapsChecked = tm(added), tm(disc), tm(smc)
@@ -88,20 +88,22 @@ func (d *DB) claimSources(ctx context.Context, choice string, args ...any) ([]st
 }
 
 // PostponeDiscovery implements store.Store.
-func (d *DB) PostponeDiscovery(ctx context.Context, id int64, until time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, claimed_until = 0 WHERE id = $2`, ts(until), id)
+func (d *DB) PostponeDiscovery(ctx context.Context, id int64, r store.Retry) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
+		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
 // PostponeSitemaps implements store.Store.
-func (d *DB) PostponeSitemaps(ctx context.Context, id int64, until time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, claimed_until = 0 WHERE id = $2`, ts(until), id)
+func (d *DB) PostponeSitemaps(ctx context.Context, id int64, r store.Retry) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
+		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
 // MarkDiscovered implements store.Store.
 func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, claimed_until = 0 WHERE id = $2`, ts(now), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err
 }
 
@@ -117,7 +119,7 @@ func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Ti
 
 // MarkSitemapsChecked implements store.Store.
 func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, claimed_until = 0 WHERE id = $2`, ts(now), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err
 }
 

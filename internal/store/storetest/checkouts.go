@@ -161,7 +161,7 @@ func testDueKinds(t *testing.T, c Claimers) {
 	if got := due(); !slices.Equal(got, []string{"fresh.example"}) {
 		t.Fatalf("due %v, want the undiscovered source", got)
 	}
-	must(t, s.PostponeDiscovery(bg, fresh.ID, T0.Add(time.Hour)))
+	must(t, s.PostponeDiscovery(bg, fresh.ID, store.Retry{At: T0.Add(time.Hour)}))
 	if got := due(); len(got) != 0 {
 		t.Fatalf("due %v after discovery was postponed", got)
 	}
@@ -181,7 +181,7 @@ func testDueKinds(t *testing.T, c Claimers) {
 	if got := due(); !slices.Equal(got, []string{"feeds.example"}) {
 		t.Fatalf("due %v, want the source with a feed never read", got)
 	}
-	if fs, _ := s.FeedsToRead(bg, feedSrc.ID); len(fs) != 1 {
+	if fs, _ := s.FeedsToRead(bg, feedSrc.ID, T0); len(fs) != 1 {
 		t.Fatalf("FeedsToRead = %v", fs)
 	}
 	f.LastRead, f.Checked, f.NextDue = T0, T0, T0.Add(time.Hour)
@@ -189,7 +189,7 @@ func testDueKinds(t *testing.T, c Claimers) {
 	if got := due(); !slices.Equal(got, []string{"feeds.example"}) {
 		t.Fatalf("due %v, want the source whose catalogue walk is not done", got)
 	}
-	if fs, _ := s.SourceCataloguesDue(bg, feedSrc.ID); len(fs) != 1 {
+	if fs, _ := s.SourceCataloguesDue(bg, feedSrc.ID, T0); len(fs) != 1 {
 		t.Fatalf("SourceCataloguesDue = %v", fs)
 	}
 	f.Catalogue = store.CatalogueDone
@@ -208,7 +208,7 @@ func testDueKinds(t *testing.T, c Claimers) {
 	if got := due(); !slices.Equal(got, []string{"maps.example"}) {
 		t.Fatalf("due %v, want the source with a sitemap never read", got)
 	}
-	if sms, _ := s.SourceSitemapsDue(bg, smSrc.ID, T0.Add(-24*time.Hour)); len(sms) != 1 {
+	if sms, _ := s.SourceSitemapsDue(bg, smSrc.ID, T0, T0.Add(-24*time.Hour)); len(sms) != 1 {
 		t.Fatalf("SourceSitemapsDue = %v", sms)
 	}
 	sm.LastRead = T0

@@ -100,7 +100,7 @@ func drain(t *testing.T, c Claimers, take func(store.Store) ([]int64, error)) (a
 func testClaimDisjointPosts(t *testing.T, c Claimers) {
 	duePosts(t, c.A, 200)
 	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
-		ps, err := s.PostsDue(bg, 0, 7)
+		ps, err := s.PostsDue(bg, 0, T0, 7)
 		var ids []int64
 		for _, p := range ps {
 			ids = append(ids, p.ID)
@@ -140,36 +140,36 @@ func testClaimDisjointFeeds(t *testing.T, c Claimers) {
 
 func testClaimExpiry(t *testing.T, c Claimers) {
 	duePosts(t, c.A, 10)
-	ps, err := c.A.PostsDue(bg, 0, 100)
+	ps, err := c.A.PostsDue(bg, 0, T0, 100)
 	must(t, err)
 	if len(ps) != 10 {
 		t.Fatalf("A claimed %d", len(ps))
 	}
 	// The claimer itself may ask again (a retry after a cancelled run).
-	if again, _ := c.A.PostsDue(bg, 0, 100); len(again) != 10 {
+	if again, _ := c.A.PostsDue(bg, 0, T0, 100); len(again) != 10 {
 		t.Fatalf("A again: %d", len(again))
 	}
-	if got, _ := c.B.PostsDue(bg, 0, 100); len(got) != 0 {
+	if got, _ := c.B.PostsDue(bg, 0, T0, 100); len(got) != 0 {
 		t.Fatalf("B took %d claimed posts", len(got))
 	}
 	c.Advance(ClaimTTL / 2)
-	if got, _ := c.B.PostsDue(bg, ps[0].SourceID, 100); len(got) != 0 {
+	if got, _ := c.B.PostsDue(bg, ps[0].SourceID, T0, 100); len(got) != 0 {
 		t.Fatalf("B took %d posts before the claims lapsed", len(got))
 	}
 	c.Advance(ClaimTTL)
-	got, err := c.B.PostsDue(bg, 0, 100)
+	got, err := c.B.PostsDue(bg, 0, T0, 100)
 	must(t, err)
 	if len(got) != 10 {
 		t.Fatalf("B took %d lapsed posts, want 10", len(got))
 	}
-	if again, _ := c.A.PostsDue(bg, 0, 100); len(again) != 0 {
+	if again, _ := c.A.PostsDue(bg, 0, T0, 100); len(again) != 0 {
 		t.Fatalf("A re-took %d posts B holds", len(again))
 	}
 }
 
 func testClaimFinishReleases(t *testing.T, c Claimers) {
 	src := duePosts(t, c.A, 1)
-	ps, err := c.A.PostsDue(bg, 0, 10)
+	ps, err := c.A.PostsDue(bg, 0, T0, 10)
 	must(t, err)
 	if len(ps) != 1 {
 		t.Fatalf("A claimed %d", len(ps))
@@ -178,7 +178,7 @@ func testClaimFinishReleases(t *testing.T, c Claimers) {
 	// Modified again: due, and B may take it at once.
 	_, err = c.A.AddPosts(bg, []store.NewPost{{URL: ps[0].URL, SourceID: src.ID, Lastmod: T0.Add(time.Hour)}})
 	must(t, err)
-	if got, _ := c.B.PostsDue(bg, 0, 10); len(got) != 1 {
+	if got, _ := c.B.PostsDue(bg, 0, T0, 10); len(got) != 1 {
 		t.Fatalf("B took %d posts after A saved, want 1", len(got))
 	}
 
@@ -223,7 +223,7 @@ func testClaimDisjointDiscovery(t *testing.T, c Claimers) {
 			if err == nil && i%2 == 0 {
 				err = s.MarkDiscovered(bg, src.ID, T0)
 			} else if err == nil {
-				err = s.PostponeDiscovery(bg, src.ID, T0.Add(time.Hour))
+				err = s.PostponeDiscovery(bg, src.ID, store.Retry{At: T0.Add(time.Hour)})
 			}
 		}
 		return sourceIDs(ss), err
@@ -261,7 +261,7 @@ func testClaimDisjointSitemaps(t *testing.T, c Claimers) {
 		must(t, err)
 	}
 	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
-		sms, err := s.SitemapsDue(bg, T0, false, 2)
+		sms, err := s.SitemapsDue(bg, T0, T0, false, 2)
 		var ids []int64
 		for _, sm := range sms {
 			ids = append(ids, sm.ID)
@@ -285,19 +285,19 @@ func testClaimCatalogueWalk(t *testing.T, c Claimers) {
 	must(t, err)
 	f.LastRead, f.Checked = T0, T0
 	must(t, c.A.UpdateFeed(bg, f))
-	fs, err := c.A.CataloguesDue(bg, 10)
+	fs, err := c.A.CataloguesDue(bg, T0, 10)
 	must(t, err)
 	if len(fs) != 1 {
 		t.Fatalf("A claimed %d catalogues", len(fs))
 	}
-	if got, _ := c.B.CataloguesDue(bg, 10); len(got) != 0 {
+	if got, _ := c.B.CataloguesDue(bg, T0, 10); len(got) != 0 {
 		t.Fatalf("B took a catalogue A holds")
 	}
 	f = fs[0]
 	f.Catalogue, f.NextPage, f.Pages = store.CataloguePending, "https://c.example/feed?paged=2", 1
 	_, err = c.A.FeedRead(bg, nil, func(store.AddResult) store.Feed { return f })
 	must(t, err)
-	if got, _ := c.B.CataloguesDue(bg, 10); len(got) != 0 {
+	if got, _ := c.B.CataloguesDue(bg, T0, 10); len(got) != 0 {
 		t.Fatalf("B took a catalogue in the middle of A's walk")
 	}
 	if got, _ := c.B.FeedsDue(bg, T0.Add(time.Hour), T0.Add(time.Hour), T0, 10); len(got) != 0 {
@@ -305,7 +305,7 @@ func testClaimCatalogueWalk(t *testing.T, c Claimers) {
 	}
 	// A dead walker's feed is taken over once the renewed claim lapses.
 	c.Advance(ClaimTTL + time.Second)
-	got, err := c.B.CataloguesDue(bg, 10)
+	got, err := c.B.CataloguesDue(bg, T0, 10)
 	must(t, err)
 	if len(got) != 1 || got[0].NextPage != f.NextPage {
 		t.Fatalf("B took over %v, want the walk at page 2", got)

@@ -79,7 +79,7 @@ func testSources(t *testing.T, s store.Store) {
 	if len(todo) != 1 || todo[0].URL != "https://b.example/" {
 		t.Fatalf("to discover after mark: %+v", todo)
 	}
-	must(t, s.PostponeDiscovery(bg, todo[0].ID, T0.Add(time.Hour)))
+	must(t, s.PostponeDiscovery(bg, todo[0].ID, store.Retry{At: T0.Add(time.Hour)}))
 	if todo, _ = s.SourcesToDiscover(bg, T0, 10); len(todo) != 0 {
 		t.Fatalf("postponed source offered: %+v", todo)
 	}
@@ -134,14 +134,14 @@ func testFeeds(t *testing.T, s store.Store) {
 	if len(fs) != 1 || fs[0] != f {
 		t.Fatalf("%+v", fs)
 	}
-	cat, err := s.CataloguesDue(bg, 10)
+	cat, err := s.CataloguesDue(bg, T0, 10)
 	must(t, err)
 	if len(cat) != 1 {
 		t.Fatalf("catalogues due %d", len(cat))
 	}
 	f.Catalogue = store.CatalogueDone
 	must(t, s.UpdateFeed(bg, f))
-	cat, _ = s.CataloguesDue(bg, 10)
+	cat, _ = s.CataloguesDue(bg, T0, 10)
 	if len(cat) != 0 {
 		t.Fatalf("done catalogue still due")
 	}
@@ -209,12 +209,12 @@ func testPosts(t *testing.T, s store.Store) {
 	if p2.State != store.PostPending || !p2.Due || p2.Title != "Two" {
 		t.Fatalf("pending post: %+v", p2)
 	}
-	due, err := s.PostsDue(bg, 0, 10)
+	due, err := s.PostsDue(bg, 0, T0, 10)
 	must(t, err)
 	if len(due) != 1 || due[0].URL != p2.URL {
 		t.Fatalf("due: %+v", due)
 	}
-	due, _ = s.PostsDue(bg, src.ID+1, 10)
+	due, _ = s.PostsDue(bg, src.ID+1, T0, 10)
 	if len(due) != 0 {
 		t.Fatalf("other source's due: %+v", due)
 	}
@@ -286,14 +286,14 @@ func testSitemaps(t *testing.T, s store.Store) {
 	if len(top) != 1 || top[0].ID != idx.ID {
 		t.Fatalf("top: %+v", top)
 	}
-	due, err := s.SitemapsDue(bg, T0, false, 10)
+	due, err := s.SitemapsDue(bg, T0, T0, false, 10)
 	must(t, err)
 	if len(due) != 1 {
 		t.Fatalf("due %+v", due)
 	}
 	idx.LastRead, idx.ETag = T0, `"v"`
 	must(t, s.UpdateSitemap(bg, idx))
-	due, _ = s.SitemapsDue(bg, T0, false, 10)
+	due, _ = s.SitemapsDue(bg, T0, T0, false, 10)
 	if len(due) != 0 {
 		t.Fatalf("read sitemap still due")
 	}
@@ -368,13 +368,13 @@ func testTruncated(t *testing.T, s store.Store) {
 	if len(all) != 2 {
 		t.Fatalf("all discover: %+v", all)
 	}
-	must(t, s.PostponeSitemaps(bg, b.ID, T0.Add(time.Hour)))
+	must(t, s.PostponeSitemaps(bg, b.ID, store.Retry{At: T0.Add(time.Hour)}))
 	if all, _ = s.SourcesForSitemaps(bg, false, T0, 10); len(all) != 1 {
 		t.Fatalf("postponed: %+v", all)
 	}
 	must(t, s.MarkSitemapsChecked(bg, a.ID, T0))
 	sm, _ := s.AddSitemap(bg, store.Sitemap{SourceID: a.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaRobots})
-	due, _ := s.SitemapsDue(bg, T0, true, 10)
+	due, _ := s.SitemapsDue(bg, T0, T0, true, 10)
 	if len(due) != 1 {
 		t.Fatalf("unread sitemap of truncated source not due")
 	}
@@ -382,13 +382,13 @@ func testTruncated(t *testing.T, s store.Store) {
 	must(t, err)
 	sm.LastRead = T0.Add(-time.Hour)
 	must(t, s.UpdateSitemap(bg, sm))
-	due, _ = s.SitemapsDue(bg, T0, true, 10)
+	due, _ = s.SitemapsDue(bg, T0, T0, true, 10)
 	if len(due) != 1 {
 		t.Fatalf("archive not filled in yet, but not due")
 	}
 	p, _ := s.Post(bg, "https://a.example/old")
 	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Fetched: T0}))
-	due, _ = s.SitemapsDue(bg, T0, true, 10)
+	due, _ = s.SitemapsDue(bg, T0, T0, true, 10)
 	if len(due) != 0 {
 		t.Fatalf("filled-in source still truncated")
 	}

@@ -1,0 +1,84 @@
+package crawl
+
+import (
+	"context"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// Retries. A try that fails with a fault that says "try later" (429, 503,
+// another 5xx, a timeout, a reset: fetch.Result.Transient) leaves its item
+// owed — a page pending, a feed active, a sitemap in its state, a
+// discovery undone — and records when it may be tried again: after the
+// retry schedule's next wait (RETRY_ATTEMPTS over RETRY_WINDOW), never
+// sooner than the server's Retry-After; the site's own back-off is the
+// fetcher's, which holds the next request to the site anyway. Only when
+// the item has had all its tries is the failure final (a page in state
+// error, a feed in error, …), with its last reason kept. A request that
+// robots.txt could not be read for was not tried at all: it waits for
+// robots.txt's own retry and spends none of its tries.
+//
+// A retry due within retryHorizon is waited for by the site's sequence
+// itself (a timer, in the same run); a later one is left to a later run.
+
+// retryHorizon is the longest a site's sequence waits, in the same run,
+// for a retry of one of its items.
+const retryHorizon = 2 * time.Minute
+
+// maxRetryRounds bounds the passes a site's sequence makes over its work
+// in one run while it waits for retries.
+const maxRetryRounds = 20
+
+// retryOf is the retry an item that has failed attempts times in a row
+// gets after res: ok is false when res is not a fault that says "try
+// later" or when the item has had all its tries (then r still counts the
+// tries and names the failure).
+func (c *Crawler) retryOf(ctx context.Context, rawURL string, res fetch.Result, attempts int) (r store.Retry, ok bool) {
+	now := c.Clock.Now()
+	if res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable {
+		// Not tried: robots.txt could not be read. It is asked again on its
+		// own schedule; the item follows it, its tries untouched.
+		at := now.Add(fetch.FirstRetry)
+		if e, err := c.Fetcher.Robots(ctx, rawURL); err == nil && e.Expires.After(now) {
+			at = e.Expires
+		}
+		return store.Retry{Attempts: attempts, At: at, Error: "robots.txt unreachable"}, true
+	}
+	if !res.Transient() {
+		return store.Retry{}, false
+	}
+	n := attempts + 1
+	r = store.Retry{Attempts: n, Error: errText(res)}
+	wait, ok := fetch.RetrySchedule{Attempts: c.Settings.RetryAttempts, Window: c.Settings.RetryWindow}.Delay(n)
+	if !ok {
+		return r, false
+	}
+	r.At = now.Add(max(wait, res.RetryAfter(now)))
+	return r, true
+}
+
+// retryGuess is the standing of a discovery that failed and has had all
+// its tries: it is put off for ROBOTS_GUESS_TTL (a source is never judged
+// feedless on failures), and its tries start again from there.
+func (c *Crawler) retryGuess(why string) store.Retry {
+	return store.Retry{At: c.Clock.Now().Add(max(c.Settings.RobotsGuessTTL, time.Second)), Error: why}
+}
+
+// awaitRetries waits, with a timer, for the soonest retry the site's items
+// wait for when it is due within retryHorizon; false when there is none
+// that soon (or ctx ended), and the site's work for this run is over.
+func (c *Crawler) awaitRetries(ctx context.Context, site string) (bool, error) {
+	now := c.Clock.Now()
+	at, ok, err := c.Store.SiteRetryAt(ctx, site, now)
+	if err != nil || !ok || at.Sub(now) > retryHorizon {
+		return false, err
+	}
+	c.log().Debug("waiting for a retry", "site", site, "until", at)
+	if err := c.Clock.Sleep(ctx, at.Sub(now)); err != nil {
+		return false, nil
+	}
+	return true, nil
+}
