@@ -86,7 +86,18 @@ func (c *Crawler) newRound(ctx context.Context) (*round, error) {
 
 func (r *round) query(c *Crawler, after int64) store.SiteQuery {
 	now := c.Clock.Now()
-	return store.SiteQuery{Now: now, SitemapsBefore: now.Add(-c.Settings.SitemapInterval), Round: r.id, After: after}
+	return store.SiteQuery{Now: now, SitemapsBefore: r.sitemapsBefore(c), Round: r.id, After: after}
+}
+
+// sitemapsBefore is the last read before which a sitemap is due: older than
+// SITEMAP_INTERVAL, and read before the round began (so that an interval
+// of 0, "always due", means once a round).
+func (r *round) sitemapsBefore(c *Crawler) time.Time {
+	before := c.Clock.Now().Add(-c.Settings.SitemapInterval)
+	if r.start.Before(before) {
+		return r.start
+	}
+	return before
 }
 
 // frontier works the round's sites until none is due, none is in flight

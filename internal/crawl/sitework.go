@@ -84,7 +84,7 @@ func (c *Crawler) siteSteps(r *round, pass int) []siteStep {
 		func(ctx context.Context, src *store.Source) error { return c.feedsStep(ctx, polls, src) },
 		c.cataloguesStep,
 		c.sitemapDiscoveryStep,
-		c.sitemapsStep,
+		func(ctx context.Context, src *store.Source) error { return c.sitemapsStep(ctx, r, src) },
 		c.pagesStep,
 	}
 }
@@ -172,9 +172,8 @@ func (c *Crawler) sitemapDiscoveryStep(ctx context.Context, src *store.Source) e
 }
 
 // sitemapsStep reads the source's sitemaps not read for SITEMAP_INTERVAL.
-func (c *Crawler) sitemapsStep(ctx context.Context, src *store.Source) error {
-	now := c.Clock.Now()
-	sms, err := c.Store.SourceSitemapsDue(ctx, src.ID, now, now.Add(-c.Settings.SitemapInterval))
+func (c *Crawler) sitemapsStep(ctx context.Context, r *round, src *store.Source) error {
+	sms, err := c.Store.SourceSitemapsDue(ctx, src.ID, c.Clock.Now(), r.sitemapsBefore(c))
 	if err != nil {
 		return err
 	}
