@@ -34,6 +34,9 @@ type world struct {
 	s     config.Settings
 	mu    sync.Mutex
 	recs  []fetch.Record
+	// timeouts are the fetcher's (default: 5 s in all); rewire changes them.
+	timeouts fetch.Timeouts
+	fclock   fetch.Clock
 }
 
 func newWorld(t testing.TB, dbPath string) *world {
@@ -114,7 +117,10 @@ func worldSettings() config.Settings {
 // wire builds the crawler and its fetcher over db.
 func (w *world) wire(db store.Store, clock fetch.Clock) {
 	t := w.t
-	w.db = db
+	w.db, w.fclock = db, clock
+	if w.timeouts == (fetch.Timeouts{}) {
+		w.timeouts = fetch.Timeouts{Total: 5 * time.Second}
+	}
 	w.c = &crawl.Crawler{Store: db, Clock: clock, Settings: w.s, Log: discard}
 	f, err := fetch.New(fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
@@ -130,13 +136,19 @@ func (w *world) wire(db store.Store, clock fetch.Clock) {
 			w.mu.Unlock()
 			w.c.Observe(r)
 		},
-		Timeouts: fetch.Timeouts{Total: 5 * time.Second},
+		Timeouts: w.timeouts,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(f.CloseIdleConnections)
 	w.c.Fetcher = f
+}
+
+// rewire builds the crawler and fetcher again with other timeouts.
+func (w *world) rewire(t fetch.Timeouts) {
+	w.timeouts = t
+	w.wire(w.db, w.fclock)
 }
 
 func (w *world) clean() {

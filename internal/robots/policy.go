@@ -11,7 +11,7 @@ const (
 	StateRefused     State = "refused"     // 401/403: the site said no to us; disallow all
 	StateNoFile      State = "no-file"     // other 4xx, or too many redirects: no rules, allow all
 	StateRedirect    State = "redirect"    // 3xx: follow Location and decide again
-	StateUnreachable State = "unreachable" // 5xx, 429 or a network failure: crawling paused
+	StateUnreachable State = "unreachable" // 5xx, 429, 408 or a network failure: crawling paused
 	StateStaleCopy   State = "stale-copy"  // unreachable, but a copy younger than MaxCopyAge is obeyed
 	StateAbandoned   State = "abandoned"   // unreachable for longer than MaxCopyAge: treated as no file
 )
@@ -80,11 +80,13 @@ func Decide(f Fetch, last *Copy, unreachableSince, now time.Time, ttl TTLs) Verd
 		return Verdict{State: StateRedirect}
 	case f.Err == nil && (s == 401 || s == 403):
 		return Verdict{State: StateRefused, TTL: ttl.Answer}
-	case f.Err == nil && s >= 400 && s < 500 && s != 429:
+	case f.Err == nil && s >= 400 && s < 500 && s != 429 && s != 408:
 		return Verdict{State: StateNoFile, TTL: ttl.Guess}
 	}
 	// 5xx, 429 (a server too busy to answer has told us nothing, as Google
-	// reads it), any other status, and every transport failure.
+	// reads it), 408 (the server gave up waiting for our request: a fault
+	// that says try later, like the others, not an absence of rules), any
+	// other status, and every transport failure.
 	if last != nil && now.Sub(last.FetchedAt) < MaxCopyAge {
 		return Verdict{State: StateStaleCopy, File: last.File, TTL: ttl.Guess}
 	}

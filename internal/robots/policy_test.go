@@ -39,6 +39,7 @@ func TestDecidePolicy(t *testing.T) {
 		{"410 allows all", Fetch{Status: 410}, nil, 0, StateNoFile, ttl.Guess, []string{"/x"}, nil},
 		{"451 allows all", Fetch{Status: 451}, nil, 0, StateNoFile, ttl.Guess, []string{"/x"}, nil},
 		{"429 pauses like a 5xx", Fetch{Status: 429}, nil, 0, StateUnreachable, ttl.Guess, []string{"/robots.txt"}, []string{"/x"}},
+		{"408 pauses like a 5xx (the server gave up waiting: try later)", Fetch{Status: 408}, nil, 0, StateUnreachable, ttl.Guess, []string{"/robots.txt"}, []string{"/x"}},
 		{"500 pauses", Fetch{Status: 500}, nil, 0, StateUnreachable, ttl.Guess, nil, []string{"/x"}},
 		{"503 pauses", Fetch{Status: 503}, nil, 0, StateUnreachable, ttl.Guess, nil, []string{"/x"}},
 		{"timeout pauses", Fetch{Err: timeout}, nil, 0, StateUnreachable, ttl.Guess, nil, []string{"/x"}},

@@ -15,6 +15,8 @@ type Host struct {
 	robotsStatus int
 	routes       map[string]http.Handler // by path, or by path?query when one is given
 	override     http.Handler            // answers every request, robots.txt included
+	robotsFault  http.Handler            // answers the next robotsFaults requests for robots.txt
+	robotsFaults int
 }
 
 func newHost(w *Web, name string) *Host {
@@ -35,6 +37,15 @@ func (h *Host) Robots(body string) *Resource {
 	h.robots, h.robotsStatus = r, 0
 	delete(h.routes, "/robots.txt")
 	return r
+}
+
+// RobotsFault makes the next times requests for /robots.txt answer fault
+// (a 503, a reset) instead of the robots.txt configured, which is served
+// again after them and is what the politeness checks judge by.
+func (h *Host) RobotsFault(times int, fault http.Handler) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.robotsFault, h.robotsFaults = fault, times
 }
 
 // RobotsStatus makes /robots.txt answer status with no body.
@@ -84,6 +95,9 @@ func (h *Host) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if handler == nil && r.URL.Path == "/robots.txt" {
 		switch {
+		case h.robotsFaults > 0:
+			h.robotsFaults--
+			handler = h.robotsFault
 		case h.robots != nil:
 			handler = h.robots
 		case h.robotsStatus > 0:

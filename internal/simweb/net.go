@@ -29,6 +29,9 @@ func (r Resolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, 
 	name := strings.TrimSuffix(strings.ToLower(host), ".")
 	r.w.mu.Lock()
 	defer r.w.mu.Unlock()
+	if err := r.w.dnsFault(name); err != nil {
+		return nil, err
+	}
 	if a, ok := r.w.addrs[name]; ok {
 		return []netip.Addr{a}, nil
 	}

@@ -28,6 +28,9 @@ type Web struct {
 	addrs map[string]netip.Addr // names resolving somewhere other than PublicAddr
 	rec   recorder
 	dials dialCounts
+	// dnsFaults and chaos are the transient faults of transient.go.
+	dnsFaults map[string]int
+	chaos     *chaos
 }
 
 // Option configures a Web.
@@ -102,6 +105,13 @@ func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
 	h, ok := w.lookup(name)
 	if !ok {
 		http.Error(sw, "no such simulated host", http.StatusMisdirectedRequest)
+		return
+	}
+	w.mu.Lock()
+	c := w.chaos
+	w.mu.Unlock()
+	if fault := c.pick(); fault != nil {
+		fault.ServeHTTP(sw, r)
 		return
 	}
 	h.serve(sw, r)
