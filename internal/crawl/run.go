@@ -14,6 +14,7 @@ const batch = 1000
 // and reads, then the pages still owed. It returns when nothing is due or
 // ctx ends.
 func (c *Crawler) Once(ctx context.Context) error {
+	defer c.flushRequests(ctx) // the run's requests are in the log when it returns
 	var errs []error
 	unbounded := func() int { return batch }
 	feedsLeft := c.feedBudget() // FEED_BUDGET an hour
