@@ -16,11 +16,14 @@ import (
 // fetch never waits for a commit, and thousands of sites in flight cost a
 // commit per few hundred requests rather than one each.
 //
-// The queue is bounded (logBuffer records). When it is full — the store has
-// stopped keeping up — Observe waits up to logFullWait for room, which
-// slows the crawl to the store's pace; past that it drops the record, logs
-// a warning and counts it, and the next Flush reports the loss. A record
-// observed after Close is stored at once, the old way.
+// The queue is bounded (logBuffer records, plus one for each Observe that
+// waited). When it is full — the store is not keeping up — Observe waits
+// until the writer takes the next batch, which slows the crawl to the
+// store's pace; every waiter is let in by that batch, so none waits on
+// another's luck. If the writer takes nothing for logFullWait (the store
+// hangs) the record is dropped, with a warning, and counted, and the next
+// Flush reports the loss. A record observed after Close is stored at once,
+// the old way.
 //
 // The cadence is wall-clock time, not the crawler's Clock: it is about the
 // disk's commits, not the crawl's schedule, and Flush (which Once calls)
@@ -47,8 +50,9 @@ type requestLog struct {
 	started bool
 	closed  bool
 	// queued and handled number the records: every one queued so far,
-	// and every one the writer has stored or failed to.
-	queued, handled int64
+	// and every one the writer has stored or failed to; taken counts the
+	// batches the writer has taken from the queue.
+	queued, handled, taken int64
 	// lost counts the records dropped or failed since the last Flush,
 	// err is the last failure's cause.
 	lost int64
@@ -102,12 +106,12 @@ func (l *requestLog) add(st requestLogStore, log *slog.Logger, rec fetch.Record)
 	return true
 }
 
-// waitForRoom waits until the queue has room, the log is closed or
-// fullWait passes (false); l.mu is held, and released while waiting.
+// waitForRoom waits until the writer takes a batch or the log is closed,
+// or fullWait passes (false); l.mu is held, and released while waiting.
 func (l *requestLog) waitForRoom() bool {
 	l.wake()
 	deadline := time.Now().Add(l.fullWait)
-	for len(l.queue) >= l.buffer && !l.closed {
+	for taken := l.taken; l.taken == taken && !l.closed; {
 		left := time.Until(deadline)
 		if left <= 0 {
 			return false
@@ -186,8 +190,11 @@ func (l *requestLog) writeBatch(st requestLogStore, log *slog.Logger) bool {
 		l.mu.Unlock()
 		return false
 	}
+	// The batch keeps the head of the array; the queue appends past its
+	// end, and the next growth copies only what is still queued.
 	batch := l.queue[:n:n]
-	l.queue = append([]fetch.Record(nil), l.queue[n:]...)
+	l.queue = l.queue[n:]
+	l.taken++
 	l.changed() // room in the queue
 	l.mu.Unlock()
 

@@ -23,6 +23,7 @@ type logStore struct {
 	batches     [][]fetch.Record
 	gate        chan struct{}
 	err         error
+	pause       time.Duration // each batch takes this long
 }
 
 func (s *logStore) LogRequests(ctx context.Context, recs []fetch.Record) error {
@@ -32,6 +33,7 @@ func (s *logStore) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	if gate != nil {
 		<-gate
 	}
+	time.Sleep(s.pause)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.err != nil {
@@ -136,8 +138,9 @@ func TestRequestLogWritesOnItsOwn(t *testing.T) {
 	t.Fatal("records not stored without a Flush")
 }
 
-// A full queue holds Observe for fullWait at most; then the record is
-// dropped, with a warning, and the next Flush says so.
+// A full queue holds Observe until the writer takes a batch; when the
+// store hangs, for fullWait at most: then the record is dropped, with a
+// warning, and the next Flush says so.
 func TestRequestLogFullDropsLoudly(t *testing.T) {
 	st := &logStore{gate: make(chan struct{})}
 	c, logged := logCrawler(st)
@@ -154,14 +157,39 @@ func TestRequestLogFullDropsLoudly(t *testing.T) {
 	close(st.gate)
 	err := c.Flush(context.Background())
 	recs, _ := st.stored()
-	if len(recs) == 0 || len(recs) > 15 {
-		t.Errorf("%d records stored of 30 with room for 15", len(recs))
+	if len(recs) == 0 || len(recs) > 20 {
+		t.Errorf("%d records stored of 30 with room for 15 (and a few waiters)", len(recs))
 	}
 	if want := fmt.Sprintf("%d request records not stored", 30-len(recs)); err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("Flush after drops: %v, want %q", err, want)
 	}
 	if err := c.Flush(context.Background()); err != nil {
 		t.Errorf("a second Flush reports the same loss again: %v", err)
+	}
+}
+
+// A store slower than the fetchers keeps the queue full, but one that
+// writes loses nothing: every Observe gets in with the next batch taken.
+func TestRequestLogSlowStoreLosesNothing(t *testing.T) {
+	st := &logStore{pause: 5 * time.Millisecond}
+	c, logged := logCrawler(st)
+	defer c.Close()
+	c.requests.batch, c.requests.buffer, c.requests.fullWait = 5, 10, 100*time.Millisecond
+	const fetchers, each = 64, 20
+	var wg sync.WaitGroup
+	for f := range fetchers {
+		wg.Go(func() {
+			for i := range each {
+				c.Observe(rec(f*each + i))
+			}
+		})
+	}
+	wg.Wait()
+	if err := c.Flush(context.Background()); err != nil {
+		t.Fatalf("%v; log:\n%s", err, logged)
+	}
+	if recs, _ := st.stored(); len(recs) != fetchers*each {
+		t.Errorf("%d records stored, want %d", len(recs), fetchers*each)
 	}
 }
 
