@@ -192,7 +192,7 @@ type conn struct {
 	x  execer
 	db *DB
 	// uncancelled: the statements ignore the end of their context (a
-	// write of a group commit, see DB.write).
+	// write of a group commit, see DB.tx).
 	uncancelled bool
 }
 
