@@ -46,7 +46,8 @@ func openStore(ctx context.Context, s config.Settings) (store.Store, error) {
 }
 
 // newCrawler wires the store, the one fetcher and the crawler; progress
-// goes to stderr as log lines.
+// goes to stderr as log lines. The closer stores the request log's last
+// records: call it before closing the store.
 func newCrawler(env environment, st store.Store, s config.Settings) (*crawl.Crawler, func(), error) {
 	log := crawlLogger(env.stderr)
 	c := &crawl.Crawler{Store: st, Clock: fetch.RealClock{}, Settings: s, Log: log, CallbackBase: s.PublicURL}
@@ -69,7 +70,7 @@ func newCrawler(env environment, st store.Store, s config.Settings) (*crawl.Craw
 		return nil, nil, fmt.Errorf("fetcher: %w", err)
 	}
 	c.Fetcher = f
-	return c, f.CloseIdleConnections, nil
+	return c, func() { c.Close(); f.CloseIdleConnections() }, nil
 }
 
 // interruptible is a context that Ctrl-C or SIGTERM cancels, so that a
@@ -92,11 +93,11 @@ func crawlCommand(env environment, configPath string, fs *flags, job func(ctx co
 		return err
 	}
 	defer st.Close()
-	c, closeIdle, err := newCrawler(env, st, s)
+	c, closeCrawler, err := newCrawler(env, st, s)
 	if err != nil {
 		return err
 	}
-	defer closeIdle()
+	defer closeCrawler()
 	if err := job(ctx, c); err != nil && ctx.Err() == nil {
 		return err
 	}

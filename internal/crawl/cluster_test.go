@@ -105,6 +105,7 @@ func TestClusterChild(t *testing.T) {
 	s := clusterSettings()
 	clock := fetch.RealClock{}
 	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
+	defer c.Close()
 	rc := postgres.NewRobotsCache(db, clock, discard)
 	rc.ClaimTTL = clusterClaimTTL
 	var mu sync.Mutex

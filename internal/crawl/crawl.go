@@ -49,14 +49,17 @@ type Crawler struct {
 	robotsStatus sync.Map                 // origin -> last robots.txt status seen (from Observe)
 	progress     atomic.Pointer[Progress] // the round in progress, counting requests
 
+	requests requestLog // Observe's records on their way to the store (requestlog.go)
+
 	schedMu    sync.Mutex
 	sched      schedule.Strategy // nil: the fixed rotation; set by calibrate
 	calibrated time.Time
 }
 
 // Observe is the fetcher's Options.Observe: every request goes to the
-// store's request log, and robots.txt statuses are kept for the origin
-// records.
+// store's request log, in batches written behind the fetcher's back (see
+// requestlog.go; Flush waits for them), and robots.txt statuses are kept
+// for the origin records.
 func (c *Crawler) Observe(rec fetch.Record) {
 	c.progress.Load().observe(rec)
 	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
@@ -64,6 +67,10 @@ func (c *Crawler) Observe(rec fetch.Record) {
 			c.robotsStatus.Store(fetch.Origin(u), rec.Status)
 		}
 	}
+	if c.requests.add(c.Store, c.log(), rec) {
+		return
+	}
+	// After Close: stored at once.
 	if err := c.Store.LogRequests(context.Background(), []fetch.Record{rec}); err != nil {
 		c.log().Warn("request log write failed", "url", rec.URL, "err", err)
 	}

@@ -12,6 +12,7 @@ import (
 // returns when nothing is due — including what other workers on the same
 // database hold and may give back — or ctx ends.
 func (c *Crawler) Once(ctx context.Context) error {
+	defer c.flushRequests(ctx) // the run's requests are in the log when it returns
 	r, err := c.newRound(ctx)
 	if err != nil {
 		return err

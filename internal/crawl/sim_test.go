@@ -122,6 +122,7 @@ func (w *world) wire(db store.Store, clock fetch.Clock) {
 		w.timeouts = fetch.Timeouts{Total: 5 * time.Second}
 	}
 	w.c = &crawl.Crawler{Store: db, Clock: clock, Settings: w.s, Log: discard}
+	t.Cleanup(func() { w.c.Close() }) // before the store's Close, registered earlier
 	f, err := fetch.New(fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
 		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.Refusals{Store: db, Log: discard},

@@ -85,6 +85,9 @@ func (b *bot) observe(r fetch.Record) {
 }
 
 func (b *bot) close() {
+	if b.c != nil {
+		b.c.Close() // the request log's last records, before the store closes
+	}
 	if b.f != nil {
 		b.f.CloseIdleConnections()
 	}

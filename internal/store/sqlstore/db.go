@@ -32,12 +32,20 @@ type Dialect struct {
 	// conflict (a deadlock, a serialization failure), which is run again
 	// from the start; nil: none is.
 	Retryable func(error) bool
+	// GroupCommit sends every write through one goroutine that commits
+	// all the writes waiting at once in one transaction (see group.go):
+	// SQLite, whose one writer makes every commit wait for the last one's
+	// fsync. Off, every write is its own transaction and they run
+	// concurrently (PostgreSQL).
+	GroupCommit bool
 }
 
 // DB is the shared Store over database/sql.
 type DB struct {
-	w, r    conn // writes and reads (the same pool on PostgreSQL)
+	w       writer // single-statement writes; the others are DB.tx's
+	r       conn   // reads (the writer's pool too on PostgreSQL)
 	wdb     *sql.DB
+	group   *groupCommit // the one writer (Dialect.GroupCommit); nil: none
 	closers []func() error
 	dialect *Dialect
 	claims  *claims
@@ -58,11 +66,14 @@ func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Log
 		log = slog.Default()
 	}
 	db := &DB{wdb: w, dialect: &d, claims: newClaims(owner, ttl), log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	db.w, db.r = writer{db}, conn{x: r, db: db}
+	if d.GroupCommit {
+		db.group = newGroupCommit(db)
+	}
 	go func() {
 		defer close(db.done)
 		db.renewClaims(db.stop)
 	}()
-	db.w, db.r = conn{w, db}, conn{r, db}
 	db.closers = append(db.closers, r.Close)
 	if r != w {
 		db.closers = append(db.closers, w.Close)
@@ -70,7 +81,8 @@ func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Log
 	return db
 }
 
-// Close releases this owner's claims and closes the pools.
+// Close releases this owner's claims, waits for the writes under way and
+// closes the pools; a write asked for after Close fails.
 func (d *DB) Close() error {
 	first := errors.New("already closed")
 	d.closeOnce.Do(func() { first = d.close() })
@@ -81,6 +93,9 @@ func (d *DB) close() error {
 	close(d.stop)
 	<-d.done
 	d.releaseClaims()
+	if d.group != nil {
+		d.group.close()
+	}
 	var first error
 	for _, c := range d.closers {
 		if err := c(); err != nil && first == nil {
@@ -110,10 +125,21 @@ func (d *DB) rebind(q string) string {
 	return b.String()
 }
 
-// tx runs fn in one write transaction, again from the start when the
-// database aborted it to resolve a conflict (two workers adding the same
-// posts in different orders).
+// tx runs fn as one write: all of it or none of it is stored, and it
+// returns once fn's changes are committed (a read that follows sees them).
+// Every write goes through here, or through d.w for one statement. With
+// GroupCommit, fn runs once, on the one writer goroutine, in its own
+// savepoint of a transaction shared with the other writes waiting (see
+// group.go); its statements are not cut off when ctx ends once fn has
+// started, since a statement interrupted would roll back the whole
+// transaction, the others' writes too. Without, fn runs in a transaction
+// of its own, again from the start when the database aborted it to
+// resolve a conflict (two workers adding the same posts in different
+// orders): fn must start from scratch each time.
 func (d *DB) tx(ctx context.Context, fn func(conn) error) error {
+	if d.group != nil {
+		return d.group.run(ctx, fn)
+	}
 	for attempt := 0; ; attempt++ {
 		err := d.tx1(ctx, fn)
 		if err == nil || attempt >= 4 || d.dialect.Retryable == nil || !d.dialect.Retryable(err) {
@@ -122,12 +148,31 @@ func (d *DB) tx(ctx context.Context, fn func(conn) error) error {
 	}
 }
 
+// writer is d.w: ExecContext runs one statement as a write of its own.
+// A write of several statements, or one that reads, is a DB.tx.
+type writer struct{ db *DB }
+
+// ExecContext runs the statement q as one write (see DB.tx); without
+// GroupCommit it is sent alone, as its own transaction.
+func (w writer) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if w.db.group == nil {
+		return conn{x: w.db.wdb, db: w.db}.ExecContext(ctx, q, args...)
+	}
+	var res sql.Result
+	err := w.db.group.run(ctx, func(tx conn) error {
+		var err error
+		res, err = tx.ExecContext(ctx, q, args...)
+		return err
+	})
+	return res, err
+}
+
 func (d *DB) tx1(ctx context.Context, fn func(conn) error) error {
 	tx, err := d.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if err := fn(conn{tx, d}); err != nil {
+	if err := fn(conn{x: tx, db: d}); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -146,23 +191,51 @@ type execer interface {
 type conn struct {
 	x  execer
 	db *DB
+	// uncancelled: the statements ignore the end of their context (a
+	// write of a group commit, see DB.tx).
+	uncancelled bool
+}
+
+// ctx is the context a statement runs under.
+func (c conn) ctx(ctx context.Context) context.Context {
+	if c.uncancelled {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
 }
 
 func (c conn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	return c.x.ExecContext(ctx, c.db.rebind(q), args...)
+	return c.x.ExecContext(c.ctx(ctx), c.db.rebind(q), args...)
 }
 
 func (c conn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	return c.x.QueryContext(ctx, c.db.rebind(q), args...)
+	return c.x.QueryContext(c.ctx(ctx), c.db.rebind(q), args...)
 }
 
 func (c conn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
-	return c.x.QueryRowContext(ctx, c.db.rebind(q), args...)
+	return c.x.QueryRowContext(c.ctx(ctx), c.db.rebind(q), args...)
 }
 
-func (c conn) PrepareContext(ctx context.Context, q string) (*sql.Stmt, error) {
-	return c.x.PrepareContext(ctx, c.db.rebind(q))
+func (c conn) PrepareContext(ctx context.Context, q string) (stmt, error) {
+	s, err := c.x.PrepareContext(c.ctx(ctx), c.db.rebind(q))
+	return stmt{s, c}, err
 }
+
+// stmt is a prepared statement of a conn, run under the conn's contexts.
+type stmt struct {
+	s *sql.Stmt
+	c conn
+}
+
+func (s stmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
+	return s.s.ExecContext(s.c.ctx(ctx), args...)
+}
+
+func (s stmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
+	return s.s.QueryRowContext(s.c.ctx(ctx), args...)
+}
+
+func (s stmt) Close() error { return s.s.Close() }
 
 // Writer is the writer pool, for what the shared queries do not cover (a
 // backend's own tables, bulk loads in benchmarks).

@@ -30,12 +30,17 @@ func (d *DB) AddFeed(ctx context.Context, f store.Feed) (store.Feed, error) {
 	if f.Catalogue == "" {
 		f.Catalogue = store.CatalogueNone
 	}
-	_, err := d.w.ExecContext(ctx, `INSERT INTO feeds(source_id, url, state, catalogue) VALUES ($1, $2, $3, $4) ON CONFLICT(url) DO NOTHING`,
-		f.SourceID, f.URL, f.State, f.Catalogue)
-	if err != nil {
-		return f, fmt.Errorf("add feed %s: %w", f.URL, err)
-	}
-	return scanFeed(d.w.QueryRowContext(ctx, `SELECT `+feedCols+` FROM feeds WHERE url = $1`, f.URL))
+	out := f
+	err := d.tx(ctx, func(tx conn) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO feeds(source_id, url, state, catalogue) VALUES ($1, $2, $3, $4) ON CONFLICT(url) DO NOTHING`,
+			f.SourceID, f.URL, f.State, f.Catalogue)
+		if err != nil {
+			return fmt.Errorf("add feed %s: %w", f.URL, err)
+		}
+		out, err = scanFeed(tx.QueryRowContext(ctx, `SELECT `+feedCols+` FROM feeds WHERE url = $1`, f.URL))
+		return err
+	})
+	return out, err
 }
 
 // UpdateFeed implements store.Store.
@@ -136,9 +141,18 @@ func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]sto
 
 // claimFeeds claims the feeds choice selects, sorted by order.
 func (d *DB) claimFeeds(ctx context.Context, choice string, order func(a, b store.Feed) int, args ...any) ([]store.Feed, error) {
-	out, err := d.feeds(ctx, d.w, d.claimQuery("feeds", feedCols, choice), d.claimArgs(args...)...)
+	q, qargs := d.claimQuery("feeds", feedCols, choice), d.claimArgs(args...)
+	var out []store.Feed
+	err := d.tx(ctx, func(tx conn) error {
+		var err error
+		out, err = d.feeds(ctx, tx, q, qargs...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, order)
-	return out, err
+	return out, nil
 }
 
 func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]store.Feed, error) {

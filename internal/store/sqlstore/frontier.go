@@ -163,9 +163,15 @@ func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.T
 // SourceSitemapsDue implements store.Store: the source's sitemaps not read
 // for SITEMAP_INTERVAL, and those of its index children whose retry is due.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]store.Sitemap, error) {
-	out, err := d.sitemaps(ctx, d.w, d.claimQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
-		AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6 AND `+freeClaim+notPaused+` ORDER BY last_read, id`),
-		d.claimArgs(sourceID, ts(before), ts(now))...)
+	args := d.claimArgs(sourceID, ts(before), ts(now))
+	var out []store.Sitemap
+	err := d.tx(ctx, func(tx conn) error {
+		var err error
+		out, err = d.sitemaps(ctx, tx, d.claimQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
+			AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6 AND `+freeClaim+notPaused+` ORDER BY last_read, id`),
+			args...)
+		return err
+	})
 	slices.SortFunc(out, func(a, b store.Sitemap) int {
 		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
 	})

@@ -116,13 +116,19 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit 
 	}
 	q := d.claimQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`)
 	var out []store.Post
-	err := d.each(ctx, d.w, q, args, func(rows *sql.Rows) error {
-		p, err := scanPost(rows)
-		out = append(out, p)
-		return err
+	err := d.tx(ctx, func(tx conn) error {
+		out = nil
+		return d.each(ctx, tx, q, args, func(rows *sql.Rows) error {
+			p, err := scanPost(rows)
+			out = append(out, p)
+			return err
+		})
 	})
+	if err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b store.Post) int { return cmp.Compare(a.ID, b.ID) })
-	return out, err
+	return out, nil
 }
 
 // SavePage implements store.Store: the outcome of one page fetch and its

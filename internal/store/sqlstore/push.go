@@ -94,28 +94,35 @@ func (d *DB) PutSubscription(ctx context.Context, s store.Subscription) error {
 // its claimed_until, which only one claimer can do while the last claim
 // runs; PutSubscription releases it.
 func (d *DB) SubscriptionsDue(ctx context.Context, now, claimUntil time.Time, limit int) ([]store.Subscription, error) {
-	var cands []store.Subscription
-	err := d.each(ctx, d.w, `SELECT `+subCols+` FROM subscriptions WHERE claimed_until < $1 AND (next_action <= $1
+	var out []store.Subscription
+	err := d.tx(ctx, func(tx conn) error {
+		var cands []store.Subscription
+		err := d.each(ctx, tx, `SELECT `+subCols+` FROM subscriptions WHERE claimed_until < $1 AND (next_action <= $1
 			OR (state IN ('active', 'requested', 'wanted') AND source_id IN (SELECT id FROM sources WHERE paused <> 0)))
 		ORDER BY next_action, callback LIMIT $2`,
-		[]any{ts(now), limit}, func(rows *sql.Rows) error {
-			s, err := scanSub(rows)
-			cands = append(cands, s)
-			return err
-		})
-	if err != nil {
-		return nil, fmt.Errorf("subscriptions due: %w", err)
-	}
-	var out []store.Subscription
-	for _, s := range cands {
-		r, err := d.w.ExecContext(ctx, `UPDATE subscriptions SET claimed_until = $1 WHERE callback = $2 AND claimed_until < $3`,
-			ts(claimUntil), s.Callback, ts(now))
+			[]any{ts(now), limit}, func(rows *sql.Rows) error {
+				s, err := scanSub(rows)
+				cands = append(cands, s)
+				return err
+			})
 		if err != nil {
-			return out, fmt.Errorf("claim subscription %s: %w", s.Callback, err)
+			return fmt.Errorf("subscriptions due: %w", err)
 		}
-		if n, _ := r.RowsAffected(); n == 1 {
-			out = append(out, s)
+		out = nil
+		for _, s := range cands {
+			r, err := tx.ExecContext(ctx, `UPDATE subscriptions SET claimed_until = $1 WHERE callback = $2 AND claimed_until < $3`,
+				ts(claimUntil), s.Callback, ts(now))
+			if err != nil {
+				return fmt.Errorf("claim subscription %s: %w", s.Callback, err)
+			}
+			if n, _ := r.RowsAffected(); n == 1 {
+				out = append(out, s)
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

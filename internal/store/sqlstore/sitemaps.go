@@ -28,13 +28,18 @@ func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, er
 	if s.State == "" {
 		s.State = "active"
 	}
-	_, err := d.w.ExecContext(ctx, `INSERT INTO sitemaps(source_id, url, via, parent_id, state, lastmod) VALUES ($1, $2, $3, $4, $5, $6)
+	out := s
+	err := d.tx(ctx, func(tx conn) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO sitemaps(source_id, url, via, parent_id, state, lastmod) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT(source_id, url) DO UPDATE SET lastmod = CASE WHEN excluded.lastmod <> 0 THEN excluded.lastmod ELSE sitemaps.lastmod END`,
-		s.SourceID, s.URL, s.Via, s.ParentID, s.State, ts(s.Lastmod))
-	if err != nil {
-		return s, fmt.Errorf("add sitemap %s: %w", s.URL, err)
-	}
-	return scanSitemap(d.w.QueryRowContext(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND url = $2`, s.SourceID, s.URL))
+			s.SourceID, s.URL, s.Via, s.ParentID, s.State, ts(s.Lastmod))
+		if err != nil {
+			return fmt.Errorf("add sitemap %s: %w", s.URL, err)
+		}
+		out, err = scanSitemap(tx.QueryRowContext(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND url = $2`, s.SourceID, s.URL))
+		return err
+	})
+	return out, err
 }
 
 // UpdateSitemap implements store.Store.
@@ -68,11 +73,20 @@ func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated b
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
-	out, err := d.sitemaps(ctx, d.w, d.claimQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), d.claimArgs(ts(before), limit, ts(now))...)
+	args := d.claimArgs(ts(before), limit, ts(now))
+	var out []store.Sitemap
+	err := d.tx(ctx, func(tx conn) error {
+		var err error
+		out, err = d.sitemaps(ctx, tx, d.claimQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), args...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b store.Sitemap) int {
 		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
 	})
-	return out, err
+	return out, nil
 }
 
 func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]store.Sitemap, error) {

@@ -60,30 +60,36 @@ func putLinks(ctx context.Context, tx conn, postID int64, citations []string) er
 // the site of sources stored before sites were kept, and the links of
 // posts saved before links were kept. Each part runs once; Open calls it.
 func (d *DB) Backfill(ctx context.Context) error {
-	rows, err := d.w.QueryContext(ctx, `SELECT id, url FROM sources WHERE site = ''`)
-	if err != nil {
-		return fmt.Errorf("backfill sites: %w", err)
-	}
-	type src struct {
-		id  int64
-		url string
-	}
-	var todo []src
-	for rows.Next() {
-		var s src
-		if err := rows.Scan(&s.id, &s.url); err != nil {
-			rows.Close()
-			return err
+	err := d.tx(ctx, func(tx conn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, url FROM sources WHERE site = ''`)
+		if err != nil {
+			return fmt.Errorf("backfill sites: %w", err)
 		}
-		todo = append(todo, s)
-	}
-	rows.Close()
-	for _, s := range todo {
-		if site := siteOfURL(s.url); site != "" {
-			if _, err := d.w.ExecContext(ctx, `UPDATE sources SET site = $1 WHERE id = $2`, site, s.id); err != nil {
-				return fmt.Errorf("backfill site of %s: %w", s.url, err)
+		type src struct {
+			id  int64
+			url string
+		}
+		var todo []src
+		for rows.Next() {
+			var s src
+			if err := rows.Scan(&s.id, &s.url); err != nil {
+				rows.Close()
+				return err
+			}
+			todo = append(todo, s)
+		}
+		rows.Close()
+		for _, s := range todo {
+			if site := siteOfURL(s.url); site != "" {
+				if _, err := tx.ExecContext(ctx, `UPDATE sources SET site = $1 WHERE id = $2`, site, s.id); err != nil {
+					return fmt.Errorf("backfill site of %s: %w", s.url, err)
+				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// Feeds read before the schedule kept next_due are due a day after
 	// their last read, as the fixed rotation had them.

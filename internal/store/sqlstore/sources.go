@@ -30,27 +30,36 @@ func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (store.Sour
 	// A source of a site that opted out starts paused, as the opt-out form
 	// promises: nothing of it is ever fetched.
 	site := siteOfURL(u)
-	var paused int
-	var by string
-	var at int64
-	err := d.w.QueryRowContext(ctx, `SELECT opted_by FROM opted_out WHERE site = $1`, site).Scan(&by)
-	switch {
-	case err == nil:
-		paused, at = 1, ts(now)
-	case !errors.Is(err, sql.ErrNoRows):
-		return store.Source{}, false, fmt.Errorf("add source %s: %w", u, err)
-	}
-	res, err := d.w.ExecContext(ctx, `INSERT INTO sources(url, added, site, paused, paused_by, paused_at) VALUES ($1, $2, $3, $4, $5, $6)
+	var s store.Source
+	var added bool
+	err := d.tx(ctx, func(tx conn) error {
+		var paused int
+		var by string
+		var at int64
+		err := tx.QueryRowContext(ctx, `SELECT opted_by FROM opted_out WHERE site = $1`, site).Scan(&by)
+		switch {
+		case err == nil:
+			paused, at = 1, ts(now)
+		case !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("add source %s: %w", u, err)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO sources(url, added, site, paused, paused_by, paused_at) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT(url) DO NOTHING`, u, ts(now), site, paused, by, at)
+		if err != nil {
+			return fmt.Errorf("add source %s: %w", u, err)
+		}
+		n, _ := res.RowsAffected()
+		s, err = scanSource(tx.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE url = $1`, u))
+		if err != nil {
+			return fmt.Errorf("add source %s: %w", u, err)
+		}
+		added = n == 1
+		return nil
+	})
 	if err != nil {
-		return store.Source{}, false, fmt.Errorf("add source %s: %w", u, err)
+		return s, false, err
 	}
-	n, _ := res.RowsAffected()
-	s, err := scanSource(d.w.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE url = $1`, u))
-	if err != nil {
-		return s, false, fmt.Errorf("add source %s: %w", u, err)
-	}
-	return s, n == 1, nil
+	return s, added, nil
 }
 
 // Source implements store.Store.
@@ -82,9 +91,18 @@ func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([
 
 // claimSources claims the sources choice selects, in id order.
 func (d *DB) claimSources(ctx context.Context, choice string, args ...any) ([]store.Source, error) {
-	out, err := d.sources(ctx, d.w, d.claimQuery("sources", sourceCols, choice), d.claimArgs(args...)...)
+	q, qargs := d.claimQuery("sources", sourceCols, choice), d.claimArgs(args...)
+	var out []store.Source
+	err := d.tx(ctx, func(tx conn) error {
+		var err error
+		out, err = d.sources(ctx, tx, q, qargs...)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b store.Source) int { return cmp.Compare(a.ID, b.ID) })
-	return out, err
+	return out, nil
 }
 
 // PostponeDiscovery implements store.Store.
