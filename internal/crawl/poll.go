@@ -137,9 +137,11 @@ func failedFeedState(res fetch.Result) string {
 	return store.FeedError
 }
 
+// errText is why a fetch failed, as stored with the item: a few stable
+// words (fetch.Result.Reason), the item's own URL being on its record.
 func errText(res fetch.Result) string {
-	if res.Err != nil {
-		return res.Err.Error()
+	if r := res.Reason(); r != "" {
+		return r
 	}
 	return fmt.Sprintf("%s (status %d)", res.Outcome, res.Status)
 }

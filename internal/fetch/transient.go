@@ -1,9 +1,17 @@
 package fetch
 
 import (
+	"context"
 	"errors"
+	"io"
+	"net"
 	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
+
+	"corpus.blog/corpusbot/internal/robots"
 )
 
 // Transient reports whether a result says "try later" rather than giving a
@@ -103,4 +111,63 @@ func growth(k int, total float64) float64 {
 		}
 	}
 	return (lo + hi) / 2
+}
+
+// Reason names why a fetch gave no body, in a few stable words with no
+// URL in them ("status 503", "timeout", "connection reset", "DNS
+// failure", "disallowed by robots.txt", …): what is stored as an item's
+// last error and counted by reason on the coverage page. "" for a body
+// read or a 304.
+func (r Result) Reason() string {
+	switch r.Outcome {
+	case OutcomeFetched, OutcomeUnchanged:
+		return ""
+	case OutcomeStatus:
+		return "status " + strconv.Itoa(r.Status)
+	case OutcomeDisallowed:
+		if r.Robots == robots.StateUnreachable {
+			return "robots.txt unreachable"
+		}
+		return "disallowed by robots.txt"
+	case OutcomeRefused:
+		return "on the 403 refusal list"
+	case OutcomeOptedOut:
+		return "opted out"
+	case OutcomeTooLarge:
+		return "body too large"
+	case OutcomeWrongType:
+		return "wrong content type"
+	}
+	return errorReason(r.Err)
+}
+
+// errorReason names a failure that got no answer.
+func errorReason(err error) string {
+	var dns *net.DNSError
+	var nerr net.Error
+	switch {
+	case err == nil:
+		return "no answer"
+	case errors.Is(err, ErrPrivateAddress):
+		return "private address refused"
+	case errors.Is(err, ErrTooManyRedirects):
+		return "too many redirects"
+	case errors.Is(err, ErrRedirectLoop):
+		return "redirect loop"
+	case errors.Is(err, ErrBadURL):
+		return "not an http(s) URL"
+	case errors.As(err, &dns):
+		return "DNS failure"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "connection refused"
+	case errors.Is(err, syscall.ECONNRESET) || strings.Contains(err.Error(), "connection reset"):
+		return "connection reset"
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()):
+		return "timeout"
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		return "connection closed"
+	case strings.Contains(err.Error(), "tls:") || strings.Contains(err.Error(), "x509:"):
+		return "TLS failure"
+	}
+	return "no answer"
 }

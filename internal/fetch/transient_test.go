@@ -1,9 +1,12 @@
 package fetch
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -93,5 +96,26 @@ func TestRetrySchedule(t *testing.T) {
 	}
 	if w, ok := (RetrySchedule{Attempts: 3, Window: 0}).Delay(2); !ok || w != 0 {
 		t.Errorf("a zero window: %v, %v; want retries at once", w, ok)
+	}
+}
+
+func TestReason(t *testing.T) {
+	for _, tt := range []struct {
+		res  Result
+		want string
+	}{
+		{Result{Outcome: OutcomeFetched}, ""},
+		{Result{Outcome: OutcomeStatus, Status: 503}, "status 503"},
+		{Result{Outcome: OutcomeDisallowed}, "disallowed by robots.txt"},
+		{Result{Outcome: OutcomeDisallowed, Robots: "unreachable"}, "robots.txt unreachable"},
+		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", &net.DNSError{Err: "no such host", Name: "x"})}, "DNS failure"},
+		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: read: %w", syscall.ECONNRESET)}, "connection reset"},
+		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", context.DeadlineExceeded)}, "timeout"},
+		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", ErrPrivateAddress)}, "private address refused"},
+		{Result{Outcome: OutcomeError, Err: errors.New("something odd")}, "no answer"},
+	} {
+		if got := tt.res.Reason(); got != tt.want {
+			t.Errorf("%s %d %v: Reason = %q, want %q", tt.res.Outcome, tt.res.Status, tt.res.Err, got, tt.want)
+		}
 	}
 }
