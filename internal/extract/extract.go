@@ -23,6 +23,7 @@ type Page struct {
 	Noindex   bool      // meta robots or meta corpusbot (case-insensitive name) says noindex or none
 	Nofollow  bool      // ... nofollow or none
 	Shell     bool      // the page renders only in a browser: an empty app root (<div id="root"></div>, id="app", id="__next", ng-app…), script bundles, next to no text
+	Canonical string    // the URL <link rel="canonical"> names, resolved; "" when none
 }
 
 // Parse reads an HTML page fetched from pageURL. agent is the crawler's
@@ -43,6 +44,7 @@ func Parse(body []byte, pageURL *url.URL, agent string) (Page, error) {
 	p.Noindex, p.Nofollow = metaRobots(doc, agent)
 	p.Shell = isShell(doc)
 	base := baseURL(doc, pageURL)
+	p.Canonical = canonicalLink(doc, base)
 	published := publishedBefore(doc)
 	pruneSkipLinks(doc)
 
