@@ -3,6 +3,7 @@ package fetch
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -34,12 +35,15 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	ctx = withStream(ctx, req.Stream)
 	seen := map[string]bool{u.String(): true}
 	var redirects []string
+	permanent := true // every hop so far a 301 or 308
 	for {
 		res, next := f.hop(ctx, u, req)
 		res.Redirects = redirects
 		if next == nil {
+			res.Moved = len(redirects) > 0 && permanent
 			return res
 		}
+		permanent = permanent && (res.Status == http.StatusMovedPermanently || res.Status == http.StatusPermanentRedirect)
 		switch {
 		case len(redirects) >= MaxRedirects:
 			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: u.String(), Redirects: redirects,

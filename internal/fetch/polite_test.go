@@ -2,6 +2,7 @@ package fetch_test
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"sort"
 	"sync"
@@ -368,5 +369,25 @@ func TestRobotsRereadConditionally(t *testing.T) {
 	want(t, r.get(h.URL("/x"), fetch.PurposePage), fetch.OutcomeDisallowed)
 	if full, not := rob.Counts(); full != 1 || not != 1 {
 		t.Errorf("robots served %d, 304 %d; want one full read and one conditional", full, not)
+	}
+}
+
+// Moved says the resource lives at FinalURL for good: only when every hop
+// on the way was permanent.
+func TestRedirectMoved(t *testing.T) {
+	r := newRig(t, false, nil)
+	h := r.web.Host("moves.example")
+	h.Robots("User-agent: *\nAllow: /\n")
+	h.Put("/new", "application/rss+xml", rss)
+	h.Handle("/301", simweb.Redirect(http.StatusMovedPermanently, "/new"))
+	h.Handle("/308", simweb.Redirect(http.StatusPermanentRedirect, "/301"))
+	h.Handle("/302", simweb.Redirect(http.StatusFound, "/new"))
+	h.Handle("/mixed", simweb.Redirect(http.StatusMovedPermanently, "/302"))
+	for path, moved := range map[string]bool{"/new": false, "/301": true, "/308": true, "/302": false, "/mixed": false} {
+		res := r.get(h.URL(path), fetch.PurposeFeed)
+		want(t, res, fetch.OutcomeFetched)
+		if res.Moved != moved || res.FinalURL != h.URL("/new") {
+			t.Errorf("%s: Moved %v, FinalURL %s; want %v, /new", path, res.Moved, res.FinalURL, moved)
+		}
 	}
 }

@@ -88,8 +88,12 @@ type Result struct {
 	LastModifiedFromDate bool
 	Header               http.Header // the final response's header (X-Robots-Tag and the like)
 	Redirects            []string    // each Location followed, in order
-	Robots               robots.State
-	Err                  error
+	// Moved is set when there were redirects and every one was permanent
+	// (301, 308): FinalURL is where the resource lives now. A 302 or 307
+	// anywhere on the way leaves it unset.
+	Moved  bool
+	Robots robots.State
+	Err    error
 }
 
 // DisallowedError says which rule kept a URL from being fetched.
