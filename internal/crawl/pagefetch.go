@@ -32,11 +32,12 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		return nil
 	}
 	refetch := !p.Fetched.IsZero()
+	var h home
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
 		r.Keep = true
 	case fetch.OutcomeFetched:
-		c.pageResult(&r, res)
+		h = c.pageResult(&r, res, p.URL)
 	case fetch.OutcomeWrongType:
 		r.State = store.PostSkipped
 	case fetch.OutcomeDisallowed:
@@ -74,10 +75,18 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	if err := c.Store.SavePage(ctx, r); err != nil {
 		return fmt.Errorf("page %s: %w", p.URL, err)
 	}
+	switch {
+	case h.canonical != "":
+		c.learnSpelling(ctx, p.URL, h.canonical, h.fromLink)
+	case h.self:
+		c.learnSpelling(ctx, p.URL, p.URL, true)
+	}
 	return nil
 }
 
-func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result) {
+// pageResult fills r from a fetched page of the post at postURL and says
+// where the page says the post lives.
+func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL string) (h home) {
 	u, err := url.Parse(res.FinalURL)
 	if err != nil {
 		r.State = store.PostError
@@ -90,6 +99,8 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result) {
 	}
 	x := fetch.XRobotsTag(res.Header, c.agent())
 	r.ETag, r.LastModified, r.Title, r.Published = res.ETag, res.LastModified, page.Title, page.Published
+	h = pageHome(postURL, res, page)
+	r.Canonical, r.Elsewhere = h.canonical, h.elsewhere
 	switch {
 	case page.Noindex || x.NoIndex:
 		r.State, r.Title = store.PostNoindex, ""
@@ -102,4 +113,5 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result) {
 	if !page.Nofollow && !x.NoFollow {
 		r.Citations = page.Links
 	}
+	return h
 }

@@ -27,6 +27,7 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	}
 	now := c.Clock.Now()
 	f.Checked = now
+	c.followFeed(ctx, &f, res)
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
 		f.State, f.Error, f.LastRead, f.Attempts, f.RetryAt = store.FeedActive, "", now, 0, time.Time{}
@@ -184,4 +185,20 @@ func pagedURL(feedURL string, n int) string {
 	q.Set("paged", strconv.Itoa(n))
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// followFeed records where a feed that moved for good (every redirect a
+// 301 or 308) lives now, so that its next read costs one request; the old
+// URL stays an alias. A 302 or 307 changes nothing.
+func (c *Crawler) followFeed(ctx context.Context, f *store.Feed, res fetch.Result) {
+	if !res.Moved || res.FinalURL == f.URL || (res.Outcome != fetch.OutcomeFetched && res.Outcome != fetch.OutcomeUnchanged) {
+		return
+	}
+	if err := c.Store.MoveFeed(ctx, f.ID, res.FinalURL); err != nil {
+		c.log().Warn("moved feed not recorded", "feed", f.URL, "to", res.FinalURL, "err", err)
+		return
+	}
+	c.log().Info("feed moved", "feed", f.URL, "to", res.FinalURL)
+	c.learnSpelling(ctx, f.URL, res.FinalURL, false)
+	f.URL = res.FinalURL
 }

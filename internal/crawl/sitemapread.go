@@ -68,6 +68,16 @@ func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string
 // later" leaves sm as it was until its retry.
 func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitemapRead, depth int) error {
 	res, now := got.res, c.Clock.Now()
+	if res.Moved && res.FinalURL != sm.URL && (res.Outcome == fetch.OutcomeFetched || res.Outcome == fetch.OutcomeUnchanged) {
+		// Moved for good: read where it lives from now on (the old URL is
+		// kept as an alias).
+		if err := c.Store.MoveSitemap(ctx, sm.ID, res.FinalURL); err != nil {
+			c.log().Warn("moved sitemap not recorded", "sitemap", sm.URL, "to", res.FinalURL, "err", err)
+		} else {
+			c.learnSpelling(ctx, sm.URL, res.FinalURL, false)
+			sm.URL = res.FinalURL
+		}
+	}
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
 		// The index is as it was; children never read (or whose retry is

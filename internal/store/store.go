@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/urlkey"
 )
 
 // ErrNotFound is returned when a looked-up row does not exist.
@@ -222,6 +223,13 @@ type PageResult struct {
 	// until Retry.At; nothing else of the result is stored.
 	Retry Retry
 	Error string // why a fetch that ended the post in PostError failed
+	// Canonical is the URL the page names as its own (rel="canonical", or
+	// where a permanent redirect led) when it is another URL of the same
+	// site: the post is recorded under it, merged into the record that
+	// has it if one does, and its old URL kept as an alias. Elsewhere is a
+	// canonical URL on another site: recorded, not followed.
+	Canonical string
+	Elsewhere string
 }
 
 // SitemapURL is one url entry of a sitemap read.
@@ -362,6 +370,19 @@ type Store interface {
 	SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error)
 	// SourceSitemapsDue is SitemapsDue for one source (not truncated).
 	SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error)
+
+	// LearnSpelling records how a host spells its URLs, as like (a URL the
+	// site itself gave: a permanent redirect's target, a canonical link)
+	// shows it in the ways v names, and spells again the posts of the host
+	// not yet fetched, merging those that turn out to be another record's.
+	// It returns how many it changed.
+	LearnSpelling(ctx context.Context, like string, v urlkey.Variation) (int, error)
+	// MoveFeed records that feed id lives at url now (it moved for good:
+	// a 301 or 308); its old URL stays as an alias, so that a page still
+	// naming it finds the same record.
+	MoveFeed(ctx context.Context, id int64, url string) error
+	// MoveSitemap is MoveFeed for a sitemap.
+	MoveSitemap(ctx context.Context, id int64, url string) error
 
 	LogRequests(ctx context.Context, recs []fetch.Record) error
 	// RequestCount counts logged requests, by purpose when purpose != "".

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -30,8 +31,17 @@ func (d *DB) AddFeed(ctx context.Context, f store.Feed) (store.Feed, error) {
 	if f.Catalogue == "" {
 		f.Catalogue = store.CatalogueNone
 	}
+	// A feed that moved is found by its old URL too.
+	var moved int64
+	err := d.r.QueryRowContext(ctx, `SELECT target FROM url_aliases WHERE kind = 'feed' AND url = $1`, f.URL).Scan(&moved)
+	switch {
+	case err == nil:
+		return scanFeed(d.r.QueryRowContext(ctx, `SELECT `+feedCols+` FROM feeds WHERE id = $1`, moved))
+	case !errors.Is(err, sql.ErrNoRows):
+		return f, fmt.Errorf("add feed %s: %w", f.URL, err)
+	}
 	out := f
-	err := d.tx(ctx, func(tx conn) error {
+	err = d.tx(ctx, func(tx conn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO feeds(source_id, url, state, catalogue) VALUES ($1, $2, $3, $4) ON CONFLICT(url) DO NOTHING`,
 			f.SourceID, f.URL, f.State, f.Catalogue)
 		if err != nil {
@@ -163,4 +173,28 @@ func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]store.
 		return err
 	})
 	return out, err
+}
+
+// MoveFeed implements store.Store. A feed already held at the new URL
+// (the site's homepage named both) keeps it; this one then stays where it
+// was.
+func (d *DB) MoveFeed(ctx context.Context, id int64, url string) error {
+	return d.tx(ctx, func(tx conn) error {
+		var old string
+		if err := tx.QueryRowContext(ctx, `SELECT url FROM feeds WHERE id = $1`, id).Scan(&old); err != nil {
+			return fmt.Errorf("move feed %d: %w", id, err)
+		}
+		var other int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM feeds WHERE url = $1`, url).Scan(&other)
+		switch {
+		case err == nil:
+			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE feeds SET url = $1 WHERE id = $2`, url, id); err != nil {
+			return fmt.Errorf("move feed %s: %w", old, err)
+		}
+		return addAlias(ctx, tx, aliasFeed, old, id)
+	})
 }

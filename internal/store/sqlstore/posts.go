@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/urlkey"
 )
 
 const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched, attempts, retry_at, error`
@@ -57,8 +58,14 @@ func (d *DB) FeedRead(ctx context.Context, posts []store.NewPost, update func(st
 
 func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddResult, error) {
 	var res store.AddResult
+	sp := spellings{}
 	{
 		for i, p := range posts {
+			key, err := postKey(ctx, tx, sp, p.URL)
+			if err != nil {
+				return res, fmt.Errorf("add post %s: %w", p.URL, err)
+			}
+			p.URL = key
 			state, due, from := store.PostPending, true, ""
 			if p.Text != "" {
 				state, due, from = store.PostIndexed, false, store.TextFromFeed
@@ -96,9 +103,14 @@ func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddRes
 	return res, nil
 }
 
-// Post implements store.Store.
+// Post implements store.Store: by any URL that names the post (its key,
+// a variant its site has shown to be the same, an alias).
 func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
-	p, err := scanPost(d.r.QueryRowContext(ctx, `SELECT `+postCols+` FROM posts WHERE url = $1`, u))
+	key, err := postKey(ctx, d.r, spellings{}, u)
+	if err != nil {
+		return store.Post{}, fmt.Errorf("post %s: %w", u, err)
+	}
+	p, err := scanPost(d.r.QueryRowContext(ctx, `SELECT `+postCols+` FROM posts WHERE url = $1`, key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("post %s: %w", u, store.ErrNotFound)
 	}
@@ -159,7 +171,26 @@ func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
 		if err != nil {
 			return err
 		}
-		return putLinks(ctx, tx, r.PostID, r.Citations)
+		if err := putLinks(ctx, tx, r.PostID, r.Citations); err != nil {
+			return err
+		}
+		if r.Elsewhere != "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE posts SET canonical = $1 WHERE id = $2`, noNUL(r.Elsewhere), r.PostID); err != nil {
+				return err
+			}
+		}
+		if r.Canonical == "" {
+			return nil
+		}
+		to, err := urlkey.Key(r.Canonical)
+		if err != nil {
+			return nil // not an http(s) URL: nothing to record it under
+		}
+		var at string
+		if err := tx.QueryRowContext(ctx, `SELECT url FROM posts WHERE id = $1`, r.PostID).Scan(&at); err != nil {
+			return err
+		}
+		return movePost(ctx, tx, r.PostID, at, to)
 	})
 	if err != nil {
 		return fmt.Errorf("save page %d: %w", r.PostID, err)

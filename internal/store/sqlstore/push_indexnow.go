@@ -36,7 +36,12 @@ func (d *DB) IndexNowDue(ctx context.Context, urls []string) (int, error) {
 	n := 0
 	err := d.tx(ctx, func(tx conn) error {
 		n = 0
+		sp := spellings{}
 		for _, raw := range urls {
+			raw, err := postKey(ctx, tx, sp, raw)
+			if err != nil {
+				return err
+			}
 			r, err := tx.ExecContext(ctx, `UPDATE posts SET due = 1 WHERE url = $1
 				AND source_id NOT IN (SELECT id FROM sources WHERE paused <> 0)`, raw)
 			if err != nil {

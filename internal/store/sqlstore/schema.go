@@ -109,4 +109,23 @@ var Migrations = []string{
 	ALTER TABLE sitemaps ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE sources ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sources ADD COLUMN error TEXT NOT NULL DEFAULT '';`,
+	// One post, one record (identity.go): the URLs a redirect or a
+	// canonical link showed to name a post, feed or sitemap stored under
+	// another; how each host spells its URLs, as it has shown; a page's
+	// canonical link to another site, recorded, not followed. The posts
+	// stored before keys are keyed, and duplicates merged, by Backfill.
+	`CREATE TABLE url_aliases (
+		kind TEXT NOT NULL,
+		url TEXT NOT NULL,
+		target BIGINT NOT NULL,
+		PRIMARY KEY (kind, url)
+	);
+	CREATE INDEX url_aliases_target ON url_aliases(kind, target);
+	CREATE TABLE host_spellings (
+		host TEXT PRIMARY KEY,
+		scheme TEXT NOT NULL DEFAULT '',
+		www INTEGER NOT NULL DEFAULT -1,
+		slash INTEGER NOT NULL DEFAULT -1
+	);
+	ALTER TABLE posts ADD COLUMN canonical TEXT NOT NULL DEFAULT '';`,
 }

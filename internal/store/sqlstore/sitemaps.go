@@ -30,7 +30,18 @@ func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, er
 	}
 	out := s
 	err := d.tx(ctx, func(tx conn) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO sitemaps(source_id, url, via, parent_id, state, lastmod) VALUES ($1, $2, $3, $4, $5, $6)
+		// A sitemap that moved is found by its old URL too.
+		var moved int64
+		err := tx.QueryRowContext(ctx, `SELECT a.target FROM url_aliases a JOIN sitemaps m ON m.id = a.target
+			WHERE a.kind = 'sitemap' AND a.url = $1 AND m.source_id = $2`, s.URL, s.SourceID).Scan(&moved)
+		switch {
+		case err == nil:
+			out, err = scanSitemap(tx.QueryRowContext(ctx, `SELECT `+sitemapCols+` FROM sitemaps WHERE id = $1`, moved))
+			return err
+		case !errors.Is(err, sql.ErrNoRows):
+			return fmt.Errorf("add sitemap %s: %w", s.URL, err)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO sitemaps(source_id, url, via, parent_id, state, lastmod) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT(source_id, url) DO UPDATE SET lastmod = CASE WHEN excluded.lastmod <> 0 THEN excluded.lastmod ELSE sitemaps.lastmod END`,
 			s.SourceID, s.URL, s.Via, s.ParentID, s.State, ts(s.Lastmod))
 		if err != nil {
@@ -144,7 +155,11 @@ func (d *DB) IngestSitemap(ctx context.Context, sm store.Sitemap, urls []store.S
 			return err
 		}
 		defer seen.Close()
+		sp := spellings{}
 		for _, u := range urls {
+			if u.Loc, err = postKey(ctx, tx, sp, u.Loc); err != nil {
+				return fmt.Errorf("sitemap url %s: %w", u.Loc, err)
+			}
 			var id, lm int64
 			var state string
 			err := ins.QueryRowContext(ctx, u.Loc, sm.SourceID, ts(u.Lastmod)).Scan(&id)
@@ -235,3 +250,27 @@ func removeUnseen(ctx context.Context, tx conn, sitemapID, gen int64) (int, erro
 }
 
 var _ store.Store = (*DB)(nil)
+
+// MoveSitemap implements store.Store, as MoveFeed for feeds; the alias is
+// of the source's sitemap.
+func (d *DB) MoveSitemap(ctx context.Context, id int64, url string) error {
+	return d.tx(ctx, func(tx conn) error {
+		var old string
+		var src int64
+		if err := tx.QueryRowContext(ctx, `SELECT url, source_id FROM sitemaps WHERE id = $1`, id).Scan(&old, &src); err != nil {
+			return fmt.Errorf("move sitemap %d: %w", id, err)
+		}
+		var other int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM sitemaps WHERE source_id = $1 AND url = $2`, src, url).Scan(&other)
+		switch {
+		case err == nil:
+			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sitemaps SET url = $1 WHERE id = $2`, url, id); err != nil {
+			return fmt.Errorf("move sitemap %s: %w", old, err)
+		}
+		return addAlias(ctx, tx, aliasSitemap, old, id)
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/urlkey"
 )
 
 // siteOfURL is the registrable domain of a URL's host ("" when it has
@@ -97,6 +98,9 @@ func (d *DB) Backfill(ctx context.Context) error {
 		WHERE next_due = 0 AND last_read <> 0 AND history = ''`); err != nil {
 		return fmt.Errorf("backfill next_due: %w", err)
 	}
+	if err := d.keyPosts(ctx); err != nil {
+		return err
+	}
 	return d.tx(ctx, func(tx conn) error {
 		// Whoever inserts the marker does the backfill, in the same
 		// transaction: workers opening together do it once.
@@ -128,6 +132,67 @@ func (d *DB) Backfill(ctx context.Context) error {
 		for id, cs := range cites {
 			if err := putLinks(ctx, tx, id, cs); err != nil {
 				return fmt.Errorf("backfill links: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// keyPosts brings the posts stored before post URLs were keyed under their
+// keys (package urlkey), once: posts whose URLs have one key are merged
+// into the earliest of them (its record kept, the others' sitemap
+// listings, aliases and, where only they were fetched, their page moved to
+// it), and every other URL becomes an alias of the record that has its
+// key.
+func (d *DB) keyPosts(ctx context.Context) error {
+	return d.tx(ctx, func(tx conn) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO store_meta(name, value) VALUES ('post_keys', 'done') ON CONFLICT(name) DO NOTHING`)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err
+		}
+		type post struct {
+			id  int64
+			url string
+		}
+		var all []post
+		err = d.each(ctx, tx, `SELECT id, url FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
+			var p post
+			err := rows.Scan(&p.id, &p.url)
+			all = append(all, p)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("key posts: %w", err)
+		}
+		first := map[string]int64{} // key -> the earliest post with it
+		for _, p := range all {
+			key, err := urlkey.Key(p.url)
+			if err != nil {
+				continue // not an http(s) URL: left as it was
+			}
+			if into, ok := first[key]; ok {
+				if err := mergePost(ctx, tx, p.id, into); err != nil {
+					return err
+				}
+				continue
+			}
+			first[key] = p.id
+		}
+		// Then the survivors take their keys (after the merges, so that no
+		// key is taken by a post about to be merged away).
+		for _, p := range all {
+			key, err := urlkey.Key(p.url)
+			if err != nil || key == p.url || first[key] != p.id {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE posts SET url = $1 WHERE id = $2`, key, p.id); err != nil {
+				return fmt.Errorf("key post %s: %w", p.url, err)
+			}
+			if err := addAlias(ctx, tx, aliasPost, p.url, p.id); err != nil {
+				return err
 			}
 		}
 		return nil
