@@ -35,6 +35,9 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Refusals", testRefusals},
 		{"RobotsCache", testRobotsCache},
 		{"Requests", testRequests},
+		{"PostKeys", testPostKeys},
+		{"Canonical", testCanonical},
+		{"Moved", testMoved},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
