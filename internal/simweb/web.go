@@ -28,6 +28,10 @@ type Web struct {
 	addrs map[string]netip.Addr // names resolving somewhere other than PublicAddr
 	rec   recorder
 	dials dialCounts
+	// latency delays every response (WithLatency); nil: none.
+	latency *Latency
+	// fallback serves the hosts not configured (Fallback); nil: none.
+	fallback func(host string) http.Handler
 }
 
 // Option configures a Web.
@@ -99,12 +103,18 @@ func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
 	done := w.rec.begin(name, r)
 	sw := &statusWriter{ResponseWriter: rw}
 	defer func() { done(sw.status, sw.bytes) }()
-	h, ok := w.lookup(name)
-	if !ok {
-		http.Error(sw, "no such simulated host", http.StatusMisdirectedRequest)
+	if w.latency != nil && !w.latency.wait(name, r) {
+		return // the client went away
+	}
+	if h, ok := w.lookup(name); ok {
+		h.serve(sw, r)
 		return
 	}
-	h.serve(sw, r)
+	if fb := w.fallbackFor(name); fb != nil {
+		fb.ServeHTTP(sw, r)
+		return
+	}
+	http.Error(sw, "no such simulated host", http.StatusMisdirectedRequest)
 }
 
 // statusWriter remembers what was sent, for the recorder.
