@@ -92,17 +92,18 @@ func DemoShapes() []Shape {
 	}
 }
 
-// FeedShapes are sites whose feeds carry every post's whole text, so that
-// a crawler owes no page fetch: the feed and sitemap work alone, in every
-// format, catalogue and sitemap style (Crawl-delay and a missing
-// robots.txt included, as they change the requests, not the work).
+// FeedShapes are sites whose feeds carry every post's whole text, in a
+// catalogue that reaches every post, so that a crawler owes no page fetch
+// (but the homepage's): the feed and sitemap work alone, in every format,
+// catalogue and sitemap style (Crawl-delay and a missing robots.txt
+// included, as they change the requests, not the work).
 func FeedShapes() []Shape {
 	return []Shape{
 		{Name: "press-full", Feed: FeedRSS, Full: true, Catalogue: CataloguePaged, Sitemap: SitemapIndex, Robots: RobotsSection},
 		{Name: "fulltext", Feed: FeedRSS, Full: true, Catalogue: CataloguePaged, Sitemap: SitemapWellKnown},
 		{Name: "hugo-full", Feed: FeedAtom, Full: true, Catalogue: CatalogueNext, Sitemap: SitemapRobots, Robots: Robots404},
 		{Name: "jsonfeed", Feed: FeedJSON, Full: true, Catalogue: CatalogueNext, Sitemap: SitemapRobots, Robots: RobotsCrawlDelay},
-		{Name: "atom-unpaged", Feed: FeedAtom, Full: true, Catalogue: CatalogueNone, Sitemap: SitemapRobots},
+		{Name: "json-paged", Feed: FeedJSON, Full: true, Catalogue: CataloguePaged, Sitemap: SitemapIndex},
 	}
 }
 
