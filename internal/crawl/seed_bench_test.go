@@ -94,4 +94,3 @@ func BenchmarkSeedFirstPass(b *testing.B) {
 		reportKinds(b, "round1", firstRound.kinds)
 	}
 }
-
