@@ -58,6 +58,7 @@ type kindShare struct {
 	share float64
 	top   []string // heaviest functions, flat
 	by    []string // heaviest callers in package crawl (or the test), cumulative
+	entry []string // heaviest entry points into the kind (its outermost frame), cumulative
 }
 
 // stop ends the profile and sorts it by kind.
@@ -75,6 +76,7 @@ func (p *profiler) stop(tb testing.TB) []kindShare {
 	byKind := make([]time.Duration, len(cpuKinds)+1)
 	flat := make([]map[string]time.Duration, len(cpuKinds)+1)
 	callers := make([]map[string]time.Duration, len(cpuKinds)+1)
+	entries := make([]map[string]time.Duration, len(cpuKinds)+1)
 	var total time.Duration
 	for _, s := range prof.Sample {
 		d := time.Duration(s.Value[vi])
@@ -91,6 +93,10 @@ func (p *profiler) stop(tb testing.TB) []kindShare {
 			callers[k] = map[string]time.Duration{}
 		}
 		callers[k][callerOf(s)] += d
+		if entries[k] == nil {
+			entries[k] = map[string]time.Duration{}
+		}
+		entries[k][entryOf(s, k)] += d
 	}
 	var out []kindShare
 	for k := range byKind {
@@ -104,12 +110,13 @@ func (p *profiler) stop(tb testing.TB) []kindShare {
 		}
 		ks.top = heaviest(flat[k], total)
 		ks.by = heaviest(callers[k], total)
+		ks.entry = heaviest(entries[k], total)
 		out = append(out, ks)
 	}
 	return out
 }
 
-// heaviest lists the three heaviest of m, with their share of total.
+// heaviest lists the five heaviest of m, with their share of total.
 func heaviest(m map[string]time.Duration, total time.Duration) []string {
 	fns := make([]string, 0, len(m))
 	for fn := range m {
@@ -117,7 +124,7 @@ func heaviest(m map[string]time.Duration, total time.Duration) []string {
 	}
 	slices.SortFunc(fns, func(a, b string) int { return int(m[b] - m[a]) })
 	var out []string
-	for _, fn := range fns[:min(3, len(fns))] {
+	for _, fn := range fns[:min(5, len(fns))] {
 		out = append(out, fmt.Sprintf("%s %.1f%%", shortFunc(fn), 100*float64(m[fn])/float64(total)))
 	}
 	return out
@@ -130,6 +137,26 @@ func callerOf(s *profile.Sample) string {
 		for _, line := range loc.Line {
 			if strings.HasPrefix(line.Function.Name, "corpus.blog/corpusbot/internal/crawl.") {
 				return line.Function.Name
+			}
+		}
+	}
+	return "-"
+}
+
+// entryOf is the outermost frame of the sample's stack that belongs to
+// kind k: where the crawler entered that kind of work (for the store, the
+// store method called).
+func entryOf(s *profile.Sample, k int) string {
+	if k >= len(cpuKinds) {
+		return "-"
+	}
+	for i := len(s.Location) - 1; i >= 0; i-- {
+		lines := s.Location[i].Line
+		for j := len(lines) - 1; j >= 0; j-- {
+			for _, m := range cpuKinds[k].match {
+				if strings.Contains(lines[j].Function.Name, m) {
+					return lines[j].Function.Name
+				}
 			}
 		}
 	}
@@ -166,7 +193,8 @@ func reportKinds(b *testing.B, prefix string, kinds []kindShare) {
 		if k.cpu == 0 {
 			continue
 		}
-		b.Logf("%s CPU %5.1f%% %-22s flat: %s; by caller: %s", prefix, 100*k.share, k.name, strings.Join(k.top, ", "), strings.Join(k.by, ", "))
+		b.Logf("%s CPU %5.1f%% %-22s flat: %s\n\tentered at: %s\n\tby crawler caller: %s", prefix, 100*k.share, k.name,
+			strings.Join(k.top, ", "), strings.Join(k.entry, ", "), strings.Join(k.by, ", "))
 		b.ReportMetric(100*k.share, prefix+"-cpu%-"+metricName(k.name))
 	}
 }

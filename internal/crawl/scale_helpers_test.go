@@ -95,6 +95,7 @@ func scaleCrawler(tb testing.TB, s config.Settings, db store.Store, web *simweb.
 			}
 			c.Observe(r)
 		},
+		Timeouts: timeoutsFor(clock),
 	})
 	if err != nil {
 		tb.Fatal(err)
@@ -131,4 +132,16 @@ func loadAverage() float64 {
 	}
 	v, _ := strconv.ParseFloat(strings.Fields(string(b) + " 0")[0], 64)
 	return v
+}
+
+// timeoutsFor is the fetcher's timeouts on clock: the defaults on the real
+// clock; on a simulated one, whose responses take simulated time that can
+// stand still in real time while the crawler is busy elsewhere, real-time
+// limits long enough never to cut a simulated response.
+func timeoutsFor(clock fetch.Clock) fetch.Timeouts {
+	if _, real := clock.(fetch.RealClock); real {
+		return fetch.DefaultTimeouts
+	}
+	long := 30 * time.Minute
+	return fetch.Timeouts{Dial: long, TLS: long, Header: long, Total: long}
 }
