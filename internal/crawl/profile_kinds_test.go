@@ -187,13 +187,15 @@ func shortFunc(fn string) string {
 	return fn
 }
 
-// reportKinds logs the kinds and reports each share as a metric.
+// reportKinds prints the kinds and reports each share as a metric.
 func reportKinds(b *testing.B, prefix string, kinds []kindShare) {
 	for _, k := range kinds {
 		if k.cpu == 0 {
 			continue
 		}
-		b.Logf("%s CPU %5.1f%% %-22s flat: %s\n\tentered at: %s\n\tby crawler caller: %s", prefix, 100*k.share, k.name,
+		// Printed, not logged: the testing package cuts a benchmark's log
+		// after a few lines, and this is the part worth reading.
+		fmt.Printf("%s CPU %5.1f%% %-22s flat: %s\n\tentered at: %s\n\tby crawler caller: %s\n", prefix, 100*k.share, k.name,
 			strings.Join(k.top, ", "), strings.Join(k.entry, ", "), strings.Join(k.by, ", "))
 		b.ReportMetric(100*k.share, prefix+"-cpu%-"+metricName(k.name))
 	}
