@@ -45,7 +45,9 @@ func BenchmarkSeedFirstPass(b *testing.B) {
 			rounds++
 			if rounds == 1 {
 				firstRound = p
-				firstRoundFeeds = p.count("", fetch.PurposeFeed)
+				// Feed requests answered 200 or 304: first reads (and the
+				// well-known-path probes of discovery that found a feed).
+				firstRoundFeeds = p.count("200", fetch.PurposeFeed) + p.count("304", fetch.PurposeFeed)
 			}
 			due, err := w.db.CountDueSites(ctx, store.SiteQuery{Now: w.clock.Now(), SitemapsBefore: farmStart})
 			if err != nil {
