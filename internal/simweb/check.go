@@ -46,8 +46,12 @@ func (w *Web) Violations(userAgent, agent string, gap func(site string) time.Dur
 		}
 		if r.URI != "/robots.txt" {
 			rs, ok := rules[r.Host]
-			if h, found := w.lookup(r.Host); !ok && found {
-				rs = h.rulesFor(agent)
+			if !ok {
+				if h, found := w.lookup(r.Host); found {
+					rs = h.rulesFor(agent)
+				} else {
+					rs = w.fallbackRules(r.Host, agent)
+				}
 				rules[r.Host] = rs
 			}
 			if rs != nil && !rs.Allowed(r.URI) {

@@ -18,7 +18,8 @@ func (w *Web) Resolve(name string, addr netip.Addr) {
 }
 
 // Resolver returns the simulated DNS: every configured host (and every name
-// passed to Resolve) resolves; anything else is "no such host".
+// passed to Resolve) resolves, and every name at all when a Fallback is
+// set; anything else is "no such host".
 func (w *Web) Resolver() Resolver { return Resolver{w} }
 
 // Resolver is the simulated DNS; it satisfies fetch.Resolver.
@@ -35,7 +36,7 @@ func (r Resolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, 
 	if a, ok := r.w.addrs[name]; ok {
 		return []netip.Addr{a}, nil
 	}
-	if _, ok := r.w.hosts[name]; ok {
+	if _, ok := r.w.hosts[name]; ok || r.w.fallback != nil {
 		return []netip.Addr{PublicAddr}, nil
 	}
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}

@@ -24,11 +24,24 @@ type Request struct {
 }
 
 type recorder struct {
-	now      func() time.Time
-	mu       sync.Mutex
-	reqs     []*Request
-	inFlight map[string]int
+	now       func() time.Time
+	countOnly bool // keep no Request, only the Tally
+	mu        sync.Mutex
+	reqs      []*Request
+	inFlight  map[string]int
+	tally     Tally
 }
+
+// Tally is what the recorder counted: requests received, and those that
+// arrived while another request to the same site was in flight.
+type Tally struct {
+	Requests, Overlaps int64
+}
+
+// CountOnly makes the recorder keep no request, only their Tally: for a
+// population of a hundred thousand sites, whose requests would not fit in
+// memory. Requests then returns none, and Violations finds nothing.
+func CountOnly() Option { return func(w *Web) { w.rec.countOnly = true } }
 
 // begin records a request's start; the returned func records its end.
 func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes int64) {
@@ -38,6 +51,20 @@ func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes i
 		rc.inFlight = make(map[string]int)
 	}
 	rc.inFlight[site]++
+	rc.tally.Requests++
+	if rc.inFlight[site] > 1 {
+		rc.tally.Overlaps++
+	}
+	if rc.countOnly {
+		rc.mu.Unlock()
+		return func(int, int64) {
+			rc.mu.Lock()
+			defer rc.mu.Unlock()
+			if rc.inFlight[site]--; rc.inFlight[site] == 0 {
+				delete(rc.inFlight, site) // a site at a time, not every site ever seen
+			}
+		}
+	}
 	req := &Request{Host: host, Site: site, URI: r.URL.RequestURI(), Header: r.Header.Clone(), Start: rc.now(), InFlight: rc.inFlight[site]}
 	rc.reqs = append(rc.reqs, req)
 	rc.mu.Unlock()
@@ -47,6 +74,13 @@ func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes i
 		rc.inFlight[site]--
 		req.End, req.Status, req.Bytes = rc.now(), status, bytes
 	}
+}
+
+// Tally is what the recorder counted so far (Reset does not clear it).
+func (w *Web) Tally() Tally {
+	w.rec.mu.Lock()
+	defer w.rec.mu.Unlock()
+	return w.rec.tally
 }
 
 // siteOf is the registrable domain of host, the site politeness is counted by.

@@ -31,6 +31,10 @@ type Web struct {
 	// dnsFaults and chaos are the transient faults of transient.go.
 	dnsFaults map[string]int
 	chaos     *chaos
+	// latency delays every response (WithLatency); nil: none.
+	latency *Latency
+	// fallback serves the hosts not configured (Fallback); nil: none.
+	fallback func(host string) http.Handler
 }
 
 // Option configures a Web.
@@ -102,10 +106,8 @@ func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
 	done := w.rec.begin(name, r)
 	sw := &statusWriter{ResponseWriter: rw}
 	defer func() { done(sw.status, sw.bytes) }()
-	h, ok := w.lookup(name)
-	if !ok {
-		http.Error(sw, "no such simulated host", http.StatusMisdirectedRequest)
-		return
+	if w.latency != nil && !w.latency.wait(name, r) {
+		return // the client went away
 	}
 	w.mu.Lock()
 	c := w.chaos
@@ -114,7 +116,15 @@ func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
 		fault.ServeHTTP(sw, r)
 		return
 	}
-	h.serve(sw, r)
+	if h, ok := w.lookup(name); ok {
+		h.serve(sw, r)
+		return
+	}
+	if fb := w.fallbackFor(name); fb != nil {
+		fb.ServeHTTP(sw, r)
+		return
+	}
+	http.Error(sw, "no such simulated host", http.StatusMisdirectedRequest)
 }
 
 // statusWriter remembers what was sent, for the recorder.

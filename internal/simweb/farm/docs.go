@@ -1,0 +1,353 @@
+package farm
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Post is one article of a site.
+type Post struct {
+	N         int // the n-th published, from 1
+	Path      string
+	Title     string
+	Published time.Time
+	Noindex   bool
+	seed      uint64
+}
+
+// Post is post n (from 1) of the site.
+func (s Site) Post(n int) Post {
+	seed := s.seed ^ uint64(n)*0x9e3779b97f4a7c15
+	p := Post{N: n, Title: prose(seed^0x7177, 5, false), Published: s.published(n), seed: seed}
+	slug := strings.ToLower(strings.Join(strings.Fields(p.Title)[:3], "-"))
+	if s.Shape.Private > 0 && n%s.Shape.Private == 0 {
+		p.Path = fmt.Sprintf("/private/%s-%d/", slug, n)
+	} else {
+		p.Path = fmt.Sprintf("/%s/%s-%d/", p.Published.Format("2006/01/02"), slug, n)
+	}
+	p.Noindex = s.Shape.Noindex > 0 && n%s.Shape.Noindex == 0
+	return p
+}
+
+// URL is the absolute URL of path on the site.
+func (s Site) URL(path string) string { return "http://" + s.Host + path }
+
+// FeedURL is the URL of the site's feed ("" without one).
+func (s Site) FeedURL() string {
+	if s.Shape.Feed == FeedNone {
+		return ""
+	}
+	return s.URL(FeedPath(s.Shape.Feed))
+}
+
+// FeedPages is how many pages the feed has: one unless it is paged.
+func (s Site) FeedPages() int {
+	if s.Shape.Catalogue == CatalogueNone {
+		return 1
+	}
+	size := s.farm.cfg.PageSize
+	return max(1, (s.Posts+size-1)/size)
+}
+
+// feedPageURL is the absolute URL of page n of the feed.
+func (s Site) feedPageURL(n int) string {
+	if n <= 1 {
+		return s.FeedURL()
+	}
+	return fmt.Sprintf("%s?%s=%d", s.FeedURL(), pageParam(s.Shape.Catalogue), n)
+}
+
+// onPage lists the posts of feed page n (from 1), newest first.
+func (s Site) onPage(n int) []Post {
+	size := s.farm.cfg.PageSize
+	hi := s.Posts - (n-1)*size
+	lo := max(1, hi-size+1)
+	var out []Post
+	for i := hi; i >= lo; i-- {
+		out = append(out, s.Post(i))
+	}
+	return out
+}
+
+// robotsBody is the /robots.txt text, "" for the variants that serve none.
+func (s Site) robotsBody() string {
+	var b strings.Builder
+	switch s.Shape.Robots {
+	case Robots404, Robots503:
+		return ""
+	case RobotsSection:
+		b.WriteString("User-agent: *\nDisallow: /private/\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n")
+	case RobotsDisallowUs:
+		b.WriteString("User-agent: CorpusBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n")
+	case RobotsCrawlDelay:
+		fmt.Fprintf(&b, "User-agent: *\nCrawl-delay: %d\nDisallow: /search\n", int(CrawlDelay/time.Second))
+	case RobotsNoFeed:
+		fmt.Fprintf(&b, "User-agent: *\nDisallow: %s\n", FeedPath(s.Shape.Feed))
+	default:
+		b.WriteString("User-agent: *\nAllow: /\n")
+	}
+	switch s.Shape.Sitemap {
+	case SitemapRobots:
+		fmt.Fprintf(&b, "\nSitemap: %s\n", s.URL("/sitemap.xml"))
+	case SitemapIndex:
+		fmt.Fprintf(&b, "\nSitemap: %s\n", s.URL("/sitemap_index.xml"))
+	}
+	return b.String()
+}
+
+func (s Site) head(b *strings.Builder, title, extra string) {
+	fmt.Fprintf(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s | %s</title>\n", html.EscapeString(title), s.Host)
+	if s.Shape.Feed != FeedNone && !s.Shape.Unlinked {
+		fmt.Fprintf(b, "<link rel=\"alternate\" type=\"%s\" title=\"%s\" href=\"%s\">\n", feedType(s.Shape.Feed), s.Host, FeedPath(s.Shape.Feed))
+	}
+	b.WriteString(extra)
+	fmt.Fprintf(b, "</head>\n<body>\n<header><nav><a href=\"/\">%s</a></nav></header>\n", s.Host)
+}
+
+const foot = "<footer><p>Written by hand, served by a small server.</p></footer>\n</body></html>\n"
+
+// home is the homepage: the newest posts.
+func (s Site) home() string {
+	var b strings.Builder
+	s.head(&b, "Home", "")
+	b.WriteString("<main><ul class=\"posts\">\n")
+	for n := s.Posts; n > max(0, s.Posts-s.farm.cfg.PageSize); n-- {
+		p := s.Post(n)
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <time datetime=\"%s\">%s</time></li>\n",
+			p.Path, html.EscapeString(p.Title), p.Published.Format(time.RFC3339), p.Published.Format("2 January 2006"))
+	}
+	b.WriteString("</ul></main>\n" + foot)
+	return b.String()
+}
+
+// page is post p's page (a client-rendered shell for a Shell site).
+func (s Site) page(p Post) string {
+	if s.Shape.Shell {
+		return fmt.Sprintf("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s | %s</title>\n"+
+			"<script type=\"module\" src=\"/static/app.%x.js\"></script></head>\n"+
+			"<body><div id=\"root\"></div><noscript>This site needs JavaScript.</noscript></body></html>\n",
+			html.EscapeString(p.Title), s.Host, p.seed%0xffff)
+	}
+	var b strings.Builder
+	extra := fmt.Sprintf("<meta property=\"article:published_time\" content=\"%s\">\n", p.Published.Format(time.RFC3339))
+	if p.Noindex {
+		extra += "<meta name=\"robots\" content=\"noindex\">\n"
+	}
+	s.head(&b, p.Title, extra)
+	fmt.Fprintf(&b, "<main><article>\n<h1>%s</h1>\n<p class=\"meta\"><time datetime=\"%s\">%s</time></p>\n",
+		html.EscapeString(p.Title), p.Published.Format(time.RFC3339), p.Published.Format("2 January 2006"))
+	b.WriteString(s.text(p))
+	fmt.Fprintf(&b, "<p>See <a href=\"https://cited-%d.example/notes/%d\">as argued elsewhere</a>.</p>\n", p.seed%7, p.seed%97)
+	b.WriteString("</article></main>\n" + foot)
+	return b.String()
+}
+
+// text is a post's whole text, as HTML paragraphs.
+func (s Site) text(p Post) string {
+	var b strings.Builder
+	words := s.farm.cfg.Words
+	for i := range 4 {
+		b.WriteString("<p>")
+		b.WriteString(prose(p.seed*31+uint64(i), words/4+int(p.seed>>(3+i))%9, true))
+		b.WriteString("</p>\n")
+	}
+	return b.String()
+}
+
+func (s Site) summary(p Post) string { return prose(p.seed^0x5a5a, 30, true) }
+
+// feed renders feed page n (from 1).
+func (s Site) feed(n int) string {
+	entries := s.onPage(n)
+	next := ""
+	if s.Shape.Catalogue == CatalogueNext && n < s.FeedPages() {
+		next = s.feedPageURL(n + 1)
+	}
+	switch s.Shape.Feed {
+	case FeedAtom:
+		return s.atom(entries, next)
+	case FeedJSON:
+		return s.jsonFeed(entries, next)
+	}
+	return s.rss(entries, next)
+}
+
+func newest(entries []Post) time.Time {
+	var t time.Time
+	for _, p := range entries {
+		if p.Published.After(t) {
+			t = p.Published
+		}
+	}
+	return t
+}
+
+func (s Site) rss(entries []Post, next string) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\">\n<channel>\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<link>%s</link>\n<description>Posts from %s</description>\n<atom:link rel=\"self\" href=\"%s\"/>\n",
+		s.Host, s.URL("/"), s.Host, s.FeedURL())
+	if next != "" {
+		fmt.Fprintf(&b, "<atom:link rel=\"next\" href=\"%s\"/>\n", next)
+	}
+	if t := newest(entries); !t.IsZero() {
+		fmt.Fprintf(&b, "<lastBuildDate>%s</lastBuildDate>\n", t.Format(time.RFC1123Z))
+	}
+	for _, p := range entries {
+		fmt.Fprintf(&b, "<item><title>%s</title><link>%s</link><guid>%s</guid><pubDate>%s</pubDate>",
+			html.EscapeString(p.Title), s.URL(p.Path), s.URL(p.Path), p.Published.Format(time.RFC1123Z))
+		if s.Shape.Full {
+			fmt.Fprintf(&b, "<content:encoded><![CDATA[%s]]></content:encoded>", s.text(p))
+		} else {
+			fmt.Fprintf(&b, "<description>%s</description>", html.EscapeString(s.summary(p)))
+		}
+		b.WriteString("</item>\n")
+	}
+	b.WriteString("</channel>\n</rss>\n")
+	return b.String()
+}
+
+func (s Site) atom(entries []Post, next string) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<id>%s</id>\n<link rel=\"alternate\" href=\"%s\"/>\n<link rel=\"self\" href=\"%s\"/>\n",
+		s.Host, s.URL("/"), s.URL("/"), s.FeedURL())
+	if next != "" {
+		fmt.Fprintf(&b, "<link rel=\"next\" href=\"%s\"/>\n", next)
+	}
+	fmt.Fprintf(&b, "<updated>%s</updated>\n", newest(entries).Format(time.RFC3339))
+	for _, p := range entries {
+		fmt.Fprintf(&b, "<entry><title>%s</title><id>%s</id><link rel=\"alternate\" href=\"%s\"/><published>%s</published><updated>%s</updated>",
+			html.EscapeString(p.Title), s.URL(p.Path), s.URL(p.Path), p.Published.Format(time.RFC3339), p.Published.Format(time.RFC3339))
+		if s.Shape.Full {
+			fmt.Fprintf(&b, "<content type=\"html\">%s</content>", html.EscapeString(s.text(p)))
+		} else {
+			fmt.Fprintf(&b, "<summary>%s</summary>", html.EscapeString(s.summary(p)))
+		}
+		b.WriteString("</entry>\n")
+	}
+	b.WriteString("</feed>\n")
+	return b.String()
+}
+
+type jsonItem struct {
+	ID            string `json:"id"`
+	URL           string `json:"url"`
+	Title         string `json:"title"`
+	ContentHTML   string `json:"content_html,omitempty"`
+	Summary       string `json:"summary,omitempty"`
+	DatePublished string `json:"date_published"`
+}
+
+func (s Site) jsonFeed(entries []Post, next string) string {
+	doc := struct {
+		Version     string     `json:"version"`
+		Title       string     `json:"title"`
+		HomePageURL string     `json:"home_page_url"`
+		FeedURL     string     `json:"feed_url"`
+		NextURL     string     `json:"next_url,omitempty"`
+		Items       []jsonItem `json:"items"`
+	}{Version: "https://jsonfeed.org/version/1.1", Title: s.Host, HomePageURL: s.URL("/"), FeedURL: s.FeedURL(), NextURL: next}
+	for _, p := range entries {
+		it := jsonItem{ID: s.URL(p.Path), URL: s.URL(p.Path), Title: p.Title, DatePublished: p.Published.Format(time.RFC3339)}
+		if s.Shape.Full {
+			it.ContentHTML = s.text(p)
+		} else {
+			it.Summary = s.summary(p)
+		}
+		doc.Items = append(doc.Items, it)
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		panic(err) // plain strings only: cannot fail
+	}
+	return string(out) + "\n"
+}
+
+// years lists the years the site published in, oldest first, with the
+// newest post of each.
+func (s Site) years() (years []int, newestIn map[int]time.Time) {
+	newestIn = map[int]time.Time{}
+	for n := 1; n <= s.Posts; n++ {
+		t := s.published(n)
+		y := t.Year()
+		if _, ok := newestIn[y]; !ok {
+			years = append(years, y)
+		}
+		newestIn[y] = t
+	}
+	return years, newestIn
+}
+
+// urlset lists the posts published in year (0: every year).
+func (s Site) urlset(year int) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
+	for n := s.Posts; n >= 1; n-- {
+		p := s.Post(n)
+		if year != 0 && p.Published.Year() != year {
+			continue
+		}
+		fmt.Fprintf(&b, "<url><loc>%s</loc><lastmod>%s</lastmod></url>\n", s.URL(p.Path), p.Published.Format(time.RFC3339))
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+func (s Site) sitemapIndex() string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
+	years, newestIn := s.years()
+	for _, y := range years {
+		fmt.Fprintf(&b, "<sitemap><loc>%s</loc><lastmod>%s</lastmod></sitemap>\n", s.URL(yearPath(y)), newestIn[y].Format(time.RFC3339))
+	}
+	b.WriteString("</sitemapindex>\n")
+	return b.String()
+}
+
+func yearPath(y int) string { return "/sitemap-posts-" + strconv.Itoa(y) + ".xml" }
+
+// words is the vocabulary of the generated text (package demo's).
+var words = strings.Fields(`the a of and to in is that it for on with as was by this be are from at or an
+have not but which one all were they their there been has more when will would can who out about so up if
+what some into its time only new other could very after two may first also any these like than then now
+crawler feed sitemap page server request blog post archive robots budget polite cache header date index
+garden kettle river lantern orchard meadow copper harbour thistle bramble willow cedar granite pebble
+morning evening winter summer autumn spring journey letter market village bridge window library notebook
+quietly slowly briefly clearly simply gently nearly rarely often always never perhaps maybe indeed
+build measure compare write read walk fetch parse store change publish remove update notice wonder`)
+
+// prose is n words of deterministic text for seed, capitalised; in
+// sentences when sentences is set.
+func prose(seed uint64, n int, sentences bool) string {
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	var b strings.Builder
+	b.Grow(n * 7)
+	start := true
+	for i := range n {
+		w := words[r.IntN(len(words))]
+		if start {
+			b.WriteString(strings.ToUpper(w[:1]))
+			w = w[1:]
+			start = false
+		}
+		b.WriteString(w)
+		switch {
+		case i == n-1:
+			if sentences {
+				b.WriteByte('.')
+			}
+		case sentences && r.IntN(9) == 0:
+			b.WriteString(". ")
+			start = true
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}

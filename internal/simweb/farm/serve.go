@@ -1,0 +1,147 @@
+package farm
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	htmlType = "text/html; charset=utf-8"
+	xmlType  = "application/xml"
+)
+
+// doc is a document about to be served: its validators are known before
+// its body is rendered, so a 304 costs the server no rendering.
+type doc struct {
+	contentType string
+	etag        string
+	modified    time.Time
+	render      func() string
+}
+
+// serve answers one request to site s.
+func (f *Farm) serve(s Site, w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if path == "/robots.txt" {
+		switch s.Shape.Robots {
+		case Robots404:
+			http.NotFound(w, r)
+		case Robots503:
+			http.Error(w, "503 Service Unavailable", http.StatusServiceUnavailable)
+		default:
+			body := s.robotsBody()
+			send(w, r, doc{"text/plain; charset=utf-8", s.etag("robots"), f.cfg.Start.Add(-90 * 24 * time.Hour),
+				func() string { return body }})
+		}
+		return
+	}
+	if s.Shape.Refuse {
+		// A firewall in front of the blog: robots.txt gets through, nothing else.
+		http.Error(w, "403 Forbidden: automated access is not permitted", http.StatusForbidden)
+		return
+	}
+	d, ok := s.route(r)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	send(w, r, d)
+}
+
+// route finds the document a request asks for.
+func (s Site) route(r *http.Request) (doc, bool) {
+	path := r.URL.Path
+	latest := s.published(s.Posts)
+	version := strconv.Itoa(s.Posts) // what a list document shows changes with the posts
+	switch {
+	case path == "/":
+		return doc{htmlType, s.etag("/", version), latest, s.home}, true
+	case s.Shape.Feed != FeedNone && path == FeedPath(s.Shape.Feed):
+		n := 1
+		if s.Shape.Catalogue != CatalogueNone {
+			if v := r.URL.Query().Get(pageParam(s.Shape.Catalogue)); v != "" {
+				var err error
+				if n, err = strconv.Atoi(v); err != nil || n < 1 {
+					return doc{}, false
+				}
+			}
+		}
+		if n > s.FeedPages() {
+			return doc{}, false // past the last page: 404, as WordPress answers
+		}
+		return doc{feedType(s.Shape.Feed), s.etag(path, strconv.Itoa(n), version),
+			s.published(s.Posts - (n-1)*s.farm.cfg.PageSize), func() string { return s.feed(n) }}, true
+	case path == "/sitemap.xml" && (s.Shape.Sitemap == SitemapRobots || s.Shape.Sitemap == SitemapWellKnown):
+		return doc{xmlType, s.etag(path, version), latest, func() string { return s.urlset(0) }}, true
+	case path == "/sitemap_index.xml" && s.Shape.Sitemap == SitemapIndex:
+		return doc{xmlType, s.etag(path, version), latest, s.sitemapIndex}, true
+	case strings.HasPrefix(path, "/sitemap-posts-") && s.Shape.Sitemap == SitemapIndex:
+		y, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(path, "/sitemap-posts-"), ".xml"))
+		if err != nil || yearPath(y) != path {
+			return doc{}, false
+		}
+		_, newestIn := s.years()
+		t, ok := newestIn[y]
+		if !ok {
+			return doc{}, false
+		}
+		return doc{xmlType, s.etag(path, t.Format(time.RFC3339)), t, func() string { return s.urlset(y) }}, true
+	}
+	// A post: /yyyy/mm/dd/slug-N/ or /private/slug-N/.
+	if !strings.HasSuffix(path, "/") {
+		return doc{}, false
+	}
+	dash := strings.LastIndexByte(path, '-')
+	if dash < 0 {
+		return doc{}, false
+	}
+	n, err := strconv.Atoi(path[dash+1 : len(path)-1])
+	if err != nil || n < 1 || n > s.Posts {
+		return doc{}, false
+	}
+	p := s.Post(n)
+	if p.Path != path {
+		return doc{}, false
+	}
+	return doc{htmlType, s.etag(path), p.Published, func() string { return s.page(p) }}, true
+}
+
+// etag is a strong ETag for the site's document named by parts.
+func (s Site) etag(parts ...string) string {
+	return fmt.Sprintf(`"%x"`, hashOf(s.seed, parts...))
+}
+
+// send answers a document, or 304 when the request's validators match it
+// (RFC 9110 §13.1: If-None-Match decides when present, else
+// If-Modified-Since).
+func send(w http.ResponseWriter, r *http.Request, d doc) {
+	lm := d.modified.UTC().Format(http.TimeFormat)
+	h := w.Header()
+	h.Set("ETag", d.etag)
+	h.Set("Last-Modified", lm)
+	if notModified(r, d.etag, d.modified) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := d.render()
+	h.Set("Content-Type", d.contentType)
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write([]byte(body))
+}
+
+func notModified(r *http.Request, etag string, modified time.Time) bool {
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		for _, t := range strings.Split(inm, ",") {
+			if t = strings.TrimSpace(t); t == "*" || t == etag {
+				return true
+			}
+		}
+		return false
+	}
+	ims, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
+	return err == nil && !modified.Truncate(time.Second).After(ims)
+}
