@@ -56,7 +56,7 @@ func newCrawler(env environment, st store.Store, s config.Settings) (*crawl.Craw
 	}
 	o := fetch.Options{
 		Settings: s, Clock: c.Clock, Logger: log, Observe: c.Observe,
-		Refusals: store.Refusals{Store: st, Log: log}, Robots: store.NewRobotsCache(st, log),
+		Refusals: store.NewRefusals(st, log), Robots: store.NewRobotsCache(st, log),
 		OptedOut: optedOut(st, log),
 	}
 	if pg, ok := st.(*postgres.DB); ok {

@@ -77,7 +77,7 @@ func TestClusterScaleChild(t *testing.T) {
 	remote := simweb.Remote{Addr: addr}
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: quietLog,
-		Refusals: store.Refusals{Store: db, Log: quietLog}, Robots: postgres.NewRobotsCache(db, clock, quietLog),
+		Refusals: store.NewRefusals(db, quietLog), Robots: postgres.NewRobotsCache(db, clock, quietLog),
 		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{Log: quietLog}),
 		Observe: func(r fetch.Record) {
 			mu.Lock()

@@ -113,7 +113,7 @@ func TestClusterChild(t *testing.T) {
 	remote := simweb.Remote{Addr: addr}
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: discard,
-		Refusals: store.Refusals{Store: db, Log: discard}, Robots: rc,
+		Refusals: store.NewRefusals(db, discard), Robots: rc,
 		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard}),
 		Observe: func(r fetch.Record) {
 			mu.Lock()

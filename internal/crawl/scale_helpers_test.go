@@ -83,7 +83,7 @@ func scaleCrawler(tb testing.TB, s config.Settings, db store.Store, web *simweb.
 	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: quietLog}
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
-		TLS: web.ClientTLS(), Logger: quietLog, Refusals: store.Refusals{Store: db, Log: quietLog},
+		TLS: web.ClientTLS(), Logger: quietLog, Refusals: store.NewRefusals(db, quietLog),
 		Robots: store.NewRobotsCache(db, quietLog),
 		OptedOut: func(ctx context.Context, site string) bool {
 			out, err := db.OptedOut(ctx, site)

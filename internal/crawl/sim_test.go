@@ -125,7 +125,7 @@ func (w *world) wire(db store.Store, clock fetch.Clock) {
 	t.Cleanup(func() { w.c.Close() }) // before the store's Close, registered earlier
 	f, err := fetch.New(fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
-		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.Refusals{Store: db, Log: discard},
+		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
 		Robots: store.NewRobotsCache(db, discard),
 		OptedOut: func(ctx context.Context, site string) bool {
 			out, err := db.OptedOut(ctx, site)

@@ -60,7 +60,7 @@ func newBot(ctx context.Context, pop *Population, dbPath string, log *slog.Logge
 	b.f, err = fetch.New(fetch.Options{
 		Settings: b.s, Clock: b.clock, Logger: log,
 		Resolver: b.web.Resolver(), Dial: b.web.Dial, Proxy: fetch.NoProxy, TLS: b.web.ClientTLS(),
-		Refusals: store.Refusals{Store: db, Log: log}, Robots: store.NewRobotsCache(db, log),
+		Refusals: store.NewRefusals(db, log), Robots: store.NewRobotsCache(db, log),
 		Observe: b.observe,
 	})
 	if err != nil {

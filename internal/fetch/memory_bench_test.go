@@ -155,7 +155,7 @@ func manySites(b *testing.B, n int) {
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Lease: lease,
 		Robots:   store.NewRobotsCache(st, discard),
-		Refusals: store.Refusals{Store: st, Log: discard},
+		Refusals: store.NewRefusals(st, discard),
 		Resolver: pn, Dial: pn.Dial, Proxy: fetch.NoProxy, Logger: discard,
 	})
 	if err != nil {

@@ -3,40 +3,94 @@ package store
 import (
 	"context"
 	"log/slog"
+	"sync"
+	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
 )
 
 // Refusals is fetch.Refusals kept in a Store, so that the 403 refusal list
-// survives restarts. fetch.Refusals has no error return: a failed read
-// answers "not refused" (the fetcher then asks and learns again), a failed
-// write is logged.
+// survives restarts, with a short memory in front: the fetcher asks it on
+// every request, and almost every answer is "not listed". What this
+// process writes it knows at once (the memory is written through); what
+// another worker of a cluster writes is seen within RefusalMemory, which
+// the list's own pace (three 403s in a row, a recheck a week) makes
+// harmless. fetch.Refusals has no error return: a failed read answers "not
+// refused" (the fetcher then asks and learns again), a failed write is
+// logged.
 type Refusals struct {
-	Store Store
-	Log   *slog.Logger
+	store Store
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu   sync.Mutex
+	mem  map[string]remembered
+	peak int // size at the last sweep
 }
 
-var _ fetch.Refusals = Refusals{}
+type remembered struct {
+	state fetch.RefusalState
+	read  time.Time
+}
+
+// RefusalMemory is how long a site's standing read from the store is
+// believed before it is read again.
+const RefusalMemory = time.Minute
+
+// NewRefusals is the refusal list of st; log may be nil.
+func NewRefusals(st Store, log *slog.Logger) *Refusals {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Refusals{store: st, log: log, now: time.Now, mem: map[string]remembered{}}
+}
+
+var _ fetch.Refusals = (*Refusals)(nil)
 
 // Get implements fetch.Refusals.
-func (r Refusals) Get(site string) fetch.RefusalState {
-	s, err := r.Store.Refusal(context.Background(), site)
-	if err != nil {
-		r.logger().Warn("refusal list read failed", "site", site, "err", err)
+func (r *Refusals) Get(site string) fetch.RefusalState {
+	now := r.now()
+	r.mu.Lock()
+	m, ok := r.mem[site]
+	r.mu.Unlock()
+	if ok && now.Sub(m.read) < RefusalMemory {
+		return m.state
 	}
+	s, err := r.store.Refusal(context.Background(), site)
+	if err != nil {
+		r.log.Warn("refusal list read failed", "site", site, "err", err)
+		return s
+	}
+	r.remember(site, s, now)
 	return s
 }
 
 // Put implements fetch.Refusals.
-func (r Refusals) Put(site string, s fetch.RefusalState) {
-	if err := r.Store.PutRefusal(context.Background(), site, s); err != nil {
-		r.logger().Warn("refusal list write failed", "site", site, "err", err)
+func (r *Refusals) Put(site string, s fetch.RefusalState) {
+	r.remember(site, s, r.now())
+	if err := r.store.PutRefusal(context.Background(), site, s); err != nil {
+		r.log.Warn("refusal list write failed", "site", site, "err", err)
 	}
 }
 
-func (r Refusals) logger() *slog.Logger {
-	if r.Log != nil {
-		return r.Log
+// remember keeps a site's standing, dropping those read longer ago than
+// RefusalMemory whenever the memory has doubled since it was last swept:
+// memory follows the sites asked in the last minute, not every site.
+func (r *Refusals) remember(site string, s fetch.RefusalState, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.mem[site] = remembered{s, now}
+	if len(r.mem) < max(2*r.peak, 1024) {
+		return
 	}
-	return slog.Default()
+	for k, m := range r.mem {
+		if now.Sub(m.read) >= RefusalMemory {
+			delete(r.mem, k)
+		}
+	}
+	fresh := make(map[string]remembered, len(r.mem)) // maps never shrink: copy
+	for k, m := range r.mem {
+		fresh[k] = m
+	}
+	r.mem, r.peak = fresh, len(fresh)
 }

@@ -28,7 +28,7 @@ import (
 // them to lapse.
 const Owner = "sqlite"
 
-var dialect = sqlstore.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true}
+var dialect = sqlstore.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true}
 
 // DB is the SQLite Store.
 type DB struct {
@@ -53,7 +53,12 @@ func open(ctx context.Context, path string, dialect sqlstore.Dialect) (*DB, erro
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	w.SetMaxOpenConns(1)
+	// Writes go through one connection, the group commit's (the writer
+	// goroutine's transaction holds it); a second one only ever prepares
+	// statements for the first to keep (sqlstore/statements.go), which
+	// database/sql does on whichever connection is free.
+	w.SetMaxOpenConns(2)
+	w.SetMaxIdleConns(2)
 	if err := migrate(ctx, w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)

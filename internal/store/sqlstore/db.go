@@ -28,6 +28,8 @@ type Dialect struct {
 	// rows without waiting; empty on SQLite, whose one writer already
 	// serialises claims.
 	SkipLocked string
+	// CacheStatements keeps each query prepared (statements.go).
+	CacheStatements bool
 	// Retryable reports a transaction the database aborted to resolve a
 	// conflict (a deadlock, a serialization failure), which is run again
 	// from the start; nil: none is.
@@ -55,6 +57,7 @@ type DB struct {
 	done    chan struct{}
 	// closeOnce: a second Close is an error, not a panic.
 	closeOnce sync.Once
+	stmts     statements
 }
 
 // New returns the Store over the writer and reader pools (they may be the
@@ -66,7 +69,7 @@ func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Log
 		log = slog.Default()
 	}
 	db := &DB{wdb: w, dialect: &d, claims: newClaims(owner, ttl), log: log, stop: make(chan struct{}), done: make(chan struct{})}
-	db.w, db.r = writer{db}, conn{x: r, db: db}
+	db.w, db.r = writer{db}, conn{x: r, db: db, pool: r}
 	if d.GroupCommit {
 		db.group = newGroupCommit(db)
 	}
@@ -96,6 +99,7 @@ func (d *DB) close() error {
 	if d.group != nil {
 		d.group.close()
 	}
+	d.stmts.close()
 	var first error
 	for _, c := range d.closers {
 		if err := c(); err != nil && first == nil {
@@ -156,7 +160,7 @@ type writer struct{ db *DB }
 // GroupCommit it is sent alone, as its own transaction.
 func (w writer) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	if w.db.group == nil {
-		return conn{x: w.db.wdb, db: w.db}.ExecContext(ctx, q, args...)
+		return conn{x: w.db.wdb, db: w.db, pool: w.db.wdb}.ExecContext(ctx, q, args...)
 	}
 	var res sql.Result
 	err := w.db.group.run(ctx, func(tx conn) error {
@@ -172,7 +176,7 @@ func (d *DB) tx1(ctx context.Context, fn func(conn) error) error {
 	if err != nil {
 		return err
 	}
-	if err := fn(conn{x: tx, db: d}); err != nil {
+	if err := fn(conn{x: tx, db: d, pool: d.wdb, tx: tx}); err != nil {
 		tx.Rollback()
 		return err
 	}
@@ -194,6 +198,11 @@ type conn struct {
 	// uncancelled: the statements ignore the end of their context (a
 	// write of a group commit, see DB.tx).
 	uncancelled bool
+	// pool is the pool x belongs to and tx the transaction x is, if any:
+	// with CacheStatements, queries run as statements prepared once on
+	// pool (statements.go).
+	pool *sql.DB
+	tx   *sql.Tx
 }
 
 // ctx is the context a statement runs under.
@@ -205,14 +214,23 @@ func (c conn) ctx(ctx context.Context) context.Context {
 }
 
 func (c conn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if s := c.statement(ctx, q); s != nil {
+		return s.ExecContext(c.ctx(ctx), args...)
+	}
 	return c.x.ExecContext(c.ctx(ctx), c.db.rebind(q), args...)
 }
 
 func (c conn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if s := c.statement(ctx, q); s != nil {
+		return s.QueryContext(c.ctx(ctx), args...)
+	}
 	return c.x.QueryContext(c.ctx(ctx), c.db.rebind(q), args...)
 }
 
 func (c conn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	if s := c.statement(ctx, q); s != nil {
+		return s.QueryRowContext(c.ctx(ctx), args...)
+	}
 	return c.x.QueryRowContext(c.ctx(ctx), c.db.rebind(q), args...)
 }
 

@@ -157,7 +157,7 @@ func (g *groupCommit) commit(batch []*writeCall) {
 		}
 		return
 	}
-	x := conn{x: tx, db: g.db, uncancelled: true}
+	x := conn{x: tx, db: g.db, uncancelled: true, pool: g.db.wdb, tx: tx}
 	for i, c := range todo {
 		if err := g.one(tx, x, c); err != nil {
 			// The transaction itself is lost (SQLite rolls back the whole

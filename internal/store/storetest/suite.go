@@ -398,7 +398,7 @@ func testTruncated(t *testing.T, s store.Store) {
 }
 
 func testRefusals(t *testing.T, s store.Store) {
-	r := store.Refusals{Store: s}
+	r := store.NewRefusals(s, nil)
 	if got := r.Get("a.example"); got != (fetch.RefusalState{}) {
 		t.Fatalf("%+v", got)
 	}
