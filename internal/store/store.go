@@ -155,7 +155,7 @@ type Sitemap struct {
 	URL          string
 	Via          string // ViaRobots or ViaWellKnown
 	ParentID     int64  // the index that listed it, 0 for a top-level one
-	State        string // "active" or "error"
+	State        string // "active", "error", "disallowed" or SitemapSkipped
 	ETag         string
 	LastModified string
 	LastRead     time.Time
@@ -164,7 +164,20 @@ type Sitemap struct {
 	Error        string
 	Attempts     int       // reads that failed in a row with a fault that says "try later"
 	RetryAt      time.Time // after such a failure, not read again before this
+	// Kind is what its name says it lists (sitemap.Kind's words: posts,
+	// pages, taxonomies, authors, other, unknown; "" not yet classified).
+	// A sitemap of pages, taxonomies, authors or other is recorded in
+	// State SitemapSkipped and never read.
+	Kind string
+	// The entries its last read did not queue, by the kind their shape
+	// says (sitemap.WantsPage): counted, not stored as posts.
+	SkippedPages, SkippedTaxonomies, SkippedAuthors, SkippedOther int
 }
+
+// SitemapSkipped is the State of a sitemap recorded and never read: its
+// name says it lists no posts (Sitemap.Kind says what it lists). It is never
+// due.
+const SitemapSkipped = "skipped"
 
 // Post is one article.
 type Post struct {
