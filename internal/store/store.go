@@ -302,8 +302,8 @@ type Store interface {
 	SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error)
 	ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error)
 	// SitemapsDue lists top-level sitemaps last read before `before` (and
-	// not waiting for a retry past now); truncated keeps those of truncated
-	// sources.
+	// not waiting for a retry past now), never one in state SitemapSkipped;
+	// truncated keeps those of truncated sources.
 	SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]Sitemap, error)
 	// IngestSitemap stores one whole or partial read of a urlset: new URLs
 	// become pending posts, advanced lastmods make a re-fetch due, and
@@ -373,7 +373,8 @@ type Store interface {
 	// for (a page, a feed, a catalogue page, a sitemap, a discovery), and
 	// false when none waits.
 	SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error)
-	// SourceSitemapsDue is SitemapsDue for one source (not truncated).
+	// SourceSitemapsDue is SitemapsDue for one source (not truncated), with
+	// its index children whose retry is due.
 	SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error)
 
 	LogRequests(ctx context.Context, recs []fetch.Record) error
