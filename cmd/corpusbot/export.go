@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -31,6 +32,22 @@ type sourceLine struct {
 	Refusal  bool               `json:"refusal"`
 	Feeds    []feedStateLine    `json:"feeds"`
 	Sitemaps []sitemapStateLine `json:"sitemaps"`
+	// Skipped counts the entries of the source's sitemaps (index children
+	// included) that their last read did not queue for a page fetch, by
+	// the kind their URL's shape says; SitemapsSkipped counts its sitemaps
+	// (index children included) never read because their name says they
+	// list no posts, by that kind. Both always carry all four kinds.
+	Skipped         kindCounts `json:"skipped"`
+	SitemapsSkipped kindCounts `json:"sitemaps_skipped"`
+}
+
+// kindCounts are counts by the kinds of things that are not posts
+// (sitemap.Kind).
+type kindCounts struct {
+	Pages      int `json:"pages"`
+	Taxonomies int `json:"taxonomies"`
+	Authors    int `json:"authors"`
+	Other      int `json:"other"`
 }
 
 type robotsLine struct {
@@ -48,12 +65,24 @@ type sitemapStateLine struct {
 	URL   string `json:"url"`
 	State string `json:"state"`
 	Via   string `json:"via"`
+	Kind  string `json:"kind"` // what its name says it lists: posts, pages, taxonomies, authors, other, unknown
 }
+
+// maxSitemapDepth bounds the walk down a source's sitemap indexes (the
+// crawl reads two levels below the top; a third is recorded, not read).
+const maxSitemapDepth = 3
 
 func export(env environment, args []string) error {
 	fs := newFlags("export", "export [--sources]\n\n"+
 		"Prints the posts (or, with --sources, the sources) as JSON lines. Text is never printed:\n"+
-		"only its size and where it came from.")
+		"only its size and where it came from.\n\n"+
+		"A source line's sitemaps (the top-level ones) carry \"kind\", what the sitemap's name says it\n"+
+		"lists: posts, pages, taxonomies, authors, other or unknown. Sitemaps of pages, taxonomies,\n"+
+		"authors and other things are never read (state \"skipped\"); the entries of a sitemap that is\n"+
+		"read are queued for a page fetch only when their URL's shape may be a post. The line counts both,\n"+
+		"over all the source's sitemaps, index children included, each with all four kinds:\n"+
+		"  \"skipped\":{\"pages\":3,\"taxonomies\":12,\"authors\":2,\"other\":1}   entries not queued, by shape\n"+
+		"  \"sitemaps_skipped\":{\"pages\":1,\"taxonomies\":2,\"authors\":1,\"other\":0}   sitemaps not read, by name")
 	sources := fs.Bool("sources", false, "print sources with their robots, refusal, feeds and sitemaps")
 	configPath := crawlFlags(fs, "DB")
 	positional, err := fs.parse(args, env.stdout)
@@ -133,13 +162,59 @@ func exportSources(ctx context.Context, st store.Store, enc *json.Encoder) error
 			return err
 		}
 		for _, m := range sms {
-			line.Sitemaps = append(line.Sitemaps, sitemapStateLine{URL: m.URL, State: m.State, Via: m.Via})
+			line.Sitemaps = append(line.Sitemaps, sitemapStateLine{URL: m.URL, State: m.State, Via: m.Via, Kind: sitemapKind(m)})
+			if err := countSkipped(ctx, st, m, 0, &line); err != nil {
+				return err
+			}
 		}
 		if err := enc.Encode(line); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// countSkipped adds to line what m and the sitemaps below it skipped.
+func countSkipped(ctx context.Context, st store.Store, m store.Sitemap, depth int, line *sourceLine) error {
+	line.Skipped.Pages += m.SkippedPages
+	line.Skipped.Taxonomies += m.SkippedTaxonomies
+	line.Skipped.Authors += m.SkippedAuthors
+	line.Skipped.Other += m.SkippedOther
+	if m.State == store.SitemapSkipped {
+		switch m.Kind {
+		case sitemap.KindPages.String():
+			line.SitemapsSkipped.Pages++
+		case sitemap.KindTaxonomies.String():
+			line.SitemapsSkipped.Taxonomies++
+		case sitemap.KindAuthors.String():
+			line.SitemapsSkipped.Authors++
+		default:
+			line.SitemapsSkipped.Other++
+		}
+		return nil // never read: no children
+	}
+	if depth >= maxSitemapDepth {
+		return nil
+	}
+	kids, err := st.ChildSitemaps(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	for _, k := range kids {
+		if err := countSkipped(ctx, st, k, depth+1, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sitemapKind is the kind the crawl recorded for m, or, for a sitemap it
+// has not met since kinds were recorded, the kind its name says.
+func sitemapKind(m store.Sitemap) string {
+	if m.Kind != "" {
+		return m.Kind
+	}
+	return sitemap.ClassifySitemap(m.URL).Kind.String()
 }
 
 func exportTime(t time.Time) string {

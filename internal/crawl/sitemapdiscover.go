@@ -19,6 +19,16 @@ var WellKnownSitemapPaths = []string{"/sitemap.xml", "/sitemap_index.xml", "/sit
 // none, each well-known path that is verified by its content to be a
 // sitemap (a 200 HTML page is not one). The fetch that verifies a
 // candidate is its first read, stored as such: it is not downloaded again.
+//
+// A top-level sitemap is classified by its name as an index's child is
+// (sitemapclass.go): a Sitemap: line naming category-sitemap.xml is
+// recorded as skipped, with its kind, and never read. That is safe: a
+// robots.txt that names a taxonomy sitemap alone is rare (the generators
+// that write one name their index, sitemap_index.xml or wp-sitemap.xml,
+// and the index is read); and such a line still counts as a sitemap found,
+// so the well-known paths are not tried instead, as DESIGN.md has it. No
+// well-known path is named like a sitemap of no posts; one that were would
+// not be tried, as only fetching it could verify it.
 func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error {
 	home, err := url.Parse(src.URL)
 	if err != nil {
@@ -36,7 +46,13 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 		lines = e.Verdict.File.Sitemaps()
 	}
 	for _, l := range lines {
-		if _, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: l, Via: store.ViaRobots}); err != nil {
+		class, read := sitemapClass(l)
+		sm := store.Sitemap{SourceID: src.ID, URL: l, Via: store.ViaRobots, Kind: class.Kind.String()}
+		if !read {
+			sm.State = store.SitemapSkipped
+			c.log().Info("sitemap not read", "sitemap", l, "kind", class.Kind, "why", class.Reason)
+		}
+		if _, err := c.Store.AddSitemap(ctx, sm); err != nil {
 			return err
 		}
 	}
@@ -48,6 +64,10 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 				break
 			}
 			u := home.ResolveReference(&url.URL{Path: p}).String()
+			class, read := sitemapClass(u)
+			if !read {
+				continue
+			}
 			got := c.fetchSitemap(ctx, u, "", "")
 			if got.res.Outcome != fetch.OutcomeFetched || got.perr != nil {
 				if failed(got.res) && broken == nil {
@@ -55,7 +75,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 				}
 				continue
 			}
-			sm, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: store.ViaWellKnown})
+			sm, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: store.ViaWellKnown, Kind: class.Kind.String()})
 			if err != nil {
 				return err
 			}

@@ -15,16 +15,26 @@ import (
 // maxIndexDepth bounds sitemap indexes listing indexes.
 const maxIndexDepth = 2
 
-// ReadSitemap reads a sitemap conditionally. A urlset's URLs are diffed
-// against the last read (store.IngestSitemap: new, modified by lastmod,
-// removed when the read was whole). An index records its children's
-// lastmods and reads, newest first, only the children never read or whose
-// lastmod advanced since they were.
+// ReadSitemap reads a sitemap conditionally. A urlset's URLs that
+// sitemap.WantsPage accepts are diffed against the last read
+// (store.IngestSitemap: new, modified by lastmod, removed when the read was
+// whole); the others are counted by kind (sitemapclass.go). An index
+// records its children's lastmods and kinds and reads, newest first, only
+// the children named like posts or like nothing known, never read or whose
+// lastmod advanced since they were. A sitemap whose name says it lists no
+// posts is recorded as skipped, not fetched.
 func (c *Crawler) ReadSitemap(ctx context.Context, sm store.Sitemap) error {
 	return c.readSitemap(ctx, sm, 0)
 }
 
 func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) error {
+	class, read := sitemapClass(sm.URL)
+	if !read {
+		return c.skipSitemap(ctx, sm, class)
+	}
+	if sm.State == store.SitemapSkipped {
+		sm.State = "active" // skipped under an older rule: read from now on
+	}
 	got := c.fetchSitemap(ctx, sm.URL, sm.ETag, sm.LastModified)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -62,9 +72,10 @@ func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string
 	return r
 }
 
-// storeSitemap stores what a read of sm found: a urlset's URLs diffed
-// against the last read, an index's children (read in turn below
-// maxIndexDepth), the validators for the next read; a fault that says "try
+// storeSitemap stores what a read of sm found: a urlset's wanted URLs
+// diffed against the last read and the others counted, an index's
+// children with their kinds (read in turn below maxIndexDepth, unless
+// skipped), the validators for the next read; a fault that says "try
 // later" leaves sm as it was until its retry.
 func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitemapRead, depth int) error {
 	res, now := got.res, c.Clock.Now()
@@ -78,6 +89,8 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 			sm.URL = res.FinalURL
 		}
 	}
+	class, _ := sitemapClass(sm.URL)
+	sm.Kind = class.Kind.String()
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
 		// The index is as it was; children never read (or whose retry is
@@ -111,15 +124,30 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		c.log().Warn("sitemap truncated", "sitemap", sm.URL, "reason", got.sum.Reason, "entries", got.sum.Entries())
 	}
 	if len(got.urls) > 0 || got.sum.Format != sitemap.FormatIndex {
-		diff, err := c.Store.IngestSitemap(ctx, sm, got.urls, got.sum.Whole())
+		// The entries not wanted are left out of the read as if the
+		// sitemap did not list them: a whole read withdraws one an older
+		// rule took for a post.
+		listed := len(got.urls)
+		wanted := wantedURLs(class.Kind, got.urls, &sm)
+		diff, err := c.Store.IngestSitemap(ctx, sm, wanted, got.sum.Whole())
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}
-		c.log().Info("sitemap read", "sitemap", sm.URL, "urls", len(got.urls), "new", diff.New, "modified", diff.Modified,
-			"removed", diff.Removed, "returned", diff.Returned, "whole", got.sum.Whole())
+		c.log().Info("sitemap read", "sitemap", sm.URL, "kind", class.Kind, "urls", listed, "wanted", len(wanted),
+			"new", diff.New, "modified", diff.Modified, "removed", diff.Removed, "returned", diff.Returned, "whole", got.sum.Whole(),
+			"skipped_pages", sm.SkippedPages, "skipped_taxonomies", sm.SkippedTaxonomies, "skipped_authors", sm.SkippedAuthors,
+			"skipped_other", sm.SkippedOther)
 	}
 	for _, k := range got.kids {
-		if _, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: sm.SourceID, URL: k.Loc, Via: sm.Via, ParentID: sm.ID, Lastmod: k.Lastmod}); err != nil {
+		// The child's lastmod is recorded as the index states it now, read
+		// or not; one named like a sitemap of no posts is recorded as
+		// skipped and never fetched (readChildren passes it by).
+		kc, read := sitemapClass(k.Loc)
+		child := store.Sitemap{SourceID: sm.SourceID, URL: k.Loc, Via: sm.Via, ParentID: sm.ID, Lastmod: k.Lastmod, Kind: kc.Kind.String()}
+		if !read {
+			child.State = store.SitemapSkipped
+		}
+		if _, err := c.Store.AddSitemap(ctx, child); err != nil {
 			return err
 		}
 	}
@@ -134,15 +162,24 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 }
 
 // readChildren reads an index's children newest lastmod first, skipping
-// those read since their lastmod last advanced (a child without a lastmod
-// is read when SITEMAP_INTERVAL has passed since its last read) and those
-// waiting for a retry.
+// those whose name says they list no posts (recorded as skipped, when a
+// row is not yet), those read since their lastmod last advanced (a child
+// without a lastmod is read when SITEMAP_INTERVAL has passed since its last
+// read) and those waiting for a retry.
 func (c *Crawler) readChildren(ctx context.Context, parent store.Sitemap, depth int) error {
 	kids, err := c.Store.ChildSitemaps(ctx, parent.ID)
 	if err != nil {
 		return err
 	}
 	for _, k := range kids {
+		if class, read := sitemapClass(k.URL); !read {
+			if k.State != store.SitemapSkipped || k.Kind != class.Kind.String() {
+				if err := c.skipSitemap(ctx, k, class); err != nil {
+					return err
+				}
+			}
+			continue
+		}
 		due := k.LastRead.IsZero() || k.Lastmod.After(k.ReadLastmod) ||
 			(k.Lastmod.IsZero() && c.Clock.Now().Sub(k.LastRead) >= c.Settings.SitemapInterval)
 		if !due || k.RetryAt.After(c.Clock.Now()) { // a retry is read at its time, by the frontier

@@ -156,7 +156,7 @@ type Sitemap struct {
 	URL          string
 	Via          string // ViaRobots or ViaWellKnown
 	ParentID     int64  // the index that listed it, 0 for a top-level one
-	State        string // "active" or "error"
+	State        string // "active", "error", "disallowed" or SitemapSkipped
 	ETag         string
 	LastModified string
 	LastRead     time.Time
@@ -165,7 +165,20 @@ type Sitemap struct {
 	Error        string
 	Attempts     int       // reads that failed in a row with a fault that says "try later"
 	RetryAt      time.Time // after such a failure, not read again before this
+	// Kind is what its name says it lists (sitemap.Kind's words: posts,
+	// pages, taxonomies, authors, other, unknown; "" not yet classified).
+	// A sitemap of pages, taxonomies, authors or other is recorded in
+	// State SitemapSkipped and never read.
+	Kind string
+	// The entries its last read did not queue, by the kind their shape
+	// says (sitemap.WantsPage): counted, not stored as posts.
+	SkippedPages, SkippedTaxonomies, SkippedAuthors, SkippedOther int
 }
+
+// SitemapSkipped is the State of a sitemap recorded and never read: its
+// name says it lists no posts (Sitemap.Kind says what it lists). It is never
+// due.
+const SitemapSkipped = "skipped"
 
 // Post is one article.
 type Post struct {
@@ -297,8 +310,8 @@ type Store interface {
 	SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error)
 	ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error)
 	// SitemapsDue lists top-level sitemaps last read before `before` (and
-	// not waiting for a retry past now); truncated keeps those of truncated
-	// sources.
+	// not waiting for a retry past now), never one in state SitemapSkipped;
+	// truncated keeps those of truncated sources.
 	SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]Sitemap, error)
 	// IngestSitemap stores one whole or partial read of a urlset: new URLs
 	// become pending posts, advanced lastmods make a re-fetch due, and
@@ -368,7 +381,8 @@ type Store interface {
 	// for (a page, a feed, a catalogue page, a sitemap, a discovery), and
 	// false when none waits.
 	SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error)
-	// SourceSitemapsDue is SitemapsDue for one source (not truncated).
+	// SourceSitemapsDue is SitemapsDue for one source (not truncated), with
+	// its index children whose retry is due.
 	SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error)
 
 	// LearnSpelling records how a host spells its URLs, as like (a URL the

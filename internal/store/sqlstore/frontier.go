@@ -23,10 +23,10 @@ import (
 // dueSource is the condition that a source (alias s) has work due at the
 // time placeholder now, its sitemaps last read before smBefore: discovery,
 // sitemap discovery, a feed never tried or whose retry is due, a catalogue
-// walk not done, a sitemap to read, a page owed — each once any retry it
-// waits for is due. Feeds due for a re-read are not in it: they are chosen
-// round by round under FEED_BUDGET (PollsDue) and handed to the frontier
-// apart.
+// walk not done, a sitemap to read (never one recorded as skipped), a page
+// owed — each once any retry it waits for is due. Feeds due for a re-read
+// are not in it: they are chosen round by round under FEED_BUDGET
+// (PollsDue) and handed to the frontier apart.
 func dueSource(now, smBefore string) string {
 	return `s.paused = 0 AND (
 	(s.discovered = 0 AND s.discover_after <= ` + now + `)
@@ -34,7 +34,8 @@ func dueSource(now, smBefore string) string {
 	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.retry_at <= ` + now + `
 		AND (f.checked = 0 OR f.attempts > 0 OR (f.catalogue <> 'done' AND f.last_read <> 0)))
 	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id
-		AND ((m.parent_id = 0 AND m.last_read < ` + smBefore + `) OR m.attempts > 0) AND m.retry_at <= ` + now + `)
+		AND ((m.parent_id = 0 AND m.last_read < ` + smBefore + `) OR m.attempts > 0) AND m.retry_at <= ` + now + `
+		AND m.state <> '` + store.SitemapSkipped + `')
 	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND p.due = 1 AND p.retry_at <= ` + now + `))`
 }
 
@@ -161,14 +162,15 @@ func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.T
 }
 
 // SourceSitemapsDue implements store.Store: the source's sitemaps not read
-// for SITEMAP_INTERVAL, and those of its index children whose retry is due.
+// for SITEMAP_INTERVAL, and those of its index children whose retry is due;
+// never one recorded as skipped.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]store.Sitemap, error) {
 	args := d.claimArgs(sourceID, ts(before), ts(now))
 	var out []store.Sitemap
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		out, err = d.sitemaps(ctx, tx, d.claimQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
-			AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6 AND `+freeClaim+notPaused+` ORDER BY last_read, id`),
+			AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6`+notSkipped+` AND `+freeClaim+notPaused+` ORDER BY last_read, id`),
 			args...)
 		return err
 	})

@@ -128,4 +128,15 @@ var Migrations = []string{
 		slash INTEGER NOT NULL DEFAULT -1
 	);
 	ALTER TABLE posts ADD COLUMN canonical TEXT NOT NULL DEFAULT '';`,
+	// Sitemap classification (issue 15): what a sitemap's name says it
+	// lists (kind; '' until the crawl first meets it), and the entries its
+	// last read did not queue, by the kind their shape says. One column a
+	// kind rather than one text field: the kinds are a closed list (a new
+	// one is a schema change anyway), and the counts are summed per source
+	// in SQL without parsing.
+	`ALTER TABLE sitemaps ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+	ALTER TABLE sitemaps ADD COLUMN skipped_pages INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sitemaps ADD COLUMN skipped_taxonomies INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sitemaps ADD COLUMN skipped_authors INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE sitemaps ADD COLUMN skipped_other INTEGER NOT NULL DEFAULT 0;`,
 }

@@ -12,18 +12,26 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-const sitemapCols = `id, source_id, url, via, parent_id, state, etag, last_modified, last_read, lastmod, read_lastmod, error, attempts, retry_at`
+const sitemapCols = `id, source_id, url, via, parent_id, state, etag, last_modified, last_read, lastmod, read_lastmod, error, attempts, retry_at,
+	kind, skipped_pages, skipped_taxonomies, skipped_authors, skipped_other`
 
 func scanSitemap(sc interface{ Scan(...any) error }) (store.Sitemap, error) {
 	var s store.Sitemap
 	var read, lm, rlm, retry int64
-	err := sc.Scan(&s.ID, &s.SourceID, &s.URL, &s.Via, &s.ParentID, &s.State, &s.ETag, &s.LastModified, &read, &lm, &rlm, &s.Error, &s.Attempts, &retry)
+	err := sc.Scan(&s.ID, &s.SourceID, &s.URL, &s.Via, &s.ParentID, &s.State, &s.ETag, &s.LastModified, &read, &lm, &rlm, &s.Error, &s.Attempts, &retry,
+		&s.Kind, &s.SkippedPages, &s.SkippedTaxonomies, &s.SkippedAuthors, &s.SkippedOther)
 	s.LastRead, s.Lastmod, s.ReadLastmod, s.RetryAt = tm(read), tm(lm), tm(rlm), tm(retry)
 	return s, err
 }
 
-// AddSitemap implements store.Store: known (source, URL) pairs are kept,
-// but a child's lastmod as its index now states it is recorded.
+// notSkipped keeps sitemaps that are read: one recorded as
+// store.SitemapSkipped (its name says it lists no posts) is never due, so
+// that it neither makes its source due forever nor makes it look truncated.
+const notSkipped = ` AND state <> '` + store.SitemapSkipped + `'`
+
+// AddSitemap implements store.Store: known (source, URL) pairs are kept
+// (their state and kind are the crawl's to change, by UpdateSitemap), but a
+// child's lastmod as its index now states it is recorded.
 func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, error) {
 	if s.State == "" {
 		s.State = "active"
@@ -41,9 +49,9 @@ func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, er
 		case !errors.Is(err, sql.ErrNoRows):
 			return fmt.Errorf("add sitemap %s: %w", s.URL, err)
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO sitemaps(source_id, url, via, parent_id, state, lastmod) VALUES ($1, $2, $3, $4, $5, $6)
+		_, err = tx.ExecContext(ctx, `INSERT INTO sitemaps(source_id, url, via, parent_id, state, lastmod, kind) VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT(source_id, url) DO UPDATE SET lastmod = CASE WHEN excluded.lastmod <> 0 THEN excluded.lastmod ELSE sitemaps.lastmod END`,
-			s.SourceID, s.URL, s.Via, s.ParentID, s.State, ts(s.Lastmod))
+			s.SourceID, s.URL, s.Via, s.ParentID, s.State, ts(s.Lastmod), s.Kind)
 		if err != nil {
 			return fmt.Errorf("add sitemap %s: %w", s.URL, err)
 		}
@@ -56,8 +64,10 @@ func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, er
 // UpdateSitemap implements store.Store.
 func (d *DB) UpdateSitemap(ctx context.Context, s store.Sitemap) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6,
-		attempts = $8, retry_at = $9, claimed_until = 0 WHERE id = $7`,
-		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), noNUL(s.Error), s.ID, s.Attempts, ts(s.RetryAt))
+		attempts = $8, retry_at = $9, kind = $10, skipped_pages = $11, skipped_taxonomies = $12, skipped_authors = $13, skipped_other = $14,
+		claimed_until = 0 WHERE id = $7`,
+		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), noNUL(s.Error), s.ID, s.Attempts, ts(s.RetryAt),
+		s.Kind, s.SkippedPages, s.SkippedTaxonomies, s.SkippedAuthors, s.SkippedOther)
 	if err != nil {
 		return fmt.Errorf("update sitemap %s: %w", s.URL, err)
 	}
@@ -76,11 +86,13 @@ func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]store.Sitemap
 
 // SitemapsDue implements store.Store. With truncated, a source qualifies
 // while it has a sitemap never read or sitemap-only posts not yet fetched:
-// once its archive is filled in, it stops qualifying.
+// once its archive is filled in, it stops qualifying. A skipped sitemap is
+// never due, and so never "never read": a source whose only unread
+// sitemaps are taxonomies is not truncated by them.
 //
 // It claims what it returns; UpdateSitemap releases the claim.
 func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]store.Sitemap, error) {
-	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND retry_at <= $6 AND ` + freeClaim + notPaused
+	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND retry_at <= $6` + notSkipped + ` AND ` + freeClaim + notPaused
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}

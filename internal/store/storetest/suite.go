@@ -30,6 +30,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"PostsModified", testPostsModified},
 		{"SavePage", testSavePage},
 		{"Sitemaps", testSitemaps},
+		{"SitemapKinds", testSitemapKinds},
 		{"IngestDiff", testIngestDiff},
 		{"Truncated", testTruncated},
 		{"Refusals", testRefusals},
@@ -299,6 +300,92 @@ func testSitemaps(t *testing.T, s store.Store) {
 	due, _ = s.SitemapsDue(bg, T0, T0, false, 10)
 	if len(due) != 0 {
 		t.Fatalf("read sitemap still due")
+	}
+}
+
+// testSitemapKinds: a sitemap's kind and skip counts are kept, and a
+// sitemap recorded as skipped is never due: not by itself, not as a
+// child with a retry, not as the "never read" sitemap of a truncated source.
+func testSitemapKinds(t *testing.T, s store.Store) {
+	src := source(t, s, "https://a.example/")
+	must(t, s.MarkDiscovered(bg, src.ID, T0))
+	must(t, s.MarkSitemapsChecked(bg, src.ID, T0))
+	f, _ := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
+	f.LastRead, f.Checked, f.NextDue, f.Catalogue = T0, T0, T0.Add(time.Hour), store.CatalogueDone
+	must(t, s.UpdateFeed(bg, f)) // its archive is the sitemaps': a truncated source
+	nothingDue := func(when string) {
+		t.Helper()
+		for _, truncated := range []bool{false, true} {
+			if due, err := s.SitemapsDue(bg, T0, T0, truncated, 10); err != nil || len(due) != 0 {
+				t.Fatalf("%s: SitemapsDue(truncated %v) = %+v, %v", when, truncated, due, err)
+			}
+		}
+		if due, err := s.SourceSitemapsDue(bg, src.ID, T0, T0); err != nil || len(due) != 0 {
+			t.Fatalf("%s: SourceSitemapsDue = %+v, %v", when, due, err)
+		}
+		if sites := dueSiteNames(t, s, "r"); len(sites) != 0 {
+			t.Fatalf("%s: due sites %v", when, sites)
+		}
+		if n, err := s.CountDueSites(bg, siteQuery("", 0)); err != nil || n != 0 {
+			t.Fatalf("%s: CountDueSites = %d, %v", when, n, err)
+		}
+	}
+
+	tax, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/category-sitemap.xml", Via: store.ViaRobots,
+		Kind: "taxonomies", State: store.SitemapSkipped})
+	must(t, err)
+	if tax.Kind != "taxonomies" || tax.State != store.SitemapSkipped || !tax.LastRead.IsZero() {
+		t.Fatalf("added skipped sitemap: %+v", tax)
+	}
+	nothingDue("a top-level taxonomy sitemap, never read")
+
+	idx, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap_index.xml", Via: store.ViaRobots, Kind: "unknown"})
+	must(t, err)
+	if due, _ := s.SitemapsDue(bg, T0, T0, true, 10); len(due) != 1 || due[0].ID != idx.ID {
+		t.Fatalf("the index never read, of a truncated source: due %+v", due)
+	}
+	posts, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/post-sitemap.xml", Via: store.ViaRobots,
+		ParentID: idx.ID, Lastmod: T0, Kind: "posts"})
+	must(t, err)
+	authors, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/author-sitemap.xml", Via: store.ViaRobots,
+		ParentID: idx.ID, Lastmod: T0.Add(-time.Hour), Kind: "authors", State: store.SitemapSkipped})
+	must(t, err)
+	posts.LastRead, posts.ReadLastmod = T0, T0
+	posts.SkippedPages, posts.SkippedTaxonomies, posts.SkippedAuthors, posts.SkippedOther = 1, 2, 3, 4
+	must(t, s.UpdateSitemap(bg, posts))
+	idx.LastRead = T0
+	must(t, s.UpdateSitemap(bg, idx))
+	// A skipped child with a retry count (which the crawl never leaves on
+	// one) is still not due.
+	authors.Attempts = 2
+	must(t, s.UpdateSitemap(bg, authors))
+	nothingDue("the index read, its skipped children never")
+
+	kids, err := s.ChildSitemaps(bg, idx.ID)
+	must(t, err)
+	if len(kids) != 2 || kids[0].ID != posts.ID || kids[1].ID != authors.ID {
+		t.Fatalf("children: %+v", kids)
+	}
+	if k := kids[0]; k.Kind != "posts" || k.State != "active" || k.SkippedPages != 1 || k.SkippedTaxonomies != 2 || k.SkippedAuthors != 3 || k.SkippedOther != 4 {
+		t.Fatalf("posts child's kind and skip counts: %+v", k)
+	}
+	if k := kids[1]; k.Kind != "authors" || k.State != store.SitemapSkipped || k.SkippedPages+k.SkippedTaxonomies+k.SkippedAuthors+k.SkippedOther != 0 {
+		t.Fatalf("skipped child: %+v", k)
+	}
+	// Listed again, a known sitemap keeps its kind, state and counts; its
+	// lastmod follows the index.
+	again, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/post-sitemap.xml", Via: store.ViaRobots,
+		ParentID: idx.ID, Lastmod: T0.Add(time.Hour), Kind: "unknown", State: store.SitemapSkipped})
+	must(t, err)
+	if again.Kind != "posts" || again.State != "active" || again.SkippedOther != 4 || !again.Lastmod.Equal(T0.Add(time.Hour)) {
+		t.Fatalf("re-listed child: %+v", again)
+	}
+	// A skipped sitemap that the crawl reads again (its name read
+	// otherwise under a newer rule) is due like any other.
+	tax.State, tax.Kind = "active", "unknown"
+	must(t, s.UpdateSitemap(bg, tax))
+	if due, _ := s.SourceSitemapsDue(bg, src.ID, T0, T0); len(due) != 1 || due[0].ID != tax.ID {
+		t.Fatalf("no longer skipped, never read: due %+v", due)
 	}
 }
 
