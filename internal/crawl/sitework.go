@@ -200,6 +200,12 @@ func (c *Crawler) pagesStep(ctx context.Context, src *store.Source) error {
 			if ctx.Err() != nil {
 				break
 			}
+			// A page fetched earlier in the batch may have shown this post
+			// to be another's (a canonical link, a spelling learnt): it was
+			// merged into that record, and is not fetched again.
+			if now, err := c.Store.Post(ctx, p.URL); err != nil || now.ID != p.ID || !now.Due {
+				continue
+			}
 			if err := c.FetchPage(ctx, p); err != nil {
 				errs = append(errs, err)
 				failed++
