@@ -14,7 +14,7 @@ func TestEntries(t *testing.T) {
 	}
 	wantValues := []string{
 		"./corpusbot.db", "CorpusBot/1.0 (+https://corpus.blog/crawler)", "1s", "2s", "200", "24h",
-		"6h", "168h", "24h", "adaptive", "300", "168h", "24h", "168h", "1h", "168h", "240h", "5MB", "", "false", "512", "5", "72h",
+		"6h", "168h", "24h", "adaptive", "300", "168h", "24h", "168h", "1h", "168h", "240h", "5MB", "", "false", "2048", "5", "72h",
 	}
 	if len(entries) != len(wantNames) {
 		t.Fatalf("%d entries, want %d", len(entries), len(wantNames))

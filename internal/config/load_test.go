@@ -50,7 +50,7 @@ func TestDefaultsMatchContract(t *testing.T) {
 		PushLease:          10 * 24 * time.Hour,
 		BodyMax:            5_000_000,
 		AllowPrivate:       false,
-		Concurrency:        512,
+		Concurrency:        2048,
 		RetryAttempts:      5,
 		RetryWindow:        72 * time.Hour,
 	}

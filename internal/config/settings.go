@@ -65,7 +65,7 @@ func Defaults() Settings {
 
 // DefaultConcurrency is CONCURRENCY's default: what the frontier benchmark
 // showed a 2-core machine keeps busy (README, "How many sites at once").
-const DefaultConcurrency = 512
+const DefaultConcurrency = 2048
 
 // Feed schedules (FEED_SCHEDULE).
 const (
