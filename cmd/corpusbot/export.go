@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -139,12 +139,12 @@ func exportSources(ctx context.Context, st store.Store, enc *json.Encoder) error
 	for _, s := range srcs {
 		line := sourceLine{Source: s.URL, Feeds: []feedStateLine{}, Sitemaps: []sitemapStateLine{}}
 		if u, err := url.Parse(s.URL); err == nil {
-			o, err := st.Origin(ctx, fetch.Origin(u))
-			if err != nil && !errors.Is(err, store.ErrNotFound) {
+			o, err := st.Origin(ctx, model.OriginOf(u))
+			if err != nil && !errors.Is(err, model.ErrNotFound) {
 				return err
 			}
 			line.Robots = robotsLine{Status: o.Status, State: o.State}
-			r, err := st.Refusal(ctx, fetch.Site(u.Host))
+			r, err := st.Refusal(ctx, model.Site(u.Host))
 			if err != nil {
 				return err
 			}
@@ -180,7 +180,7 @@ func countSkipped(ctx context.Context, st store.Store, m store.Sitemap, depth in
 	line.Skipped.Taxonomies += m.SkippedTaxonomies
 	line.Skipped.Authors += m.SkippedAuthors
 	line.Skipped.Other += m.SkippedOther
-	if m.State == store.SitemapSkipped {
+	if m.State == model.SitemapSkipped {
 		switch m.Kind {
 		case sitemap.KindPages.String():
 			line.SitemapsSkipped.Pages++

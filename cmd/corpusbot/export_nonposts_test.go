@@ -16,6 +16,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -171,7 +172,7 @@ func TestExportSkippedByKind(t *testing.T) {
 		for _, m := range l.Sitemaps {
 			u, _ := url.Parse(m.URL)
 			sms = append(sms, u.Path+" "+m.Kind+" "+m.State)
-			if m.State == store.SitemapSkipped {
+			if m.State == model.SitemapSkipped {
 				for _, r := range web.RequestsTo(u.Hostname()) {
 					if r.URI == u.RequestURI() {
 						t.Errorf("%s exported as skipped, but requested", m.URL)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 )
@@ -43,9 +44,9 @@ func TestSourcesAddIdempotentAndExport(t *testing.T) {
 	st.AddPosts(ctx, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Title: "One", Published: pub, Text: "full"}})
 	st.AddPosts(ctx, []store.NewPost{{URL: "https://a.example/2", SourceID: src.ID, Title: "Two"}})
 	st.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
-	st.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaRobots})
+	st.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaRobots})
 	home, _ := url.Parse("https://a.example/")
-	st.PutOrigin(ctx, store.Origin{Origin: fetch.Origin(home), Status: 200, State: "parsed", Checked: pub})
+	st.PutOrigin(ctx, model.Origin{Origin: model.OriginOf(home), Status: 200, State: "parsed", Checked: pub})
 	st.PutRefusal(ctx, "b.example", fetch.RefusalState{Refused: true})
 	st.Close()
 

@@ -2,10 +2,9 @@ package crawl
 
 import (
 	"context"
-	"net/url"
 	"sync"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // perSite runs fn over items grouped by site: one site's items in order on
@@ -16,7 +15,7 @@ func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) st
 	groups := map[string][]T{}
 	var order []string
 	for _, it := range items {
-		site := siteOf(urlOf(it))
+		site := model.SiteOfURL(urlOf(it))
 		if _, ok := groups[site]; !ok {
 			order = append(order, site)
 		}
@@ -69,12 +68,4 @@ func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) st
 		return first
 	}
 	return ctx.Err()
-}
-
-func siteOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	return fetch.Site(u.Host)
 }

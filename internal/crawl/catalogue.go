@@ -7,6 +7,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -20,18 +21,18 @@ import (
 // stored in one transaction, so a walk cut off anywhere resumes at the page
 // it had not recorded; a finished walk (done) is never started again.
 func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
-	if f.Catalogue == store.CatalogueDone {
+	if f.Catalogue == model.CatalogueDone {
 		return nil
 	}
 	for {
 		if f.NextPage == "" || f.Pages+1 >= c.Settings.CatalogueMaxPages {
-			f.Catalogue = store.CatalogueDone
+			f.Catalogue = model.CatalogueDone
 			return c.Store.UpdateFeed(ctx, f)
 		}
 		page := f.NextPage
 		res := c.fetch(ctx, fetch.Request{URL: page, Purpose: fetch.PurposeCatalogue})
 		if err := ctx.Err(); err != nil {
-			f.Catalogue = store.CatalogueInterrupted
+			f.Catalogue = model.CatalogueInterrupted
 			if uerr := c.Store.UpdateFeed(context.WithoutCancel(ctx), f); uerr != nil {
 				return uerr
 			}
@@ -47,17 +48,17 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 				c.log().Warn("catalogue page failed after every retry", "feed", f.URL, "page", page, "err", retry.Error)
 				retry = store.Retry{At: c.Clock.Now().Add(max(c.Settings.RetryWindow, time.Minute)), Error: retry.Error}
 			}
-			f.Catalogue, f.Error, f.Attempts, f.RetryAt = store.CatalogueInterrupted, retry.Error, retry.Attempts, retry.At
+			f.Catalogue, f.Error, f.Attempts, f.RetryAt = model.CatalogueInterrupted, retry.Error, retry.Attempts, retry.At
 			return c.Store.UpdateFeed(ctx, f)
 		default:
 			// 404 past the last page, disallowed by a ?paged= rule, not a feed:
 			// the walk has reached as far as it may.
-			f.Catalogue = store.CatalogueDone
+			f.Catalogue = model.CatalogueDone
 			return c.Store.UpdateFeed(ctx, f)
 		}
 		parsed, err := feed.Parse(res.Body, res.FinalURL)
 		if err != nil {
-			f.Catalogue = store.CatalogueDone
+			f.Catalogue = model.CatalogueDone
 			return c.Store.UpdateFeed(ctx, f)
 		}
 		f.Attempts, f.RetryAt = 0, time.Time{}
@@ -65,13 +66,13 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			f.Pages++
 			switch {
 			case r.Added == 0:
-				f.Catalogue, f.NextPage = store.CatalogueDone, ""
+				f.Catalogue, f.NextPage = model.CatalogueDone, ""
 			case parsed.Next != "":
-				f.Catalogue, f.NextPage = store.CataloguePending, parsed.Next
+				f.Catalogue, f.NextPage = model.CataloguePending, parsed.Next
 			case page == pagedURL(f.URL, f.Pages+1):
-				f.Catalogue, f.NextPage = store.CataloguePending, pagedURL(f.URL, f.Pages+2)
+				f.Catalogue, f.NextPage = model.CataloguePending, pagedURL(f.URL, f.Pages+2)
 			default:
-				f.Catalogue, f.NextPage = store.CatalogueDone, ""
+				f.Catalogue, f.NextPage = model.CatalogueDone, ""
 			}
 			return f
 		})
@@ -79,7 +80,7 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			return fmt.Errorf("catalogue %s: %w", page, err)
 		}
 		c.log().Info("catalogue page", "feed", f.URL, "page", page, "new", added.Added)
-		if f.Catalogue == store.CatalogueDone {
+		if f.Catalogue == model.CatalogueDone {
 			return nil
 		}
 	}

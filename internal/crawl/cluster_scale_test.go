@@ -17,6 +17,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
@@ -192,7 +193,7 @@ func runClusterPass(tb testing.TB, workers int, limit time.Duration) clusterPass
 func indexedPostsTB(tb testing.TB, db *postgres.DB) int {
 	n := 0
 	err := db.EachPost(context.Background(), func(p store.Post) error {
-		if p.State == store.PostIndexed {
+		if p.State == model.PostIndexed {
 			n++
 		}
 		return nil

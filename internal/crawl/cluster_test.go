@@ -17,6 +17,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
@@ -305,7 +306,7 @@ func claimsHeld(t *testing.T, db *postgres.DB, owner string) int {
 func indexedPosts(t *testing.T, db *postgres.DB) int {
 	n := 0
 	err := db.EachPost(context.Background(), func(p store.Post) error {
-		if p.State == store.PostIndexed {
+		if p.State == model.PostIndexed {
 			n++
 		}
 		return nil

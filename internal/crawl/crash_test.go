@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -157,7 +158,7 @@ func TestCrashKill9(t *testing.T) {
 	defer db.Close()
 	indexed := 0
 	db.EachPost(context.Background(), func(p store.Post) error {
-		if p.State == store.PostIndexed && p.Text != "" {
+		if p.State == model.PostIndexed && p.Text != "" {
 			indexed++
 		}
 		return nil
@@ -182,7 +183,7 @@ func checkResumable(t *testing.T, dbPath string) {
 		for _, f := range fs {
 			n++
 			t.Logf("after the first kill: feed %s catalogue %s, %d pages, next %s", f.URL, f.Catalogue, f.Pages, f.NextPage)
-			if f.Catalogue == store.CatalogueDone && f.Pages < crashPages {
+			if f.Catalogue == model.CatalogueDone && f.Pages < crashPages {
 				t.Errorf("walk done after %d pages", f.Pages)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/schedule"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -64,7 +65,7 @@ func (c *Crawler) Observe(rec fetch.Record) {
 	c.progress.Load().observe(rec)
 	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
 		if u, err := url.Parse(rec.URL); err == nil {
-			c.robotsStatus.Store(fetch.Origin(u), rec.Status)
+			c.robotsStatus.Store(model.OriginOf(u), rec.Status)
 		}
 	}
 	if c.requests.add(c.Store, c.log(), rec) {

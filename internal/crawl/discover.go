@@ -7,6 +7,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -189,9 +190,9 @@ func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.Robots
 	if err != nil {
 		return e, fmt.Errorf("robots %s: %w", rawURL, err)
 	}
-	origin := fetch.Origin(u)
+	origin := model.OriginOf(u)
 	status, _ := c.robotsStatus.Load(origin)
-	o := store.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked}
+	o := model.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked}
 	if s, ok := status.(int); ok {
 		o.Status = s
 	} else if prev, err := c.Store.Origin(ctx, origin); err == nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -130,13 +130,13 @@ func TestDays(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"http://alpha.example/p1": store.PostIndexed, "http://alpha.example/p2": store.PostIndexed,
-		"http://alpha.example/p3": store.PostNoindex, "http://alpha.example/p4": store.PostIndexed,
-		"http://alpha.example/p5": store.PostNoindex,
-		"http://beta.example/b1":  store.PostIndexed, "http://beta.example/b2": store.PostIndexed, "http://beta.example/b3": store.PostIndexed,
-		"http://gamma.example/g1": store.PostIndexed, "http://gamma.example/g2": store.PostIndexed,
-		"http://gamma.example/g3": store.PostIndexed, "http://gamma.example/g5": store.PostIndexed,
-		"http://gamma.example/private/g4": store.PostDisallowed,
+		"http://alpha.example/p1": model.PostIndexed, "http://alpha.example/p2": model.PostIndexed,
+		"http://alpha.example/p3": model.PostNoindex, "http://alpha.example/p4": model.PostIndexed,
+		"http://alpha.example/p5": model.PostNoindex,
+		"http://beta.example/b1":  model.PostIndexed, "http://beta.example/b2": model.PostIndexed, "http://beta.example/b3": model.PostIndexed,
+		"http://gamma.example/g1": model.PostIndexed, "http://gamma.example/g2": model.PostIndexed,
+		"http://gamma.example/g3": model.PostIndexed, "http://gamma.example/g5": model.PostIndexed,
+		"http://gamma.example/private/g4": model.PostDisallowed,
 	}
 	checkStates(t, w, want)
 	for _, u := range []string{"http://alpha.example/p3", "http://alpha.example/p5"} {
@@ -144,13 +144,13 @@ func TestDays(t *testing.T) {
 			t.Errorf("%s: noindex page kept text", u)
 		}
 	}
-	if p := w.post("http://alpha.example/p1"); len(p.Citations) != 1 || p.TextFrom != store.TextFromPage || p.Text == "" {
+	if p := w.post("http://alpha.example/p1"); len(p.Citations) != 1 || p.TextFrom != model.TextFromPage || p.Text == "" {
 		t.Errorf("p1: %+v", p)
 	}
 	if p := w.post("http://alpha.example/p2"); len(p.Citations) != 0 {
 		t.Errorf("nofollow page has citations %v", p.Citations)
 	}
-	if p := w.post("http://beta.example/b1"); p.TextFrom != store.TextFromFeed {
+	if p := w.post("http://beta.example/b1"); p.TextFrom != model.TextFromFeed {
 		t.Errorf("b1 text_from %q", p.TextFrom)
 	}
 	if got := pageURIs(w.web, "beta.example", postPages["beta.example"]); len(got) != 0 {
@@ -168,10 +168,10 @@ func TestDays(t *testing.T) {
 		}
 	}
 	feeds := feedsOf(t, w, "http://alpha.example/")
-	if len(feeds) != 1 || feeds[0].Catalogue != store.CatalogueDone {
+	if len(feeds) != 1 || feeds[0].Catalogue != model.CatalogueDone {
 		t.Errorf("alpha feeds (comment feed refused, catalogue done): %+v", feeds)
 	}
-	if f := feedsOf(t, w, "http://delta.example/"); len(f) != 1 || f[0].State != store.FeedDisallowed {
+	if f := feedsOf(t, w, "http://delta.example/"); len(f) != 1 || f[0].State != model.FeedDisallowed {
 		t.Errorf("delta feed: %+v", f)
 	}
 	if f := feedsOf(t, w, "http://gamma.example/"); len(f) != 1 || f[0].URL != "http://gamma.example/feed" {
@@ -180,7 +180,7 @@ func TestDays(t *testing.T) {
 	ctxb := context.Background()
 	for host, want := range map[string]string{"alpha.example": "200 parsed", "delta.example": "200 parsed"} {
 		u, _ := url.Parse("http://" + host + "/")
-		o, err := w.db.Origin(ctxb, fetch.Origin(u))
+		o, err := w.db.Origin(ctxb, model.OriginOf(u))
 		if err != nil || fmt.Sprintf("%d %s", o.Status, o.State) != want {
 			t.Errorf("%s robots standing %+v (%v), want %s", host, o, err, want)
 		}
@@ -232,8 +232,8 @@ func TestDays(t *testing.T) {
 			t.Errorf("index child whose lastmod did not advance was read")
 		}
 	}
-	checkStates(t, w, map[string]string{"http://gamma.example/g3": store.PostRemoved, "http://alpha.example/p6": store.PostIndexed,
-		"http://gamma.example/g2": store.PostIndexed})
+	checkStates(t, w, map[string]string{"http://gamma.example/g3": model.PostRemoved, "http://alpha.example/p6": model.PostIndexed,
+		"http://gamma.example/g2": model.PostIndexed})
 	if p := w.post("http://gamma.example/g3"); p.Text == "" {
 		t.Errorf("removed post lost its text")
 	}
@@ -248,10 +248,10 @@ func TestDays(t *testing.T) {
 	if err := w.c.Once(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if f := feedsOf(t, w, "http://delta.example/"); f[0].State != store.FeedActive {
+	if f := feedsOf(t, w, "http://delta.example/"); f[0].State != model.FeedActive {
 		t.Errorf("delta feed after the rule went: %+v", f[0])
 	}
-	checkStates(t, w, map[string]string{"http://delta.example/d1": store.PostIndexed})
+	checkStates(t, w, map[string]string{"http://delta.example/d1": model.PostIndexed})
 	w.clean()
 }
 

@@ -12,6 +12,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
 	"corpus.blog/corpusbot/internal/store"
@@ -100,7 +101,7 @@ func bulkSources(ctx context.Context, db *sqlite.DB, n int, host func(int) strin
 	}
 	for i := range n {
 		u := "http://" + host(i) + "/"
-		if _, err := st.ExecContext(ctx, u, now.UnixNano(), fetch.SiteOfURL(u)); err != nil {
+		if _, err := st.ExecContext(ctx, u, now.UnixNano(), model.SiteOfURL(u)); err != nil {
 			return fmt.Errorf("source %s: %w", u, err)
 		}
 	}

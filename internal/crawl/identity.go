@@ -6,6 +6,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/extract"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
@@ -37,9 +38,9 @@ func pageHome(postURL string, res fetch.Result, page extract.Page) home {
 			link = extract.LinkCanonical(res.Header.Values("Link"), base)
 		}
 	}
-	site := fetch.SiteOfURL(postURL)
+	site := model.SiteOfURL(postURL)
 	if link != "" {
-		if fetch.SiteOfURL(link) != site {
+		if model.SiteOfURL(link) != site {
 			return home{elsewhere: link}
 		}
 		// A link to the home page, a listing or an archive is a template's
@@ -53,7 +54,7 @@ func pageHome(postURL string, res fetch.Result, page extract.Page) home {
 			return home{canonical: link, fromLink: true}
 		}
 	}
-	if len(res.Redirects) > 0 && fetch.SiteOfURL(res.FinalURL) == site {
+	if len(res.Redirects) > 0 && model.SiteOfURL(res.FinalURL) == site {
 		from, err1 := urlkey.Key(postURL)
 		to, err2 := urlkey.Key(res.FinalURL)
 		if _, variant := urlkey.Variants(from, to); err1 == nil && err2 == nil && from != to && (res.Moved || variant) {

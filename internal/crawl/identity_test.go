@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -82,7 +83,7 @@ func TestOnePostOneRecord(t *testing.T) {
 	for n := 1; n <= posts; n++ {
 		want := fmt.Sprintf("https://www.ident.example/p%d", n)
 		for _, u := range []string{want, fmt.Sprintf("http://ident.example/p%d/?utm_source=x", n)} {
-			if p := w.post(u); p.URL != want || p.State != store.PostIndexed {
+			if p := w.post(u); p.URL != want || p.State != model.PostIndexed {
 				t.Errorf("%s: stored as %s (%s), want %s indexed", u, p.URL, p.State, want)
 			}
 		}

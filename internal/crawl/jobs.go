@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -56,7 +57,7 @@ func (c *Crawler) catalogueOf(ctx context.Context, feedID, sourceID int64) error
 		return err
 	}
 	for _, f := range feeds {
-		if f.ID == feedID && f.State == store.FeedActive && f.Catalogue != store.CatalogueDone && !f.LastRead.IsZero() {
+		if f.ID == feedID && f.State == model.FeedActive && f.Catalogue != model.CatalogueDone && !f.LastRead.IsZero() {
 			return c.WalkCatalogue(ctx, f)
 		}
 	}

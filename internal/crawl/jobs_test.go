@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 func addSource(t *testing.T, w *world, u string) {
@@ -35,8 +35,8 @@ func TestPageStates(t *testing.T) {
 	if err := w.c.Once(ctx); err != nil {
 		t.Fatal(err)
 	}
-	checkStates(t, w, map[string]string{"http://pages.example/doc.pdf": store.PostSkipped, "http://pages.example/app": store.PostShell,
-		"http://pages.example/gone": store.PostIndexed})
+	checkStates(t, w, map[string]string{"http://pages.example/doc.pdf": model.PostSkipped, "http://pages.example/app": model.PostShell,
+		"http://pages.example/gone": model.PostIndexed})
 	// The post is modified (its date advances in the feed) and its page is gone.
 	h.Handle("/gone", simweb.Status(404))
 	w.clock.Advance(25 * time.Hour)
@@ -44,7 +44,7 @@ func TestPageStates(t *testing.T) {
 	if err := w.c.Once(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if p := w.post("http://pages.example/gone"); p.State != store.PostRemoved || p.Text == "" {
+	if p := w.post("http://pages.example/gone"); p.State != model.PostRemoved || p.Text == "" {
 		t.Errorf("gone page: state %s, text %d bytes", p.State, len(p.Text))
 	}
 	w.clean()
@@ -174,5 +174,5 @@ func TestDiscoverPostponedWhileUnreachable(t *testing.T) {
 	if fs := feedsOf(t, w, "http://down.example/"); len(fs) != 1 {
 		t.Fatalf("feeds after robots.txt came back: %+v", fs)
 	}
-	checkStates(t, w, map[string]string{"http://down.example/x": store.PostIndexed})
+	checkStates(t, w, map[string]string{"http://down.example/x": model.PostIndexed})
 }

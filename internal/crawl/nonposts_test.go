@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -119,7 +120,7 @@ func sourceSkips(t *testing.T, db store.Store, host string) (skips, map[string]s
 			got.entries[1] += m.SkippedTaxonomies
 			got.entries[2] += m.SkippedAuthors
 			got.entries[3] += m.SkippedOther
-			if m.State == store.SitemapSkipped {
+			if m.State == model.SitemapSkipped {
 				got.sitemaps[slices.Index([]string{"pages", "taxonomies", "authors", "other"}, m.Kind)]++
 			}
 			kids, err := db.ChildSitemaps(ctx, m.ID)
@@ -188,7 +189,7 @@ func TestNonPostSitemaps(t *testing.T) {
 				if fetches[p] != wantPostFetches {
 					t.Errorf("%s: %s%s fetched %d times, want %d", day, b.host, p, fetches[p], wantPostFetches)
 				}
-				if got := w.post("http://" + b.host + p); got.State != store.PostIndexed {
+				if got := w.post("http://" + b.host + p); got.State != model.PostIndexed {
 					t.Errorf("%s: post %s%s: %s", day, b.host, p, got.State)
 				}
 			}
@@ -196,7 +197,7 @@ func TestNonPostSitemaps(t *testing.T) {
 				if p != "/" && fetches[p] != 0 { // the home page is discovery's, once
 					t.Errorf("%s: %s%s, not a post, requested %d times", day, b.host, p, fetches[p])
 				}
-				if _, err := w.db.Post(ctx, "http://"+b.host+p); !errors.Is(err, store.ErrNotFound) {
+				if _, err := w.db.Post(ctx, "http://"+b.host+p); !errors.Is(err, model.ErrNotFound) {
 					t.Errorf("%s: %s%s, not a post, stored as one (%v)", day, b.host, p, err)
 				}
 			}
@@ -209,7 +210,7 @@ func TestNonPostSitemaps(t *testing.T) {
 					t.Errorf("%s: %s%s not recorded", day, b.host, p)
 				case m.Kind != kind:
 					t.Errorf("%s: %s%s kind %q, want %q", day, b.host, p, m.Kind, kind)
-				case read && m.State != "active", !read && (m.State != store.SitemapSkipped || !m.LastRead.IsZero()):
+				case read && m.State != "active", !read && (m.State != model.SitemapSkipped || !m.LastRead.IsZero()):
 					t.Errorf("%s: %s%s (%s) state %s, last read %v", day, b.host, p, kind, m.State, m.LastRead)
 				case !read && fetches[p] != 0:
 					t.Errorf("%s: %s%s, a sitemap of %s, requested", day, b.host, p, kind)
@@ -295,11 +296,11 @@ func TestSitemapSkippedAfterOlderRule(t *testing.T) {
 		}
 	}
 	for _, u := range terms {
-		if p := w.post(u.Loc); p.State != store.PostRemoved || p.Due {
+		if p := w.post(u.Loc); p.State != model.PostRemoved || p.Due {
 			t.Errorf("%s: state %s, due %v; want removed, not due", u.Loc, p.State, p.Due)
 		}
 	}
-	if _, sms = sourceSkips(t, w.db, "yoast.example"); sms["/category-sitemap.xml"].State != store.SitemapSkipped ||
+	if _, sms = sourceSkips(t, w.db, "yoast.example"); sms["/category-sitemap.xml"].State != model.SitemapSkipped ||
 		sms["/category-sitemap.xml"].Kind != "taxonomies" {
 		t.Errorf("category sitemap: %+v", sms["/category-sitemap.xml"])
 	}

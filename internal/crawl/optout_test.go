@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -57,10 +58,10 @@ func TestOptOutMidCrawl(t *testing.T) {
 	}
 	owed := 0
 	err := w.db.EachPost(ctx, func(p store.Post) error {
-		if p.SourceID == 1 && p.State == store.PostPending && p.Due {
+		if p.SourceID == 1 && p.State == model.PostPending && p.Due {
 			owed++
 		}
-		if p.SourceID == 1 && p.State == store.PostError {
+		if p.SourceID == 1 && p.State == model.PostError {
 			t.Errorf("%s marked error by the opt-out", p.URL)
 		}
 		return nil

@@ -7,6 +7,7 @@ import (
 	"net/url"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -39,36 +40,36 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	case fetch.OutcomeFetched:
 		h = c.pageResult(&r, res, p.URL)
 	case fetch.OutcomeWrongType:
-		r.State = store.PostSkipped
+		r.State = model.PostSkipped
 	case fetch.OutcomeDisallowed:
-		r.State = store.PostDisallowed
+		r.State = model.PostDisallowed
 	case fetch.OutcomeRefused:
-		r.State = store.PostRefused
+		r.State = model.PostRefused
 	case fetch.OutcomeStatus:
 		var se *fetch.StatusError
 		gone := res.Status == 404 || res.Status == 410 || (errors.As(res.Err, &se) && (se.Code == 404 || se.Code == 410))
 		switch {
 		case gone && refetch:
-			r.State = store.PostRemoved
-		case refetch && p.State == store.PostIndexed:
+			r.State = model.PostRemoved
+		case refetch && p.State == model.PostIndexed:
 			r.Keep = true // a passing failure does not undo what we hold
 		default:
-			r.State = store.PostError
+			r.State = model.PostError
 		}
 	default:
-		if refetch && p.State == store.PostIndexed {
+		if refetch && p.State == model.PostIndexed {
 			r.Keep = true
 		} else {
-			r.State = store.PostError
+			r.State = model.PostError
 		}
 	}
-	if r.State == store.PostError || (r.Keep && res.Outcome != fetch.OutcomeUnchanged) {
+	if r.State == model.PostError || (r.Keep && res.Outcome != fetch.OutcomeUnchanged) {
 		r.Error = errText(res)
 		if res.Transient() {
 			c.log().Warn("page failed after every retry", "url", p.URL, "tries", p.Attempts+1, "err", r.Error)
 		}
 	}
-	if r.State == store.PostRemoved {
+	if r.State == model.PostRemoved {
 		// The record, its text and its citations stay; it is only hidden.
 		r.Text, r.TextFrom, r.Citations, r.ETag, r.LastModified = p.Text, p.TextFrom, p.Citations, p.ETag, p.LastModified
 	}
@@ -89,12 +90,12 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL string) (h home) {
 	u, err := url.Parse(res.FinalURL)
 	if err != nil {
-		r.State = store.PostError
+		r.State = model.PostError
 		return
 	}
 	page, err := c.extractor()(res.Body, u, c.agent())
 	if err != nil {
-		r.State = store.PostError
+		r.State = model.PostError
 		return
 	}
 	x := fetch.XRobotsTag(res.Header, c.agent())
@@ -103,13 +104,13 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL stri
 	r.Canonical, r.Elsewhere = h.canonical, h.elsewhere
 	switch {
 	case page.Noindex || x.NoIndex:
-		r.State, r.Title = store.PostNoindex, ""
+		r.State, r.Title = model.PostNoindex, ""
 		return
 	case page.Shell:
-		r.State = store.PostShell
+		r.State = model.PostShell
 		return
 	}
-	r.State, r.Text, r.TextFrom = store.PostIndexed, page.Text, store.TextFromPage
+	r.State, r.Text, r.TextFrom = model.PostIndexed, page.Text, model.TextFromPage
 	if !page.Nofollow && !x.NoFollow {
 		r.Citations = page.Links
 	}

@@ -10,6 +10,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -30,13 +31,13 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	c.followFeed(ctx, &f, res)
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
-		f.State, f.Error, f.LastRead, f.Attempts, f.RetryAt = store.FeedActive, "", now, 0, time.Time{}
+		f.State, f.Error, f.LastRead, f.Attempts, f.RetryAt = model.FeedActive, "", now, 0, time.Time{}
 		c.observe(&f, now, nil, nil)
 		c.stretch(&f, now, c.pushedUntil(ctx, f.ID, now))
 		return c.Store.UpdateFeed(ctx, f)
 	case fetch.OutcomeFetched:
 	default:
-		if retry, ok := c.retryOf(ctx, f.URL, res, f.Attempts); ok && f.State == store.FeedActive {
+		if retry, ok := c.retryOf(ctx, f.URL, res, f.Attempts); ok && f.State == model.FeedActive {
 			// Still active: read again at the retry (FeedsToRead).
 			f.Attempts, f.RetryAt, f.Error = retry.Attempts, retry.At, retry.Error
 			c.log().Info("feed to be retried", "feed", f.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
@@ -83,13 +84,13 @@ func (c *Crawler) ingestFeed(ctx context.Context, f store.Feed, b feedBody, now 
 		if b.pushed {
 			return nil, fmt.Errorf("delivery for %s: %w", f.URL, err)
 		}
-		f.State, f.Error = store.FeedError, err.Error()
+		f.State, f.Error = model.FeedError, err.Error()
 		return nil, c.Store.UpdateFeed(ctx, f)
 	}
-	f.State, f.Error, f.LastRead, f.ETag, f.LastModified = store.FeedActive, "", now, b.ETag, b.LastModified
+	f.State, f.Error, f.LastRead, f.ETag, f.LastModified = model.FeedActive, "", now, b.ETag, b.LastModified
 	f.Attempts, f.RetryAt = 0, time.Time{}
 	f.Title = parsed.Title
-	if f.Catalogue == store.CatalogueNone && f.NextPage == "" {
+	if f.Catalogue == model.CatalogueNone && f.NextPage == "" {
 		f.NextPage = firstCataloguePage(f.URL, parsed.Next)
 	}
 	posts := newPosts(f.SourceID, parsed)
@@ -130,12 +131,12 @@ func (c *Crawler) ingestFeed(ctx context.Context, f store.Feed, b feedBody, now 
 func failedFeedState(res fetch.Result) string {
 	var de *fetch.DisallowedError
 	if errors.As(res.Err, &de) && de.State != robots.StateUnreachable {
-		return store.FeedDisallowed
+		return model.FeedDisallowed
 	}
 	if res.Outcome == fetch.OutcomeDisallowed && res.Robots != robots.StateUnreachable {
-		return store.FeedDisallowed
+		return model.FeedDisallowed
 	}
-	return store.FeedError
+	return model.FeedError
 }
 
 // errText is why a fetch failed, as stored with the item: a few stable

@@ -15,6 +15,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -214,7 +215,7 @@ func TestCrawlBehindProxyAsksNothingPrivate(t *testing.T) {
 			t.Errorf("the public %s was not crawled through the proxy", host)
 		}
 	}
-	if p := w.post("http://pub.example/p1"); p.State != store.PostIndexed {
+	if p := w.post("http://pub.example/p1"); p.State != model.PostIndexed {
 		t.Errorf("the public post: %s", p.State)
 	}
 	if found := secretsStored(t, w); len(found) != 0 {

@@ -9,6 +9,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -45,7 +46,7 @@ func (c *Crawler) noticeHub(ctx context.Context, f store.Feed, parsed *feed.Feed
 	if err == nil && old.Hub == hub && old.Topic == topic {
 		return
 	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err != nil && !errors.Is(err, model.ErrNotFound) {
 		c.log().Warn("websub: subscription not read", "feed", f.URL, "err", err)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -24,7 +25,7 @@ func (c *Crawler) WebSubIntent(ctx context.Context, callback string, q url.Value
 		return "", false, nil
 	}
 	s, err := c.Push.Subscription(ctx, callback)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return "", false, nil
 	}
 	if err != nil {
@@ -82,7 +83,7 @@ func (c *Crawler) WebSubDeliver(ctx context.Context, callback string, h http.Hea
 		return http.StatusGone, nil
 	}
 	s, err := c.Push.Subscription(ctx, callback)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		return http.StatusGone, nil
 	}
 	if err != nil {
@@ -97,7 +98,7 @@ func (c *Crawler) WebSubDeliver(ctx context.Context, callback string, h http.Hea
 	}
 	f, err := c.feedByID(ctx, s.SourceID, s.FeedID)
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, model.ErrNotFound) {
 			return http.StatusGone, nil
 		}
 		return http.StatusInternalServerError, err
@@ -135,5 +136,5 @@ func (c *Crawler) feedByID(ctx context.Context, sourceID, feedID int64) (store.F
 			return f, nil
 		}
 	}
-	return store.Feed{}, fmt.Errorf("feed %d: %w", feedID, store.ErrNotFound)
+	return store.Feed{}, fmt.Errorf("feed %d: %w", feedID, model.ErrNotFound)
 }

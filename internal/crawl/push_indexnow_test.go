@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 const nowKey = "0123456789abcdef-key"
@@ -52,7 +52,7 @@ func TestIndexNow(t *testing.T) {
 	if err := pw.c.Once(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if p := pw.post(h.URL("/n1")); p.State != store.PostIndexed || p.Due || p.ETag == "" {
+	if p := pw.post(h.URL("/n1")); p.State != model.PostIndexed || p.Due || p.ETag == "" {
 		t.Fatalf("n1 after the first run: %+v", p)
 	}
 	full, _ := n1.Counts()
@@ -70,7 +70,7 @@ func TestIndexNow(t *testing.T) {
 	if code != http.StatusOK {
 		t.Fatalf("POST submission: %d %s", code, body)
 	}
-	if p := pw.post(h.URL("/n9")); p.State != store.PostPending || !p.Due {
+	if p := pw.post(h.URL("/n9")); p.State != model.PostPending || !p.Due {
 		t.Errorf("new submitted post: %+v", p)
 	}
 	keyReads := 0
@@ -90,7 +90,7 @@ func TestIndexNow(t *testing.T) {
 	if got, nm := n1.Counts(); got != full || nm != 1 {
 		t.Errorf("n1 re-read: %d full, %d not modified; want a 304 only", got-full, nm)
 	}
-	if p := pw.post(h.URL("/n9")); p.State != store.PostIndexed || p.Due {
+	if p := pw.post(h.URL("/n9")); p.State != model.PostIndexed || p.Due {
 		t.Errorf("n9 after the page step: %+v", p)
 	}
 	for _, r := range pw.web.RequestsTo("now.example") {

@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/web"
@@ -137,7 +138,7 @@ func TestWebSub(t *testing.T) {
 	if code := pw.hub.deliver(self, rssType, pushedRSS(self, reverse(items)), signed); code != http.StatusAccepted {
 		t.Fatalf("signed delivery: %d", code)
 	}
-	if p := pw.post(h.URL("/p2")); p.State != store.PostPending || !p.Due {
+	if p := pw.post(h.URL("/p2")); p.State != model.PostPending || !p.Due {
 		t.Errorf("delivered post: %+v", p)
 	}
 	f := pw.feed(t, self)
@@ -170,7 +171,7 @@ func TestWebSub(t *testing.T) {
 	if got := reads(); got != polled {
 		t.Errorf("pushed feed polled after 3 days (%d reads, had %d)", got, polled)
 	}
-	if p := pw.post(h.URL("/p2")); p.State != store.PostIndexed {
+	if p := pw.post(h.URL("/p2")); p.State != model.PostIndexed {
 		t.Errorf("delivered post not fetched by the page step: %+v", p)
 	}
 

@@ -10,8 +10,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 // The retry tests: a fault that says "try later" leaves its item owed, and
@@ -143,7 +143,7 @@ func TestRetryEveryKindAndFault(t *testing.T) {
 					t.Errorf("%s: retried %v after the fault, want at least %v", kind, wait, max(fc.asked, fetch.FirstRetry/2))
 				}
 				for _, u := range posts[host] {
-					if p := w.post(u); p.State != store.PostIndexed || p.Attempts != 0 {
+					if p := w.post(u); p.State != model.PostIndexed || p.Attempts != 0 {
 						t.Errorf("%s: %s is %s after %d tries (%s), want indexed", kind, u, p.State, p.Attempts, p.Error)
 					}
 				}
@@ -166,7 +166,7 @@ func TestRetryDNSFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range posts {
-		if p := w.post(u); p.State != store.PostIndexed {
+		if p := w.post(u); p.State != model.PostIndexed {
 			t.Errorf("%s is %s (%s), want indexed", u, p.State, p.Error)
 		}
 	}
@@ -215,7 +215,7 @@ func TestRetryBudget(t *testing.T) {
 	if span := tries[len(tries)-1].Start.Sub(tries[0].Start); span > w.s.RetryWindow+24*time.Hour {
 		t.Errorf("tries spread over %v, want about RETRY_WINDOW (%v)", span, w.s.RetryWindow)
 	}
-	if p := w.post(h.URL("/broken")); p.State != store.PostError || !strings.Contains(p.Error, "503") || p.Due {
+	if p := w.post(h.URL("/broken")); p.State != model.PostError || !strings.Contains(p.Error, "503") || p.Due {
 		t.Errorf("/broken: state %s, error %q, due %v; want error with its reason, no longer owed", p.State, p.Error, p.Due)
 	}
 	if gone != 1 {
@@ -255,7 +255,7 @@ func TestRetryThreeDaysOfChaos(t *testing.T) {
 	}
 	missing := 0
 	for u := range posts {
-		if p := w.post(u); p.State != store.PostIndexed {
+		if p := w.post(u); p.State != model.PostIndexed {
 			missing++
 			t.Errorf("%s is %s after %d tries (%s)", u, p.State, p.Attempts, p.Error)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/memtest"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -138,7 +139,7 @@ func TestLargeSitemapStored(t *testing.T) {
 			if len(sms) != 1 || sms[0].URL != h.URL(tc.path) || sms[0].State != "active" {
 				t.Fatalf("sitemaps %+v", sms)
 			}
-			if got := postsOf(t, w, src.ID); got[store.PostPending] != 50_000 || len(got) != 1 {
+			if got := postsOf(t, w, src.ID); got[model.PostPending] != 50_000 || len(got) != 1 {
 				t.Errorf("posts by state %v, want 50,000 pending", got)
 			}
 			for _, i := range []int{0, 24_999, 49_999} {
@@ -167,7 +168,7 @@ func TestTruncatedSitemapRemovesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	readSitemaps(t, w, src)
-	if got := postsOf(t, w, src.ID); got[store.PostPending] != 100 {
+	if got := postsOf(t, w, src.ID); got[model.PostPending] != 100 {
 		t.Fatalf("day 1: %v", got)
 	}
 
@@ -194,7 +195,7 @@ func TestTruncatedSitemapRemovesNothing(t *testing.T) {
 		_, _ = rw.Write(old[bytes.Index(old, []byte("<url>")):])
 	}))
 	sms := readSitemaps(t, w, src)
-	if got := postsOf(t, w, src.ID); got[store.PostPending] != 150 || got[store.PostRemoved] != 0 {
+	if got := postsOf(t, w, src.ID); got[model.PostPending] != 150 || got[model.PostRemoved] != 0 {
 		t.Errorf("day 2, truncated: %v, want 150 pending and none removed", got)
 	}
 	if len(sms) != 1 || sms[0].State != "active" {
@@ -206,10 +207,10 @@ func TestTruncatedSitemapRemovesNothing(t *testing.T) {
 	w.clock.Advance(25 * time.Hour)
 	h.Put("/sitemap.xml", "application/xml", string(largeSitemap(host, numbers(1, 150))))
 	readSitemaps(t, w, src)
-	if p := w.post(largePost(host, 0)); p.State != store.PostRemoved {
+	if p := w.post(largePost(host, 0)); p.State != model.PostRemoved {
 		t.Errorf("day 3, whole: post 0 is %s, want removed", p.State)
 	}
-	if p := w.post(largePost(host, 1)); p.State != store.PostPending {
+	if p := w.post(largePost(host, 1)); p.State != model.PostPending {
 		t.Errorf("day 3, whole: post 1 is %s, want pending", p.State)
 	}
 }
@@ -240,7 +241,7 @@ func BenchmarkReadLargeSitemap(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sm, err := w.db.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: h.URL("/sitemap"), Via: store.ViaRobots})
+		sm, err := w.db.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: h.URL("/sitemap"), Via: model.ViaRobots})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -251,7 +252,7 @@ func BenchmarkReadLargeSitemap(b *testing.B) {
 		}
 		read() // robots.txt, and the 50,000 posts created: later reads find them
 		peak := memtest.PeakHeap(func(func()) { read() })
-		if got := postsOf(b, w, src.ID); got[store.PostPending] != 50_000 {
+		if got := postsOf(b, w, src.ID); got[model.PostPending] != 50_000 {
 			b.Fatalf("posts %v", got)
 		}
 		b.Run(tc.name, func(b *testing.B) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -66,7 +67,7 @@ func wantedURLs(k sitemap.Kind, urls []store.SitemapURL, sm *store.Sitemap) []st
 // lists them, the record and its text kept), so that no page fetch stays
 // owed for a tag or author archive.
 func (c *Crawler) skipSitemap(ctx context.Context, sm store.Sitemap, class sitemap.Class) error {
-	if sm.State != store.SitemapSkipped && !sm.LastRead.IsZero() {
+	if sm.State != model.SitemapSkipped && !sm.LastRead.IsZero() {
 		diff, err := c.Store.IngestSitemap(ctx, sm, nil, true)
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
@@ -74,7 +75,7 @@ func (c *Crawler) skipSitemap(ctx context.Context, sm store.Sitemap, class sitem
 		c.log().Info("sitemap no longer read: its posts withdrawn", "sitemap", sm.URL, "kind", class.Kind, "removed", diff.Removed)
 	}
 	c.log().Info("sitemap not read", "sitemap", sm.URL, "kind", class.Kind, "why", class.Reason)
-	sm.State, sm.Kind, sm.Error, sm.Attempts, sm.RetryAt = store.SitemapSkipped, class.Kind.String(), "", 0, time.Time{}
+	sm.State, sm.Kind, sm.Error, sm.Attempts, sm.RetryAt = model.SitemapSkipped, class.Kind.String(), "", 0, time.Time{}
 	sm.SkippedPages, sm.SkippedTaxonomies, sm.SkippedAuthors, sm.SkippedOther = 0, 0, 0, 0
 	return c.Store.UpdateSitemap(ctx, sm)
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -47,9 +48,9 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	}
 	for _, l := range lines {
 		class, read := sitemapClass(l)
-		sm := store.Sitemap{SourceID: src.ID, URL: l, Via: store.ViaRobots, Kind: class.Kind.String()}
+		sm := store.Sitemap{SourceID: src.ID, URL: l, Via: model.ViaRobots, Kind: class.Kind.String()}
 		if !read {
-			sm.State = store.SitemapSkipped
+			sm.State = model.SitemapSkipped
 			c.log().Info("sitemap not read", "sitemap", l, "kind", class.Kind, "why", class.Reason)
 		}
 		if _, err := c.Store.AddSitemap(ctx, sm); err != nil {
@@ -75,7 +76,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 				}
 				continue
 			}
-			sm, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: store.ViaWellKnown, Kind: class.Kind.String()})
+			sm, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: model.ViaWellKnown, Kind: class.Kind.String()})
 			if err != nil {
 				return err
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -32,7 +33,7 @@ func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) 
 	if !read {
 		return c.skipSitemap(ctx, sm, class)
 	}
-	if sm.State == store.SitemapSkipped {
+	if sm.State == model.SitemapSkipped {
 		sm.State = "active" // skipped under an older rule: read from now on
 	}
 	got := c.fetchSitemap(ctx, sm.URL, sm.ETag, sm.LastModified)
@@ -145,7 +146,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		kc, read := sitemapClass(k.Loc)
 		child := store.Sitemap{SourceID: sm.SourceID, URL: k.Loc, Via: sm.Via, ParentID: sm.ID, Lastmod: k.Lastmod, Kind: kc.Kind.String()}
 		if !read {
-			child.State = store.SitemapSkipped
+			child.State = model.SitemapSkipped
 		}
 		if _, err := c.Store.AddSitemap(ctx, child); err != nil {
 			return err
@@ -173,7 +174,7 @@ func (c *Crawler) readChildren(ctx context.Context, parent store.Sitemap, depth 
 	}
 	for _, k := range kids {
 		if class, read := sitemapClass(k.URL); !read {
-			if k.State != store.SitemapSkipped || k.Kind != class.Kind.String() {
+			if k.State != model.SitemapSkipped || k.Kind != class.Kind.String() {
 				if err := c.skipSitemap(ctx, k, class); err != nil {
 					return err
 				}

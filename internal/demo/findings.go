@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -80,8 +81,8 @@ func sourceGap(ctx context.Context, st store.Store, src store.Source, states map
 		return g, err
 	}
 	f.Sitemaps += len(sms)
-	site := fetch.Site(u.Host)
-	origin, _ := st.Origin(ctx, fetch.Origin(u)) // absent: never asked
+	site := model.Site(u.Host)
+	origin, _ := st.Origin(ctx, model.OriginOf(u)) // absent: never asked
 	refusal, _ := st.Refusal(ctx, site)
 	switch {
 	case refusal.Refused:
@@ -97,18 +98,18 @@ func sourceGap(ctx context.Context, st store.Store, src store.Source, states map
 	}
 	for _, fd := range feeds {
 		f.FeedStates[fd.State]++
-		if fd.State == store.FeedDisallowed {
+		if fd.State == model.FeedDisallowed {
 			g.Reasons = append(g.Reasons, "feed "+fd.URL+" disallowed by robots.txt (kept, re-checked weekly)")
 		}
 	}
 	for _, s := range []struct{ state, words string }{
-		{store.PostDisallowed, "under a disallowed path"},
-		{store.PostNoindex, "marked noindex"},
-		{store.PostShell, "rendered only in a browser (shell)"},
-		{store.PostRefused, "refused"},
-		{store.PostError, "failed"},
-		{store.PostSkipped, "not HTML"},
-		{store.PostRemoved, "removed by the site"},
+		{model.PostDisallowed, "under a disallowed path"},
+		{model.PostNoindex, "marked noindex"},
+		{model.PostShell, "rendered only in a browser (shell)"},
+		{model.PostRefused, "refused"},
+		{model.PostError, "failed"},
+		{model.PostSkipped, "not HTML"},
+		{model.PostRemoved, "removed by the site"},
 	} {
 		if n := states[s.state]; n > 0 {
 			g.Reasons = append(g.Reasons, fmt.Sprintf("%d %s %s", n, plural(n, "post", "posts"), s.words))

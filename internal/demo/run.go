@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
@@ -109,7 +110,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			p, ok := held[u]
 			switch c.Kind {
 			case ChangeRemoved:
-				if ok && p.State == store.PostRemoved {
+				if ok && p.State == model.PostRemoved {
 					day.BotRemovalsSeen++
 				}
 			default:

@@ -2,7 +2,6 @@ package feed_test
 
 import (
 	"bytes"
-	"corpus.blog/corpusbot/internal/memtest"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corpus.blog/corpusbot/internal/memtest"
 
 	"github.com/mmcdole/gofeed"
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 )
 
@@ -64,7 +65,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 // hop checks u against robots.txt and the refusal list and, if both allow,
 // sends one request. next is set when the answer is a redirect to follow.
 func (f *Fetcher) hop(ctx context.Context, u *url.URL, req Request) (res Result, next *url.URL) {
-	site := Site(u.Host)
+	site := model.Site(u.Host)
 	entry, err := f.robotsEntry(ctx, u)
 	if err != nil {
 		return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: %w", u, err)}, nil

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Timeouts bound each stage of a request. A slow-drip server is cut off by
@@ -182,7 +183,7 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 				}
 				port := u.Port()
 				if port == "" {
-					port = defaultPort(u.Scheme)
+					port = model.DefaultPort(u.Scheme)
 				}
 				noteProxy(r.Context(), net.JoinHostPort(u.Hostname(), port))
 				return u, nil

@@ -17,6 +17,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/memtest"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -90,7 +91,7 @@ type keepNothing struct {
 }
 
 func (*keepNothing) Robots(context.Context, string) (store.RobotsRecord, error) {
-	return store.RobotsRecord{}, store.ErrNotFound
+	return store.RobotsRecord{}, model.ErrNotFound
 }
 
 func (k *keepNothing) PutRobots(context.Context, store.RobotsRecord) error {

@@ -11,6 +11,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
 )
@@ -92,7 +93,7 @@ func TestPrivateSuffixSitesAreSeparate(t *testing.T) {
 	if closest >= r.s.MinGap/2 {
 		t.Errorf("every request started %v or more after the one before: the two sites were serialised", closest)
 	}
-	if fetch.Site("foo.github.io") == fetch.Site("bar.github.io") {
+	if model.Site("foo.github.io") == model.Site("bar.github.io") {
 		t.Error("foo.github.io and bar.github.io share a site")
 	}
 	r.clean(r.s.MinGap)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // post sends a PurposeWebSub request: one POST of req.Form to a WebSub
@@ -24,7 +26,7 @@ func (f *Fetcher) post(ctx context.Context, u *url.URL, req Request) Result {
 		return Result{Outcome: OutcomeError, FinalURL: u.String(),
 			Err: fmt.Errorf("fetch %s: a POST is only for %s, with a form", u, PurposeWebSub)}
 	}
-	site := Site(u.Host)
+	site := model.Site(u.Host)
 	if st := f.refusals.Get(site); !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
 		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeRefused, Err: err})

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 )
 
@@ -29,7 +30,7 @@ func (f *Fetcher) Robots(ctx context.Context, rawURL string) (RobotsEntry, error
 // robotsEntry is the fresh entry for u's origin; concurrent callers meeting
 // the same stale origin share one read.
 func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, error) {
-	origin := Origin(u)
+	origin := model.OriginOf(u)
 	e, ok := f.robots.Get(origin)
 	if ok && f.clock.Now().Before(e.Expires) {
 		return e, nil
@@ -38,10 +39,10 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 	// REFUSAL_RECHECK, and that one is not spent on robots.txt (whose answer
 	// could not clear the list): the copy last read stays in force until a
 	// page is served again.
-	if ok && f.refusals.Get(Site(u.Host)).Refused {
+	if ok && f.refusals.Get(model.Site(u.Host)).Refused {
 		return e, nil
 	}
-	if f.withheld(ctx, Site(u.Host)) {
+	if f.withheld(ctx, model.Site(u.Host)) {
 		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ErrOptedOut)
 	}
 	asked := f.clock.Now()
@@ -67,7 +68,7 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 // fetchRobots is Fetch for PurposeRobots: a read now, whatever the cache.
 func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) Result {
 	var res Result
-	f.robotsOnce.do(ctx, Origin(u), func() { res = f.refreshRobots(ctx, u) })
+	f.robotsOnce.do(ctx, model.OriginOf(u), func() { res = f.refreshRobots(ctx, u) })
 	if res.Outcome == "" {
 		e, err := f.robotsEntry(ctx, u)
 		if err != nil {
@@ -87,7 +88,7 @@ func robotsURL(u *url.URL) *url.URL {
 // robots.MaxRedirects, decides what to obey with robots.Decide and caches it.
 // Every hop goes through the lease of the site it lands on.
 func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
-	origin := Origin(u)
+	origin := model.OriginOf(u)
 	prev, _ := f.robots.Get(origin)
 	cur := robotsURL(u)
 	seen := map[string]bool{cur.String(): true}
@@ -97,7 +98,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 		if hops == 0 && prev.Last != nil {
 			etag, lm = prev.ETag, prev.LastModified
 		}
-		ex := f.leased(ctx, Site(cur.Host), cur, PurposeRobots, 0, etag, lm, nil)
+		ex := f.leased(ctx, model.Site(cur.Host), cur, PurposeRobots, 0, etag, lm, nil)
 		if ex.ours {
 			return Result{Outcome: OutcomeError, FinalURL: cur.String(), Err: ex.err}
 		}

@@ -2,8 +2,9 @@ package sitemap
 
 import (
 	"bytes"
-	"corpus.blog/corpusbot/internal/memtest"
 	"testing"
+
+	"corpus.blog/corpusbot/internal/memtest"
 )
 
 var peakHeap = memtest.PeakHeap

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 )
 
@@ -48,7 +49,7 @@ func (c *RobotsCache) Get(origin string) (fetch.RobotsEntry, bool) {
 	}
 	r, err := c.store.Robots(context.Background(), origin)
 	if err != nil {
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			c.log.Warn("robots cache read failed", "origin", origin, "err", err)
 		}
 		return fetch.RobotsEntry{}, false

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -27,7 +28,7 @@ func (s *robotsStore) Robots(_ context.Context, origin string) (store.RobotsReco
 	s.reads++
 	r, ok := s.rows[origin]
 	if !ok {
-		return store.RobotsRecord{}, store.ErrNotFound
+		return store.RobotsRecord{}, model.ErrNotFound
 	}
 	return r, nil
 }

@@ -10,54 +10,11 @@ package store
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/urlkey"
-)
-
-// ErrNotFound is returned when a looked-up row does not exist.
-var ErrNotFound = errors.New("not found")
-
-// Feed states.
-const (
-	FeedActive     = "active"
-	FeedDisallowed = "disallowed"
-	FeedError      = "error"
-)
-
-// Catalogue walk progress of a feed.
-const (
-	CatalogueNone        = "none"        // not started
-	CataloguePending     = "pending"     // started, pages remain
-	CatalogueDone        = "done"        // finished: never started again
-	CatalogueInterrupted = "interrupted" // stopped by an error or a shutdown; resumes at NextPage
-)
-
-// Post states.
-const (
-	PostIndexed    = "indexed"
-	PostPending    = "pending"
-	PostNoindex    = "noindex"
-	PostRemoved    = "removed"
-	PostDisallowed = "disallowed"
-	PostRefused    = "refused"
-	PostError      = "error"
-	PostShell      = "shell"
-	PostSkipped    = "skipped"
-)
-
-// Where a post's text came from.
-const (
-	TextFromFeed = "feed"
-	TextFromPage = "page"
-)
-
-// Sitemap discovery routes.
-const (
-	ViaRobots    = "robots"
-	ViaWellKnown = "well-known"
 )
 
 // Source is a blog, known by its homepage URL.
@@ -99,14 +56,6 @@ type SiteQuery struct {
 type DueSite struct {
 	SourceID int64
 	Site     string
-}
-
-// Origin is the robots.txt standing of one scheme://host:port.
-type Origin struct {
-	Origin  string
-	Status  int    // HTTP status of the last robots.txt read, 0 when none came
-	State   string // robots.State
-	Checked time.Time
 }
 
 // RobotsRecord is a fetch.RobotsEntry in storable form: the parsed files
@@ -174,11 +123,6 @@ type Sitemap struct {
 	// says (sitemap.WantsPage): counted, not stored as posts.
 	SkippedPages, SkippedTaxonomies, SkippedAuthors, SkippedOther int
 }
-
-// SitemapSkipped is the State of a sitemap recorded and never read: its
-// name says it lists no posts (Sitemap.Kind says what it lists). It is never
-// due.
-const SitemapSkipped = "skipped"
 
 // Post is one article.
 type Post struct {
@@ -287,8 +231,8 @@ type Store interface {
 	Robots(ctx context.Context, origin string) (RobotsRecord, error)
 	PutRobots(ctx context.Context, r RobotsRecord) error
 
-	PutOrigin(ctx context.Context, o Origin) error
-	Origin(ctx context.Context, origin string) (Origin, error)
+	PutOrigin(ctx context.Context, o model.Origin) error
+	Origin(ctx context.Context, origin string) (model.Origin, error)
 
 	// AddFeed stores a feed unless its URL is known; it returns the stored one.
 	AddFeed(ctx context.Context, f Feed) (Feed, error)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
@@ -45,7 +45,7 @@ func FuzzKey(f *testing.F) {
 				}
 			}
 		}
-		if in, out := fetch.SiteOfURL(strings.Trim(raw, " \t\n\r\f")), fetch.SiteOfURL(key); in != out {
+		if in, out := model.SiteOfURL(strings.Trim(raw, " \t\n\r\f")), model.SiteOfURL(key); in != out {
 			t.Fatalf("key %q is on site %q, its URL %q on %q", key, out, raw, in)
 		}
 		if urlkey.VariantClass(key) == key {

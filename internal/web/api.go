@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // The JSON API serves the same data as the pages, never more: the types
@@ -77,7 +79,7 @@ func (s *Server) apiSources(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := struct {
-		SitePage
+		model.SitePage
 		NextURL string `json:"next_url,omitempty"`
 	}{SitePage: pg}
 	if pg.Next != "" {
@@ -97,7 +99,7 @@ func (s *Server) apiSource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d, err := s.opt.Data.Site(r.Context(), site, s.opt.Now())
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		s.apiError(w, http.StatusNotFound, "no such site: "+site)
 		return
 	}

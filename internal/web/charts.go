@@ -3,6 +3,8 @@ package web
 import (
 	"fmt"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // chart is an SVG bar chart drawn on the server: the template writes
@@ -113,7 +115,7 @@ func stacked(id, title, desc string, points []series, classes, names []string) c
 }
 
 // horizontal draws one labelled bar per state.
-func horizontal(id, title, desc string, counts []StateCount, unit string) chart {
+func horizontal(id, title, desc string, counts []model.StateCount, unit string) chart {
 	c := chart{ID: id, Title: title, Desc: desc, Width: chartW, Columns: []string{unit}}
 	c.Height = len(counts)*(hbarH+hbarGap) + hbarGap
 	top := 1
@@ -152,7 +154,7 @@ func niceCeil(n int) int {
 // monthSeries fills months with no posts with zeros, for the last n months
 // up to now's (older months are folded into none: the chart shows recent
 // history; the API has every month).
-func monthSeries(counts []MonthCount, now time.Time, n int) []series {
+func monthSeries(counts []model.MonthCount, now time.Time, n int) []series {
 	by := map[time.Time]int{}
 	for _, mc := range counts {
 		by[month(mc.Month)] = mc.Count
@@ -168,8 +170,8 @@ func monthSeries(counts []MonthCount, now time.Time, n int) []series {
 
 // daySeries fills days with no requests with zeros: 304s at the bottom,
 // other requests on top.
-func daySeries(days []RequestDay, now time.Time, n int) []series {
-	by := map[time.Time]RequestDay{}
+func daySeries(days []model.RequestDay, now time.Time, n int) []series {
+	by := map[time.Time]model.RequestDay{}
 	for _, d := range days {
 		by[day(d.Day)] = d
 	}

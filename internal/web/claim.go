@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // A claim has two strings, for two different jobs:
@@ -71,7 +73,7 @@ func (s *Server) claimCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.opt.Now()
 	secret := newSecret()
-	c := Claim{ID: claimID(secret), Site: site, Token: rand.Text(), Created: now, Expires: now.Add(s.opt.ClaimTTL)}
+	c := model.Claim{ID: claimID(secret), Site: site, Token: rand.Text(), Created: now, Expires: now.Add(s.opt.ClaimTTL)}
 	if err := s.opt.Data.CreateClaim(r.Context(), c); err != nil {
 		s.serverError(w, r, err)
 		return
@@ -88,7 +90,7 @@ const (
 	claimStale    = "stale"    // proven too long ago: prove again to act
 )
 
-func (s *Server) claimStatus(c Claim, now time.Time) string {
+func (s *Server) claimStatus(c model.Claim, now time.Time) string {
 	switch {
 	case c.Verified.IsZero() && now.After(c.Expires):
 		return claimExpired
@@ -101,13 +103,13 @@ func (s *Server) claimStatus(c Claim, now time.Time) string {
 }
 
 type claimBody struct {
-	Claim     Claim
+	Claim     model.Claim
 	Status    string
 	Path      string
 	TXTName   string
 	TXTValue  string
 	FileURLs  []string
-	Sources   []SourceDetail
+	Sources   []model.SourceDetail
 	OptedOut  bool
 	Notes     []string
 	Done      string
@@ -116,7 +118,7 @@ type claimBody struct {
 
 // lookupClaim finds the claim a request's secret opens, answering 404
 // itself when none does.
-func (s *Server) lookupClaim(w http.ResponseWriter, r *http.Request) (Claim, string, bool) {
+func (s *Server) lookupClaim(w http.ResponseWriter, r *http.Request) (model.Claim, string, bool) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Robots-Tag", "noindex, nofollow")
 	secret := r.PathValue("secret")
@@ -125,17 +127,17 @@ func (s *Server) lookupClaim(w http.ResponseWriter, r *http.Request) (Claim, str
 		if err == nil {
 			return c, secret, true
 		}
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			s.serverError(w, r, err)
-			return Claim{}, "", false
+			return model.Claim{}, "", false
 		}
 	}
 	s.fail(w, r, http.StatusNotFound, "Claim not found",
 		"No claim has this address. Check that you copied the whole address, or start a new claim.")
-	return Claim{}, "", false
+	return model.Claim{}, "", false
 }
 
-func (s *Server) claimBody(ctx context.Context, c Claim, secret string) (claimBody, error) {
+func (s *Server) claimBody(ctx context.Context, c model.Claim, secret string) (claimBody, error) {
 	now := s.opt.Now()
 	b := claimBody{Claim: c, Status: s.claimStatus(c, now), Path: "/claim/" + secret,
 		TXTName: claimDNSPrefix + c.Site, TXTValue: claimTXTKey + c.Token, FileURLs: claimFileURLs(c.Site)}
@@ -145,7 +147,7 @@ func (s *Server) claimBody(ctx context.Context, c Claim, secret string) (claimBo
 	if b.Status == claimVerified {
 		d, err := s.opt.Data.Site(ctx, c.Site, now)
 		switch {
-		case errors.Is(err, ErrNotFound):
+		case errors.Is(err, model.ErrNotFound):
 		case err != nil:
 			return b, err
 		default:

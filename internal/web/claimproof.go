@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // TXTResolver looks up DNS TXT records; *net.Resolver is one. Tests use a
@@ -112,7 +114,7 @@ const proofTimeout = 20 * time.Second
 // prove tries the DNS record, then the well-known file on the site and on
 // its www host. It returns the method that proved control ("" when none did)
 // and, for the owner, a line per attempt saying what was found.
-func (s *Server) prove(ctx context.Context, c Claim) (string, []string) {
+func (s *Server) prove(ctx context.Context, c model.Claim) (string, []string) {
 	var notes []string
 	name := claimDNSPrefix + c.Site
 	if s.opt.Resolver == nil {

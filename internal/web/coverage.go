@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // gapInfo says, for people, what a gap reason counts and why it is a gap.
@@ -18,25 +20,25 @@ type gapInfo struct {
 }
 
 var gapInfos = map[string]gapInfo{
-	GapDisallowed:        {Title: "Disallowed by robots.txt", Unit: "sources", State: StateDisallowed, Why: "The site's robots.txt forbids us a feed. We keep the feed, read nothing from it, and check the rule again weekly."},
-	GapDisallowedPosts:   {Title: "Posts disallowed by robots.txt", Unit: "posts", Posts: true, Why: "Posts a feed or sitemap named whose pages robots.txt forbids us. We hold their title and link only."},
-	GapRefused:           {Title: "Refused (403)", Unit: "sites", State: StateRefused, Why: "The site answered 403 three times in a row and never served us a page. We ask again weekly."},
-	GapRobotsUnreachable: {Title: "robots.txt unreachable", Unit: "origins", State: StateUnreachable, Why: "robots.txt answered 5xx or 429, or did not answer. Crawling there is paused until it does."},
-	GapNoFeedNoSitemap:   {Title: "No feed and no sitemap", Unit: "sources", State: StateNoFeed, Why: "We found neither, so we fetch nothing: we do not crawl sites page by page."},
-	GapShell:             {Title: "Client-rendered shells", Unit: "posts", Posts: true, Why: "Pages that render only in a browser (an empty app root and script bundles). We run no JavaScript, so the text is out of reach."},
-	GapNoindex:           {Title: "noindex", Unit: "posts", Posts: true, Why: "Pages that asked not to be indexed (meta robots, meta corpusbot or X-Robots-Tag). No text is kept."},
-	GapErrors:            {Title: "Errors", Unit: "posts, feeds and sitemaps", State: StateError, Why: "Fetches that failed: no answer, an error status, an unreadable body. Feeds and sitemaps are tried again on their schedule."},
-	GapNever304:          {Title: "Validators never work", Unit: "sites", Why: fmt.Sprintf("Sites that had at least %d conditional requests from us and never answered 304: each unchanged re-read is downloaded in full.", Never304Minimum)},
-	GapPaused:            {Title: "Paused by the owner", Unit: "sources", State: StatePaused, Why: "Opted out with the form on this site, or paused from a claim page. Nothing is fetched from them."},
+	model.GapDisallowed:        {Title: "Disallowed by robots.txt", Unit: "sources", State: model.StateDisallowed, Why: "The site's robots.txt forbids us a feed. We keep the feed, read nothing from it, and check the rule again weekly."},
+	model.GapDisallowedPosts:   {Title: "Posts disallowed by robots.txt", Unit: "posts", Posts: true, Why: "Posts a feed or sitemap named whose pages robots.txt forbids us. We hold their title and link only."},
+	model.GapRefused:           {Title: "Refused (403)", Unit: "sites", State: model.StateRefused, Why: "The site answered 403 three times in a row and never served us a page. We ask again weekly."},
+	model.GapRobotsUnreachable: {Title: "robots.txt unreachable", Unit: "origins", State: model.StateUnreachable, Why: "robots.txt answered 5xx or 429, or did not answer. Crawling there is paused until it does."},
+	model.GapNoFeedNoSitemap:   {Title: "No feed and no sitemap", Unit: "sources", State: model.StateNoFeed, Why: "We found neither, so we fetch nothing: we do not crawl sites page by page."},
+	model.GapShell:             {Title: "Client-rendered shells", Unit: "posts", Posts: true, Why: "Pages that render only in a browser (an empty app root and script bundles). We run no JavaScript, so the text is out of reach."},
+	model.GapNoindex:           {Title: "noindex", Unit: "posts", Posts: true, Why: "Pages that asked not to be indexed (meta robots, meta corpusbot or X-Robots-Tag). No text is kept."},
+	model.GapErrors:            {Title: "Errors", Unit: "posts, feeds and sitemaps", State: model.StateError, Why: "Fetches that failed: no answer, an error status, an unreadable body. Feeds and sitemaps are tried again on their schedule."},
+	model.GapNever304:          {Title: "Validators never work", Unit: "sites", Why: fmt.Sprintf("Sites that had at least %d conditional requests from us and never answered 304: each unchanged re-read is downloaded in full.", model.Never304Minimum)},
+	model.GapPaused:            {Title: "Paused by the owner", Unit: "sources", State: model.StatePaused, Why: "Opted out with the form on this site, or paused from a claim page. Nothing is fetched from them."},
 }
 
 type gapRow struct {
-	GapCount
+	model.GapCount
 	gapInfo
 }
 
 type coverageBody struct {
-	Coverage Coverage
+	Coverage model.Coverage
 	Gaps     []gapRow
 	Charts   []chart
 	Delivery *deliveryView // nil: no DeliveryData (websub_delivery.go)
@@ -44,11 +46,11 @@ type coverageBody struct {
 
 // coverageData is the whole of /coverage and /api/coverage.
 type coverageData struct {
-	Coverage       Coverage       `json:"coverage"`
-	PostsPerMonth  []MonthCount   `json:"posts_per_month"`
-	SourcesByState []StateCount   `json:"sources_by_state"`
-	RequestsPerDay []RequestDay   `json:"requests_per_day"`
-	Window         coverageWindow `json:"requests_window"`
+	Coverage       model.Coverage     `json:"coverage"`
+	PostsPerMonth  []model.MonthCount `json:"posts_per_month"`
+	SourcesByState []model.StateCount `json:"sources_by_state"`
+	RequestsPerDay []model.RequestDay `json:"requests_per_day"`
+	Window         coverageWindow     `json:"requests_window"`
 }
 
 type coverageWindow struct {
@@ -99,11 +101,11 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 		}
 		b.Gaps = append(b.Gaps, gapRow{GapCount: g, gapInfo: info})
 	}
-	for _, reason := range GapReasons {
+	for _, reason := range model.GapReasons {
 		if !seen[reason] {
 			info := gapInfos[reason]
 			info.Missing = true
-			b.Gaps = append(b.Gaps, gapRow{GapCount: GapCount{Reason: reason}, gapInfo: info})
+			b.Gaps = append(b.Gaps, gapRow{GapCount: model.GapCount{Reason: reason}, gapInfo: info})
 		}
 	}
 	b.Charts = []chart{

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // testNow is the fixed "now" of every test.
@@ -50,14 +51,14 @@ func seed(t testing.TB) (*MemData, map[string]int64) {
 	ids := map[string]int64{}
 	day := func(n int) time.Time { return testNow.AddDate(0, 0, -n) }
 	ids["alpha"] = m.AddSource(MemSource{URL: "https://alpha.example/", Title: "Alpha Notes", Added: day(40), Discovered: day(39),
-		Feeds:    []Feed{{URL: "https://alpha.example/feed", Title: "Alpha feed", State: "active", Catalogue: "done", Pages: 7, LastRead: day(1), Checked: day(1)}},
-		Sitemaps: []Sitemap{{URL: "https://alpha.example/sitemap.xml", Via: "robots", State: "active", LastRead: day(2), URLs: 120}}})
+		Feeds:    []model.Feed{{URL: "https://alpha.example/feed", Title: "Alpha feed", State: "active", Catalogue: "done", Pages: 7, LastRead: day(1), Checked: day(1)}},
+		Sitemaps: []model.Sitemap{{URL: "https://alpha.example/sitemap.xml", Via: "robots", State: "active", LastRead: day(2), URLs: 120}}})
 	ids["alpha-blog"] = m.AddSource(MemSource{URL: "https://blog.alpha.example/", Added: day(30), Discovered: day(29),
-		Feeds: []Feed{{URL: "https://blog.alpha.example/rss", State: "disallowed", Catalogue: "none", Checked: day(3)}}})
+		Feeds: []model.Feed{{URL: "https://blog.alpha.example/rss", State: "disallowed", Catalogue: "none", Checked: day(3)}}})
 	ids["beta"] = m.AddSource(MemSource{URL: "https://beta.example/", Title: "Beta & <Friends>", Added: day(20), Discovered: day(19)})
 	ids["gamma"] = m.AddSource(MemSource{URL: "https://gamma.blogspot.com/", Added: day(1)})
 	ids["delta"] = m.AddSource(MemSource{URL: "https://delta.example/", Added: day(10), Discovered: day(9),
-		Feeds: []Feed{{URL: "https://delta.example/feed", State: "error", Catalogue: "interrupted"}}})
+		Feeds: []model.Feed{{URL: "https://delta.example/feed", State: "error", Catalogue: "interrupted"}}})
 	posts := []MemPost{
 		{URL: "https://alpha.example/one", SourceID: ids["alpha"], Title: "First post", Published: day(35), State: "indexed", Text: secretTexts[0],
 			Citations: []string{"https://beta.example/x", "https://beta.example/y", "https://alpha.example/self", "https://delta.example/z"}},
@@ -74,9 +75,9 @@ func seed(t testing.TB) (*MemData, map[string]int64) {
 			t.Fatal(err)
 		}
 	}
-	m.SetOrigin(Origin{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)})
-	m.SetOrigin(Origin{Origin: "https://blog.alpha.example:443", Status: 200, State: "parsed", Checked: day(1)})
-	m.SetOrigin(Origin{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)})
+	m.SetOrigin(model.Origin{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)})
+	m.SetOrigin(model.Origin{Origin: "https://blog.alpha.example:443", Status: 200, State: "parsed", Checked: day(1)})
+	m.SetOrigin(model.Origin{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)})
 	m.SetRefused("refuser.example", true)
 	for i := range 12 {
 		st := 200

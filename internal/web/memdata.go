@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // MemData is Data held in memory: the reference for what each method means
@@ -19,10 +21,10 @@ type MemData struct {
 	sources  []*MemSource // in insertion order; IDs ascend
 	posts    []MemPost
 	requests []MemRequest
-	origins  map[string]Origin // by origin
-	refused  map[string]bool   // by site
-	optedOut map[string]string // site → by
-	claims   map[string]Claim  // by ID
+	origins  map[string]model.Origin // by origin
+	refused  map[string]bool         // by site
+	optedOut map[string]string       // site → by
+	claims   map[string]model.Claim  // by ID
 }
 
 // MemSource is a source as MemData holds it.
@@ -32,8 +34,8 @@ type MemSource struct {
 	Title      string
 	Added      time.Time
 	Discovered time.Time // zero: not yet discovered
-	Feeds      []Feed
-	Sitemaps   []Sitemap
+	Feeds      []model.Feed
+	Sitemaps   []model.Sitemap
 	Paused     bool
 	PausedBy   string
 	PausedAt   time.Time
@@ -66,10 +68,10 @@ type MemRequest struct {
 // NewMemData returns an empty MemData.
 func NewMemData() *MemData {
 	return &MemData{
-		origins:  map[string]Origin{},
+		origins:  map[string]model.Origin{},
 		refused:  map[string]bool{},
 		optedOut: map[string]string{},
-		claims:   map[string]Claim{},
+		claims:   map[string]model.Claim{},
 	}
 }
 
@@ -80,7 +82,7 @@ func (m *MemData) AddSource(s MemSource) int64 {
 	defer m.mu.Unlock()
 	m.nextID++
 	s.ID = m.nextID
-	if by, ok := m.optedOut[siteOfURL(s.URL)]; ok && !s.Paused {
+	if by, ok := m.optedOut[model.SiteOfURL(s.URL)]; ok && !s.Paused {
 		s.Paused, s.PausedBy, s.PausedAt = true, by, s.Added
 	}
 	s.Feeds = slices.Clone(s.Feeds)
@@ -94,7 +96,7 @@ func (m *MemData) AddPost(p MemPost) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.source(p.SourceID) == nil {
-		return fmt.Errorf("add post %s: source %d: %w", p.URL, p.SourceID, ErrNotFound)
+		return fmt.Errorf("add post %s: source %d: %w", p.URL, p.SourceID, model.ErrNotFound)
 	}
 	p.Citations = slices.Clone(p.Citations)
 	m.posts = append(m.posts, p)
@@ -109,7 +111,7 @@ func (m *MemData) LogRequest(r MemRequest) {
 }
 
 // SetOrigin records the robots.txt standing of an origin.
-func (m *MemData) SetOrigin(o Origin) {
+func (m *MemData) SetOrigin(o model.Origin) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.origins[o.Origin] = o
@@ -153,29 +155,29 @@ func (m *MemData) source(id int64) *MemSource {
 
 // sourceState applies the precedence documented at StatePaused.
 func (m *MemData) sourceState(s *MemSource) string {
-	site := siteOfURL(s.URL)
+	site := model.SiteOfURL(s.URL)
 	switch {
 	case s.Paused:
-		return StatePaused
+		return model.StatePaused
 	case m.refused[site]:
-		return StateRefused
+		return model.StateRefused
 	}
 	if o, ok := m.origins[originOf(s.URL)]; ok && (o.State == "unreachable" || o.State == "stale-copy") {
-		return StateUnreachable
+		return model.StateUnreachable
 	}
-	if len(s.Feeds) > 0 && len(s.Sitemaps) == 0 && all(s.Feeds, func(f Feed) bool { return f.State == "disallowed" }) {
-		return StateDisallowed
+	if len(s.Feeds) > 0 && len(s.Sitemaps) == 0 && all(s.Feeds, func(f model.Feed) bool { return f.State == "disallowed" }) {
+		return model.StateDisallowed
 	}
 	if s.Discovered.IsZero() {
-		return StatePending
+		return model.StatePending
 	}
 	if len(s.Feeds) == 0 && len(s.Sitemaps) == 0 {
-		return StateNoFeed
+		return model.StateNoFeed
 	}
-	if all(s.Feeds, func(f Feed) bool { return f.State == "error" }) && all(s.Sitemaps, func(x Sitemap) bool { return x.State == "error" }) {
-		return StateError
+	if all(s.Feeds, func(f model.Feed) bool { return f.State == "error" }) && all(s.Sitemaps, func(x model.Sitemap) bool { return x.State == "error" }) {
+		return model.StateError
 	}
-	return StateActive
+	return model.StateActive
 }
 
 func all[T any](xs []T, f func(T) bool) bool {
@@ -188,52 +190,52 @@ func all[T any](xs []T, f func(T) bool) bool {
 }
 
 // Coverage implements Data.
-func (m *MemData) Coverage(ctx context.Context) (Coverage, error) {
+func (m *MemData) Coverage(ctx context.Context) (model.Coverage, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	counts := map[string]int{}
 	sites := map[string]bool{}
 	for _, s := range m.sources {
-		sites[siteOfURL(s.URL)] = true
-		if slices.ContainsFunc(s.Feeds, func(f Feed) bool { return f.State == "disallowed" }) {
-			counts[GapDisallowed]++
+		sites[model.SiteOfURL(s.URL)] = true
+		if slices.ContainsFunc(s.Feeds, func(f model.Feed) bool { return f.State == "disallowed" }) {
+			counts[model.GapDisallowed]++
 		}
 		if !s.Discovered.IsZero() && len(s.Feeds) == 0 && len(s.Sitemaps) == 0 {
-			counts[GapNoFeedNoSitemap]++
+			counts[model.GapNoFeedNoSitemap]++
 		}
 		if s.Paused {
-			counts[GapPaused]++
+			counts[model.GapPaused]++
 		}
 		for _, f := range s.Feeds {
 			if f.State == "error" {
-				counts[GapErrors]++
+				counts[model.GapErrors]++
 			}
 		}
 		for _, x := range s.Sitemaps {
 			if x.State == "error" {
-				counts[GapErrors]++
+				counts[model.GapErrors]++
 			}
 		}
 	}
-	counts[GapRefused] = len(m.refused)
+	counts[model.GapRefused] = len(m.refused)
 	for _, o := range m.origins {
 		if o.State == "unreachable" || o.State == "stale-copy" {
-			counts[GapRobotsUnreachable]++
+			counts[model.GapRobotsUnreachable]++
 		}
 	}
-	c := Coverage{Sites: len(sites), Sources: len(m.sources), Posts: len(m.posts)}
+	c := model.Coverage{Sites: len(sites), Sources: len(m.sources), Posts: len(m.posts)}
 	for _, p := range m.posts {
 		switch p.State {
 		case "indexed":
 			c.Indexed++
 		case "disallowed":
-			counts[GapDisallowedPosts]++
+			counts[model.GapDisallowedPosts]++
 		case "shell":
-			counts[GapShell]++
+			counts[model.GapShell]++
 		case "noindex":
-			counts[GapNoindex]++
+			counts[model.GapNoindex]++
 		case "error":
-			counts[GapErrors]++
+			counts[model.GapErrors]++
 		}
 	}
 	type cond struct{ conditional, notModified int }
@@ -253,12 +255,12 @@ func (m *MemData) Coverage(ctx context.Context) (Coverage, error) {
 		}
 	}
 	for _, x := range bySite {
-		if x.conditional >= Never304Minimum && x.notModified == 0 {
-			counts[GapNever304]++
+		if x.conditional >= model.Never304Minimum && x.notModified == 0 {
+			counts[model.GapNever304]++
 		}
 	}
-	for _, reason := range GapReasons {
-		c.Gaps = append(c.Gaps, GapCount{Reason: reason, Count: counts[reason]})
+	for _, reason := range model.GapReasons {
+		c.Gaps = append(c.Gaps, model.GapCount{Reason: reason, Count: counts[reason]})
 	}
 	return c, nil
 }
@@ -270,16 +272,16 @@ func isRequest(r MemRequest) bool {
 }
 
 // Sites implements Data.
-func (m *MemData) Sites(ctx context.Context, q SitesQuery) (SitePage, error) {
+func (m *MemData) Sites(ctx context.Context, q model.SitesQuery) (model.SitePage, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	bySite := map[string]*SiteSummary{}
+	bySite := map[string]*model.SiteSummary{}
 	states := map[string]map[string]bool{}
 	for _, s := range m.sortedSources() {
-		site := siteOfURL(s.URL)
+		site := model.SiteOfURL(s.URL)
 		sum := bySite[site]
 		if sum == nil {
-			sum = &SiteSummary{Site: site}
+			sum = &model.SiteSummary{Site: site}
 			bySite[site] = sum
 			states[site] = map[string]bool{}
 		}
@@ -297,16 +299,16 @@ func (m *MemData) Sites(ctx context.Context, q SitesQuery) (SitePage, error) {
 	}
 	for _, p := range m.posts {
 		if s := m.source(p.SourceID); s != nil {
-			sum := bySite[siteOfURL(s.URL)]
+			sum := bySite[model.SiteOfURL(s.URL)]
 			sum.Posts++
 			if p.State == "indexed" {
 				sum.Indexed++
 			}
 		}
 	}
-	var all []SiteSummary
+	var all []model.SiteSummary
 	for site, sum := range bySite {
-		for _, st := range SourceStates {
+		for _, st := range model.SourceStates {
 			if states[site][st] {
 				sum.States = append(sum.States, st)
 			}
@@ -315,9 +317,9 @@ func (m *MemData) Sites(ctx context.Context, q SitesQuery) (SitePage, error) {
 			all = append(all, *sum)
 		}
 	}
-	slices.SortFunc(all, func(a, b SiteSummary) int { return cmp.Compare(a.Site, b.Site) })
-	page := SitePage{Total: len(all), Sites: []SiteSummary{}}
-	start, _ := slices.BinarySearchFunc(all, q.After, func(s SiteSummary, key string) int {
+	slices.SortFunc(all, func(a, b model.SiteSummary) int { return cmp.Compare(a.Site, b.Site) })
+	page := model.SitePage{Total: len(all), Sites: []model.SiteSummary{}}
+	start, _ := slices.BinarySearchFunc(all, q.After, func(s model.SiteSummary, key string) int {
 		if s.Site <= key {
 			return -1
 		}
@@ -349,28 +351,28 @@ func (m *MemData) sortedSources() []*MemSource {
 }
 
 // Site implements Data.
-func (m *MemData) Site(ctx context.Context, site string, now time.Time) (SiteDetail, error) {
+func (m *MemData) Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	_, optedOut := m.optedOut[site]
-	d := SiteDetail{Site: site, OptedOut: optedOut, Refused: m.refused[site],
-		Sources: []SourceDetail{}, Posts: []StateCount{}, Recent: []PostMeta{}, Robots: []Origin{}}
+	d := model.SiteDetail{Site: site, OptedOut: optedOut, Refused: m.refused[site],
+		Sources: []model.SourceDetail{}, Posts: []model.StateCount{}, Recent: []model.PostMeta{}, Robots: []model.Origin{}}
 	ids := map[int64]bool{}
 	for _, s := range m.sortedSources() {
-		if siteOfURL(s.URL) != site {
+		if model.SiteOfURL(s.URL) != site {
 			continue
 		}
 		ids[s.ID] = true
-		sd := SourceDetail{ID: s.ID, URL: s.URL, Title: s.Title, Added: s.Added, State: m.sourceState(s),
+		sd := model.SourceDetail{ID: s.ID, URL: s.URL, Title: s.Title, Added: s.Added, State: m.sourceState(s),
 			Paused: s.Paused, PausedBy: s.PausedBy, PausedAt: s.PausedAt,
 			Feeds: slices.Clone(s.Feeds), Sitemaps: slices.Clone(s.Sitemaps)}
-		slices.SortFunc(sd.Feeds, func(a, b Feed) int { return cmp.Compare(a.URL, b.URL) })
-		slices.SortFunc(sd.Sitemaps, func(a, b Sitemap) int { return cmp.Compare(a.URL, b.URL) })
+		slices.SortFunc(sd.Feeds, func(a, b model.Feed) int { return cmp.Compare(a.URL, b.URL) })
+		slices.SortFunc(sd.Sitemaps, func(a, b model.Sitemap) int { return cmp.Compare(a.URL, b.URL) })
 		if sd.Feeds == nil {
-			sd.Feeds = []Feed{}
+			sd.Feeds = []model.Feed{}
 		}
 		if sd.Sitemaps == nil {
-			sd.Sitemaps = []Sitemap{}
+			sd.Sitemaps = []model.Sitemap{}
 		}
 		d.Sources = append(d.Sources, sd)
 	}
@@ -380,25 +382,25 @@ func (m *MemData) Site(ctx context.Context, site string, now time.Time) (SiteDet
 		own := ids[p.SourceID]
 		from := ""
 		if s := m.source(p.SourceID); s != nil {
-			from = siteOfURL(s.URL)
+			from = model.SiteOfURL(s.URL)
 		}
 		// A citation is a distinct link to another site (as the store
 		// keeps them): own-site links, repeats and bad URLs are not.
 		var cites []string
 		for _, c := range p.Citations {
-			if to := siteOfURL(c); to != "" && to != from && !slices.Contains(cites, c) {
+			if to := model.SiteOfURL(c); to != "" && to != from && !slices.Contains(cites, c) {
 				cites = append(cites, c)
 			}
 		}
 		if own {
 			postCounts[p.State]++
 			if p.State != "removed" {
-				d.Recent = append(d.Recent, PostMeta{URL: p.URL, Title: p.Title, Published: p.Published,
+				d.Recent = append(d.Recent, model.PostMeta{URL: p.URL, Title: p.Title, Published: p.Published,
 					Lastmod: p.Lastmod, State: p.State, Citations: len(cites)})
 			}
 		}
 		for _, c := range cites {
-			to := siteOfURL(c)
+			to := model.SiteOfURL(c)
 			if own {
 				out[to]++
 				d.Citations.Out++
@@ -408,12 +410,12 @@ func (m *MemData) Site(ctx context.Context, site string, now time.Time) (SiteDet
 			}
 		}
 	}
-	for _, st := range PostStates {
+	for _, st := range model.PostStates {
 		if n := postCounts[st]; n > 0 {
-			d.Posts = append(d.Posts, StateCount{State: st, Count: n})
+			d.Posts = append(d.Posts, model.StateCount{State: st, Count: n})
 		}
 	}
-	slices.SortFunc(d.Recent, func(a, b PostMeta) int {
+	slices.SortFunc(d.Recent, func(a, b model.PostMeta) int {
 		switch {
 		case a.Published.IsZero() != b.Published.IsZero():
 			if a.Published.IsZero() {
@@ -425,37 +427,37 @@ func (m *MemData) Site(ctx context.Context, site string, now time.Time) (SiteDet
 		}
 		return cmp.Compare(a.URL, b.URL)
 	})
-	d.Recent = d.Recent[:min(len(d.Recent), RecentPosts)]
+	d.Recent = d.Recent[:min(len(d.Recent), model.RecentPosts)]
 	d.Citations.TopOut, d.Citations.TopIn = topSites(out), topSites(in)
 	for _, o := range m.origins {
-		if siteOfURL(o.Origin) == site {
+		if model.SiteOfURL(o.Origin) == site {
 			d.Robots = append(d.Robots, o)
 		}
 	}
-	slices.SortFunc(d.Robots, func(a, b Origin) int { return cmp.Compare(a.Origin, b.Origin) })
+	slices.SortFunc(d.Robots, func(a, b model.Origin) int { return cmp.Compare(a.Origin, b.Origin) })
 	d.Requests = m.requestSummary(site, now)
 	if len(d.Sources) == 0 && d.Requests.Total == 0 && d.Requests.Withheld == 0 && !optedOut {
-		return SiteDetail{}, fmt.Errorf("site %s: %w", site, ErrNotFound)
+		return model.SiteDetail{}, fmt.Errorf("site %s: %w", site, model.ErrNotFound)
 	}
 	return d, nil
 }
 
-func topSites(counts map[string]int) []SiteCount {
-	out := []SiteCount{}
+func topSites(counts map[string]int) []model.SiteCount {
+	out := []model.SiteCount{}
 	for s, n := range counts {
-		out = append(out, SiteCount{Site: s, Count: n})
+		out = append(out, model.SiteCount{Site: s, Count: n})
 	}
-	slices.SortFunc(out, func(a, b SiteCount) int {
+	slices.SortFunc(out, func(a, b model.SiteCount) int {
 		if a.Count != b.Count {
 			return cmp.Compare(b.Count, a.Count)
 		}
 		return cmp.Compare(a.Site, b.Site)
 	})
-	return out[:min(len(out), TopCited)]
+	return out[:min(len(out), model.TopCited)]
 }
 
-func (m *MemData) requestSummary(site string, now time.Time) Requests {
-	var r Requests
+func (m *MemData) requestSummary(site string, now time.Time) model.Requests {
+	var r model.Requests
 	purposes := map[string]int{}
 	for _, rec := range m.requests {
 		if rec.Site != site {
@@ -478,21 +480,21 @@ func (m *MemData) requestSummary(site string, now time.Time) Requests {
 		}
 		r.Last = later(r.Last, rec.Start)
 	}
-	r.ByPurpose = []PurposeCount{}
+	r.ByPurpose = []model.PurposeCount{}
 	for _, p := range []string{"robots", "feed", "page", "sitemap", "catalogue"} {
 		if n := purposes[p]; n > 0 {
-			r.ByPurpose = append(r.ByPurpose, PurposeCount{Purpose: p, Count: n})
+			r.ByPurpose = append(r.ByPurpose, model.PurposeCount{Purpose: p, Count: n})
 		}
 	}
 	to := day(now).AddDate(0, 0, 1)
-	r.Days = m.requestDays(site, to.AddDate(0, 0, -RequestDays), to)
+	r.Days = m.requestDays(site, to.AddDate(0, 0, -model.RequestDays), to)
 	return r
 }
 
 // requestDays buckets the log by UTC day, for one site or ("") all.
-func (m *MemData) requestDays(site string, from, to time.Time) []RequestDay {
+func (m *MemData) requestDays(site string, from, to time.Time) []model.RequestDay {
 	from, to = day(from), day(to)
-	byDay := map[time.Time]*RequestDay{}
+	byDay := map[time.Time]*model.RequestDay{}
 	for _, rec := range m.requests {
 		if (site != "" && rec.Site != site) || !isRequest(rec) {
 			continue
@@ -503,7 +505,7 @@ func (m *MemData) requestDays(site string, from, to time.Time) []RequestDay {
 		}
 		x := byDay[d]
 		if x == nil {
-			x = &RequestDay{Day: d}
+			x = &model.RequestDay{Day: d}
 			byDay[d] = x
 		}
 		x.Requests++
@@ -518,11 +520,11 @@ func (m *MemData) requestDays(site string, from, to time.Time) []RequestDay {
 			x.Errors++
 		}
 	}
-	out := []RequestDay{}
+	out := []model.RequestDay{}
 	for _, x := range byDay {
 		out = append(out, *x)
 	}
-	slices.SortFunc(out, func(a, b RequestDay) int { return a.Day.Compare(b.Day) })
+	slices.SortFunc(out, func(a, b model.RequestDay) int { return a.Day.Compare(b.Day) })
 	return out
 }
 
@@ -537,7 +539,7 @@ func month(t time.Time) time.Time {
 }
 
 // PostsPerMonth implements Data.
-func (m *MemData) PostsPerMonth(ctx context.Context) ([]MonthCount, error) {
+func (m *MemData) PostsPerMonth(ctx context.Context) ([]model.MonthCount, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	counts := map[time.Time]int{}
@@ -546,46 +548,46 @@ func (m *MemData) PostsPerMonth(ctx context.Context) ([]MonthCount, error) {
 			counts[month(p.Published)]++
 		}
 	}
-	out := []MonthCount{}
+	out := []model.MonthCount{}
 	for mo, n := range counts {
-		out = append(out, MonthCount{Month: mo, Count: n})
+		out = append(out, model.MonthCount{Month: mo, Count: n})
 	}
-	slices.SortFunc(out, func(a, b MonthCount) int { return a.Month.Compare(b.Month) })
+	slices.SortFunc(out, func(a, b model.MonthCount) int { return a.Month.Compare(b.Month) })
 	return out, nil
 }
 
 // SourcesByState implements Data.
-func (m *MemData) SourcesByState(ctx context.Context) ([]StateCount, error) {
+func (m *MemData) SourcesByState(ctx context.Context) ([]model.StateCount, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	counts := map[string]int{}
 	for _, s := range m.sources {
 		counts[m.sourceState(s)]++
 	}
-	out := make([]StateCount, 0, len(SourceStates))
-	for _, st := range SourceStates {
-		out = append(out, StateCount{State: st, Count: counts[st]})
+	out := make([]model.StateCount, 0, len(model.SourceStates))
+	for _, st := range model.SourceStates {
+		out = append(out, model.StateCount{State: st, Count: counts[st]})
 	}
 	return out, nil
 }
 
 // RequestsPerDay implements Data.
-func (m *MemData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]RequestDay, error) {
+func (m *MemData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.requestDays("", from, to), nil
 }
 
 // PauseSite implements Data.
-func (m *MemData) PauseSite(ctx context.Context, site, by string, now time.Time) (PauseResult, error) {
+func (m *MemData) PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	res := PauseResult{Site: site}
+	res := model.PauseResult{Site: site}
 	if _, ok := m.optedOut[site]; !ok {
 		m.optedOut[site] = by
 	}
 	for _, s := range m.sources {
-		if siteOfURL(s.URL) != site {
+		if model.SiteOfURL(s.URL) != site {
 			continue
 		}
 		if s.Paused {
@@ -604,7 +606,7 @@ func (m *MemData) ResumeSite(ctx context.Context, site string) error {
 	defer m.mu.Unlock()
 	delete(m.optedOut, site)
 	for _, s := range m.sources {
-		if siteOfURL(s.URL) == site {
+		if model.SiteOfURL(s.URL) == site {
 			s.Paused, s.PausedBy, s.PausedAt = false, "", time.Time{}
 		}
 	}
@@ -617,7 +619,7 @@ func (m *MemData) PauseSource(ctx context.Context, id int64, by string, now time
 	defer m.mu.Unlock()
 	s := m.source(id)
 	if s == nil {
-		return fmt.Errorf("pause source %d: %w", id, ErrNotFound)
+		return fmt.Errorf("pause source %d: %w", id, model.ErrNotFound)
 	}
 	if !s.Paused {
 		s.Paused, s.PausedBy, s.PausedAt = true, by, now
@@ -631,14 +633,14 @@ func (m *MemData) ResumeSource(ctx context.Context, id int64) error {
 	defer m.mu.Unlock()
 	s := m.source(id)
 	if s == nil {
-		return fmt.Errorf("resume source %d: %w", id, ErrNotFound)
+		return fmt.Errorf("resume source %d: %w", id, model.ErrNotFound)
 	}
 	s.Paused, s.PausedBy, s.PausedAt = false, "", time.Time{}
 	return nil
 }
 
 // CreateClaim implements Data.
-func (m *MemData) CreateClaim(ctx context.Context, c Claim) error {
+func (m *MemData) CreateClaim(ctx context.Context, c model.Claim) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.claims[c.ID]; ok {
@@ -649,12 +651,12 @@ func (m *MemData) CreateClaim(ctx context.Context, c Claim) error {
 }
 
 // Claim implements Data.
-func (m *MemData) Claim(ctx context.Context, id string) (Claim, error) {
+func (m *MemData) Claim(ctx context.Context, id string) (model.Claim, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	c, ok := m.claims[id]
 	if !ok {
-		return Claim{}, fmt.Errorf("claim: %w", ErrNotFound)
+		return model.Claim{}, fmt.Errorf("claim: %w", model.ErrNotFound)
 	}
 	return c, nil
 }
@@ -665,7 +667,7 @@ func (m *MemData) MarkClaimVerified(ctx context.Context, id, method string, now 
 	defer m.mu.Unlock()
 	c, ok := m.claims[id]
 	if !ok {
-		return fmt.Errorf("verify claim: %w", ErrNotFound)
+		return fmt.Errorf("verify claim: %w", model.ErrNotFound)
 	}
 	c.Verified, c.Method = now, method
 	m.claims[id] = c

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // TestMemDataConcurrent runs readers and writers at once; under -race it
@@ -25,7 +27,7 @@ func TestMemDataConcurrent(t *testing.T) {
 				case 1:
 					m.ResumeSite(ctx, "alpha.example")
 				case 2:
-					m.Sites(ctx, SitesQuery{Limit: 2})
+					m.Sites(ctx, model.SitesQuery{Limit: 2})
 				case 3:
 					m.Site(ctx, "alpha.example", testNow)
 				case 4:
@@ -45,7 +47,7 @@ func TestMemDataConcurrent(t *testing.T) {
 func TestMemDataNotFound(t *testing.T) {
 	m, _ := seed(t)
 	ctx := context.Background()
-	if _, err := m.Site(ctx, "nowhere.example", testNow); !errors.Is(err, ErrNotFound) {
+	if _, err := m.Site(ctx, "nowhere.example", testNow); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("Site: %v", err)
 	}
 	// A refused site we never held a source of, but asked: it has a page.
@@ -54,17 +56,17 @@ func TestMemDataNotFound(t *testing.T) {
 		t.Errorf("refuser: %+v %v", d, err)
 	}
 	for _, err := range []error{m.PauseSource(ctx, 999, "x", testNow), m.ResumeSource(ctx, 999), m.MarkClaimVerified(ctx, "x", "dns", testNow)} {
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("want ErrNotFound, got %v", err)
 		}
 	}
-	if _, err := m.Claim(ctx, "x"); !errors.Is(err, ErrNotFound) {
+	if _, err := m.Claim(ctx, "x"); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("Claim: %v", err)
 	}
-	if err := m.AddPost(MemPost{URL: "u", SourceID: 999}); !errors.Is(err, ErrNotFound) {
+	if err := m.AddPost(MemPost{URL: "u", SourceID: 999}); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("AddPost: %v", err)
 	}
-	c := Claim{ID: "a", Site: "beta.example"}
+	c := model.Claim{ID: "a", Site: "beta.example"}
 	if err := m.CreateClaim(ctx, c); err != nil {
 		t.Fatal(err)
 	}
@@ -92,15 +94,17 @@ type failingData struct{ *MemData }
 
 var errSecretInternal = errors.New("pq: relation secret_internal_table does not exist")
 
-func (failingData) Coverage(context.Context) (Coverage, error) { return Coverage{}, errSecretInternal }
-func (failingData) Sites(context.Context, SitesQuery) (SitePage, error) {
-	return SitePage{}, errSecretInternal
+func (failingData) Coverage(context.Context) (model.Coverage, error) {
+	return model.Coverage{}, errSecretInternal
 }
-func (failingData) Site(context.Context, string, time.Time) (SiteDetail, error) {
-	return SiteDetail{}, errSecretInternal
+func (failingData) Sites(context.Context, model.SitesQuery) (model.SitePage, error) {
+	return model.SitePage{}, errSecretInternal
 }
-func (failingData) PauseSite(context.Context, string, string, time.Time) (PauseResult, error) {
-	return PauseResult{}, errSecretInternal
+func (failingData) Site(context.Context, string, time.Time) (model.SiteDetail, error) {
+	return model.SiteDetail{}, errSecretInternal
+}
+func (failingData) PauseSite(context.Context, string, string, time.Time) (model.PauseResult, error) {
+	return model.PauseResult{}, errSecretInternal
 }
 
 func TestDataErrorsAreServerErrors(t *testing.T) {

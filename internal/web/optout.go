@@ -3,12 +3,14 @@ package web
 import (
 	"errors"
 	"net/http"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 type optOutBody struct {
 	Value  string // what was typed, to show it again
 	Error  string
-	Result *PauseResult
+	Result *model.PauseResult
 	Token  string
 }
 

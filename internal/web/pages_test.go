@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 func TestPagesRender(t *testing.T) {
@@ -155,15 +157,15 @@ func TestCoverageCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{
-		GapDisallowed: 1, GapDisallowedPosts: 1, GapRefused: 1, GapRobotsUnreachable: 1, GapNoFeedNoSitemap: 1,
-		GapShell: 1, GapNoindex: 1, GapErrors: 2, GapNever304: 1, GapPaused: 0,
+		model.GapDisallowed: 1, model.GapDisallowedPosts: 1, model.GapRefused: 1, model.GapRobotsUnreachable: 1, model.GapNoFeedNoSitemap: 1,
+		model.GapShell: 1, model.GapNoindex: 1, model.GapErrors: 2, model.GapNever304: 1, model.GapPaused: 0,
 	}
-	if len(d.Coverage.Gaps) != len(GapReasons) {
+	if len(d.Coverage.Gaps) != len(model.GapReasons) {
 		t.Fatalf("gaps %+v", d.Coverage.Gaps)
 	}
 	for i, g := range d.Coverage.Gaps {
-		if g.Reason != GapReasons[i] || g.Count != want[g.Reason] {
-			t.Errorf("gap %s = %d, want %s = %d", g.Reason, g.Count, GapReasons[i], want[GapReasons[i]])
+		if g.Reason != model.GapReasons[i] || g.Count != want[g.Reason] {
+			t.Errorf("gap %s = %d, want %s = %d", g.Reason, g.Count, model.GapReasons[i], want[model.GapReasons[i]])
 		}
 	}
 	if d.Coverage.Sites != 4 || d.Coverage.Sources != 5 || d.Coverage.Posts != 7 || d.Coverage.Indexed != 3 {
@@ -173,7 +175,7 @@ func TestCoverageCounts(t *testing.T) {
 	for _, s := range d.SourcesByState {
 		states[s.State] = s.Count
 	}
-	if states[StateActive] != 1 || states[StateDisallowed] != 1 || states[StateNoFeed] != 1 || states[StatePending] != 1 || states[StateUnreachable] != 1 || len(d.SourcesByState) != len(SourceStates) {
+	if states[model.StateActive] != 1 || states[model.StateDisallowed] != 1 || states[model.StateNoFeed] != 1 || states[model.StatePending] != 1 || states[model.StateUnreachable] != 1 || len(d.SourcesByState) != len(model.SourceStates) {
 		t.Errorf("sources by state %+v", d.SourcesByState)
 	}
 	total, months := 0, 0
@@ -203,7 +205,7 @@ func TestSourcesPagination(t *testing.T) {
 			t.Fatal("pagination does not end")
 		}
 		var pg struct {
-			SitePage
+			model.SitePage
 			NextURL string `json:"next_url"`
 		}
 		res := r.get(next)
@@ -219,7 +221,7 @@ func TestSourcesPagination(t *testing.T) {
 	if strings.Join(got, " ") != "alpha.example beta.example delta.example gamma.blogspot.com" {
 		t.Errorf("walked %v", got)
 	}
-	var pg SitePage
+	var pg model.SitePage
 	json.Unmarshal([]byte(r.get("/api/sources?state=disallowed").Body), &pg)
 	if pg.Total != 1 || pg.Sites[0].Site != "alpha.example" || pg.Sites[0].Sources != 2 || pg.Sites[0].Posts != 5 || pg.Sites[0].Indexed != 2 {
 		t.Errorf("state filter %+v", pg)
@@ -241,15 +243,15 @@ func TestSourcesPagination(t *testing.T) {
 
 func TestSourceDetail(t *testing.T) {
 	r := newRig(t)
-	var d SiteDetail
+	var d model.SiteDetail
 	if err := json.Unmarshal([]byte(r.get("/api/sources/alpha.example").Body), &d); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.Sources) != 2 || d.Sources[0].URL != "https://alpha.example/" || d.Sources[1].State != StateDisallowed {
+	if len(d.Sources) != 2 || d.Sources[0].URL != "https://alpha.example/" || d.Sources[1].State != model.StateDisallowed {
 		t.Errorf("sources %+v", d.Sources)
 	}
 	// Out: beta ×2, delta ×1 (the self-link is not a citation). In: delta ×1.
-	if d.Citations.Out != 3 || d.Citations.In != 1 || d.Citations.TopOut[0] != (SiteCount{"beta.example", 2}) || d.Citations.TopIn[0].Site != "delta.example" {
+	if d.Citations.Out != 3 || d.Citations.In != 1 || d.Citations.TopOut[0] != (model.SiteCount{Site: "beta.example", Count: 2}) || d.Citations.TopIn[0].Site != "delta.example" {
 		t.Errorf("citations %+v", d.Citations)
 	}
 	if d.Requests.Total != 13 || d.Requests.Withheld != 1 || d.Requests.NotModified != 4 || d.Requests.Conditional != 11 {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 var hrefRE = regexp.MustCompile(`(?:href|action)="([^"]+)"`)
@@ -81,8 +83,8 @@ func TestNoBodyTextServed(t *testing.T) {
 		}
 		if strings.HasPrefix(p, "/api/sources") {
 			var pg struct {
-				NextURL string        `json:"next_url"`
-				Sites   []SiteSummary `json:"sites"`
+				NextURL string              `json:"next_url"`
+				Sites   []model.SiteSummary `json:"sites"`
 			}
 			if json.Unmarshal([]byte(res.Body), &pg) == nil {
 				if pg.NextURL != "" {

@@ -5,10 +5,9 @@ import (
 	"net/url"
 	"strings"
 
+	"corpus.blog/corpusbot/internal/model"
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
-
-	"corpus.blog/corpusbot/internal/fetch"
 )
 
 // MaxSiteInput bounds what ParseSite reads: no host name is longer than 253
@@ -62,7 +61,7 @@ func ParseSite(input string) (string, error) {
 	if err := checkHostname(ascii); err != nil {
 		return "", err
 	}
-	site := siteOfHost(ascii)
+	site := model.Site(ascii)
 	if site == publicSuffixOf(ascii) {
 		return "", inputErr(ascii + " is a public suffix shared by many independent sites. Enter your own site's name under it, such as yourname." + ascii + ".")
 	}
@@ -130,35 +129,19 @@ func idnaReason(err error) string {
 	return msg
 }
 
-// siteOfHost is the registrable domain of a host, by the fetcher's own
-// rule (fetch.Site), so that a site named here is the unit the fetcher
-// paces and checks opt-outs for: an IP or a bare name is its own site; a
-// host that is itself a public suffix is its own site too.
-var siteOfHost = fetch.Site
-
 func publicSuffixOf(host string) string {
 	ps, _ := publicsuffix.PublicSuffix(host)
 	return ps
 }
 
-// siteOfURL is the site of a URL's host, or "" when it has none.
-var siteOfURL = fetch.SiteOfURL
-
 // originOf is scheme://host:port of a URL, the key of the robots.txt
-// standing (the same form as fetch.Origin).
+// standing (model.OriginOf), or "" when the URL has no host.
 func originOf(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return ""
 	}
-	port := u.Port()
-	if port == "" {
-		port = "80"
-		if strings.EqualFold(u.Scheme, "https") {
-			port = "443"
-		}
-	}
-	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
+	return model.OriginOf(u)
 }
 
 func isASCII(s string) bool {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 const (
@@ -17,9 +19,9 @@ const (
 )
 
 // sitesQuery reads ?after=SITE&limit=N&state=STATE, checking each.
-func sitesQuery(r *http.Request) (SitesQuery, error) {
+func sitesQuery(r *http.Request) (model.SitesQuery, error) {
 	v := r.URL.Query()
-	q := SitesQuery{After: v.Get("after"), Limit: defaultPageSize, State: v.Get("state")}
+	q := model.SitesQuery{After: v.Get("after"), Limit: defaultPageSize, State: v.Get("state")}
 	if len(q.After) > 253 {
 		return q, inputErr("after: not a site name (too long)")
 	}
@@ -30,15 +32,15 @@ func sitesQuery(r *http.Request) (SitesQuery, error) {
 		}
 		q.Limit = n
 	}
-	if q.State != "" && !slices.Contains(SourceStates, q.State) {
+	if q.State != "" && !slices.Contains(model.SourceStates, q.State) {
 		return q, inputErr("state: want one of paused, refused, unreachable, disallowed, no-feed, pending, error, active")
 	}
 	return q, nil
 }
 
 type sourcesBody struct {
-	Page     SitePage
-	Query    SitesQuery
+	Page     model.SitePage
+	Query    model.SitesQuery
 	States   []string
 	NextURL  string
 	FirstURL string
@@ -55,7 +57,7 @@ func (s *Server) sources(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, err)
 		return
 	}
-	b := sourcesBody{Page: pg, Query: q, States: SourceStates}
+	b := sourcesBody{Page: pg, Query: q, States: model.SourceStates}
 	if pg.Next != "" {
 		b.NextURL = listURL("/sources", pg.Next, q)
 	}
@@ -66,7 +68,7 @@ func (s *Server) sources(w http.ResponseWriter, r *http.Request) {
 }
 
 // listURL is the address of a page of the list with the same filter.
-func listURL(path, after string, q SitesQuery) string {
+func listURL(path, after string, q model.SitesQuery) string {
 	v := url.Values{}
 	if after != "" {
 		v.Set("after", after)
@@ -107,7 +109,7 @@ func siteParam(r *http.Request) (site string, canonical bool, err error) {
 }
 
 type sourceBody struct {
-	Detail   SiteDetail
+	Detail   model.SiteDetail
 	Days     chart
 	Now      time.Time
 	Delivery map[int64]string // source ID -> pushed, polled or both (websub_delivery.go); nil: unknown
@@ -125,7 +127,7 @@ func (s *Server) sourceDetail(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.opt.Now()
 	d, err := s.opt.Data.Site(r.Context(), site, now)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, model.ErrNotFound) {
 		s.fail(w, r, http.StatusNotFound, "Site not found", "We hold no source of "+site+" and have sent it no request.")
 		return
 	}
@@ -136,7 +138,7 @@ func (s *Server) sourceDetail(w http.ResponseWriter, r *http.Request) {
 	b := sourceBody{Detail: d, Now: now,
 		Days: stacked("site-days", "Requests to "+site+" per day",
 			"Stacked bar chart of our requests to this site per day over the last 30 days; the lower part is requests answered 304 Not Modified.",
-			daySeries(d.Requests.Days, now, RequestDays), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
+			daySeries(d.Requests.Days, now, model.RequestDays), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
 		Delivery: s.siteDelivery(r.Context(), site)}
 	s.render(w, r, http.StatusOK, "source.html", site, "sources", b)
 }

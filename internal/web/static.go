@@ -2,6 +2,8 @@ package web
 
 import (
 	"net/http"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) {
@@ -11,7 +13,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.render(w, r, http.StatusOK, "home.html", "corpusbot", "", struct {
-		Coverage Coverage
+		Coverage model.Coverage
 		Token    string
 	}{cov, s.opt.Settings.ProductToken()})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/storetest"
@@ -62,7 +63,7 @@ func benchDay(b *testing.B, newStore func(*testing.B) store.Store) {
 			if _, err := st.FeedRead(ctx, posts, func(store.AddResult) store.Feed { f.LastRead, f.Checked = now, now; return f }); err != nil {
 				b.Fatal(err)
 			}
-			sm, err := st.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: src.URL + "sitemap.xml", Via: store.ViaRobots})
+			sm, err := st.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: src.URL + "sitemap.xml", Via: model.ViaRobots})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -83,7 +84,7 @@ func benchDay(b *testing.B, newStore func(*testing.B) store.Store) {
 				break
 			}
 			for _, p := range due {
-				if err := st.SavePage(ctx, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "some text", TextFrom: store.TextFromPage,
+				if err := st.SavePage(ctx, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "some text", TextFrom: model.TextFromPage,
 					Citations: []string{"https://x.example/"}, Fetched: now}); err != nil {
 					b.Fatal(err)
 				}

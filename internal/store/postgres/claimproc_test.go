@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
@@ -52,7 +53,7 @@ func TestClaimChild(t *testing.T) {
 			fmt.Fprintf(out, "FETCH %d\n", p.ID)
 			out.Flush()
 			time.Sleep(2 * time.Millisecond)
-			if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: time.Now()}); err != nil {
+			if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "x", TextFrom: model.TextFromPage, Fetched: time.Now()}); err != nil {
 				t.Fatal(err)
 			}
 			fmt.Fprintf(out, "SAVED %d\n", p.ID)

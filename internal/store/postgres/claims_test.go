@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/storetest"
@@ -73,7 +74,7 @@ func BenchmarkWorkClaims(b *testing.B) {
 							return
 						}
 						for _, p := range ps {
-							if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: store.PostIndexed, Fetched: storetest.T0}); err != nil {
+							if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: model.PostIndexed, Fetched: storetest.T0}); err != nil {
 								b.Error(err)
 								return
 							}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
@@ -66,7 +67,7 @@ func TestNULInText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "x\x00y", TextFrom: store.TextFromPage, Fetched: storetest.T0}); err != nil {
+	if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "x\x00y", TextFrom: model.TextFromPage, Fetched: storetest.T0}); err != nil {
 		t.Fatal(err)
 	}
 	if p, _ = db.Post(ctx, "https://a.example/p"); p.Text != "xy" || p.Title != "ab" || p.Due {

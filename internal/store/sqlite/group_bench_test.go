@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
@@ -30,13 +31,13 @@ func BenchmarkWrites(b *testing.B) {
 		write func(ctx context.Context, db *DB, i int64) error
 	}{
 		{"SavePage", func(ctx context.Context, db *DB, i int64) error {
-			return db.SavePage(ctx, store.PageResult{PostID: i%posts + 1, State: store.PostIndexed, Title: "A title", Text: text,
-				TextFrom: store.TextFromPage, Citations: []string{"https://cited.example/post"}, Fetched: t0.Add(time.Duration(i))})
+			return db.SavePage(ctx, store.PageResult{PostID: i%posts + 1, State: model.PostIndexed, Title: "A title", Text: text,
+				TextFrom: model.TextFromPage, Citations: []string{"https://cited.example/post"}, Fetched: t0.Add(time.Duration(i))})
 		}},
 		{"UpdateFeed", func(ctx context.Context, db *DB, i int64) error {
 			id := i%sources + 1
-			return db.UpdateFeed(ctx, store.Feed{ID: id, URL: fmt.Sprintf("https://blog%d.example/feed", id), State: store.FeedActive,
-				Catalogue: store.CatalogueDone, LastRead: t0, Checked: t0.Add(time.Duration(i)), NextDue: t0.Add(24 * time.Hour)})
+			return db.UpdateFeed(ctx, store.Feed{ID: id, URL: fmt.Sprintf("https://blog%d.example/feed", id), State: model.FeedActive,
+				Catalogue: model.CatalogueDone, LastRead: t0, Checked: t0.Add(time.Duration(i)), NextDue: t0.Add(24 * time.Hour)})
 		}},
 	}
 	txPerWrite := dialect

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/storetest"
@@ -57,8 +58,8 @@ func siteJob(ctx context.Context, db *sqlite.DB, i int) error {
 		return fmt.Errorf("posts due of %s: %+v, %v", home, due, err)
 	}
 	text := fmt.Sprintf("text of site %d", i)
-	if err := db.SavePage(ctx, store.PageResult{PostID: due[0].ID, State: store.PostIndexed, Text: text,
-		TextFrom: store.TextFromPage, Fetched: storetest.T0}); err != nil {
+	if err := db.SavePage(ctx, store.PageResult{PostID: due[0].ID, State: model.PostIndexed, Text: text,
+		TextFrom: model.TextFromPage, Fetched: storetest.T0}); err != nil {
 		return err
 	}
 	if p, err := db.Post(ctx, post); err != nil || p.Text != text || p.Due {

@@ -2,9 +2,10 @@ package sqlite
 
 import (
 	"context"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"database/sql"
 	"fmt"
+
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // migrations are applied in order, each once, each in its own transaction;

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -118,7 +119,7 @@ func scale(t testing.TB, report func(name string, d time.Duration)) {
 
 	// A 50,000-URL sitemap: first read, then a diff with 1,000 new, 1,000
 	// modified and 1,000 removed URLs.
-	sm, err := d.AddSitemap(ctx, store.Sitemap{SourceID: 1, URL: "https://blog1.example/sitemap.xml", Via: store.ViaRobots})
+	sm, err := d.AddSitemap(ctx, store.Sitemap{SourceID: 1, URL: "https://blog1.example/sitemap.xml", Via: model.ViaRobots})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -26,10 +27,10 @@ func scanFeed(sc interface{ Scan(...any) error }) (store.Feed, error) {
 // AddFeed implements store.Store.
 func (d *DB) AddFeed(ctx context.Context, f store.Feed) (store.Feed, error) {
 	if f.State == "" {
-		f.State = store.FeedActive
+		f.State = model.FeedActive
 	}
 	if f.Catalogue == "" {
-		f.Catalogue = store.CatalogueNone
+		f.Catalogue = model.CatalogueNone
 	}
 	// A feed that moved is found by its old URL too.
 	var moved int64
@@ -117,9 +118,9 @@ func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 // returned.
 func overdueBy(f store.Feed, now, errorBefore, disallowedBefore time.Time) int64 {
 	switch f.State {
-	case store.FeedActive:
+	case model.FeedActive:
 		return ts(now) - ts(f.NextDue)
-	case store.FeedError:
+	case model.FeedError:
 		return ts(errorBefore) - ts(f.Checked)
 	}
 	return ts(disallowedBefore) - ts(f.Checked)

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -35,7 +36,7 @@ func dueSource(now, smBefore string) string {
 		AND (f.checked = 0 OR f.attempts > 0 OR (f.catalogue <> 'done' AND f.last_read <> 0)))
 	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id
 		AND ((m.parent_id = 0 AND m.last_read < ` + smBefore + `) OR m.attempts > 0) AND m.retry_at <= ` + now + `
-		AND m.state <> '` + store.SitemapSkipped + `')
+		AND m.state <> '` + model.SitemapSkipped + `')
 	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND p.due = 1 AND p.retry_at <= ` + now + `))`
 }
 

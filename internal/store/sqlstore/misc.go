@@ -7,11 +7,11 @@ import (
 	"fmt"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // PutOrigin implements store.Store.
-func (d *DB) PutOrigin(ctx context.Context, o store.Origin) error {
+func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked) VALUES ($1, $2, $3, $4)
 		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked`,
 		o.Origin, o.Status, o.State, ts(o.Checked))
@@ -22,12 +22,12 @@ func (d *DB) PutOrigin(ctx context.Context, o store.Origin) error {
 }
 
 // Origin implements store.Store.
-func (d *DB) Origin(ctx context.Context, origin string) (store.Origin, error) {
-	o := store.Origin{Origin: origin}
+func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
+	o := model.Origin{Origin: origin}
 	var checked int64
 	err := d.r.QueryRowContext(ctx, `SELECT status, state, checked FROM origins WHERE origin = $1`, origin).Scan(&o.Status, &o.State, &checked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return o, fmt.Errorf("origin %s: %w", origin, store.ErrNotFound)
+		return o, fmt.Errorf("origin %s: %w", origin, model.ErrNotFound)
 	}
 	o.Checked = tm(checked)
 	return o, err

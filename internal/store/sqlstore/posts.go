@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
@@ -66,9 +67,9 @@ func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddRes
 				return res, fmt.Errorf("add post %s: %w", p.URL, err)
 			}
 			p.URL = key
-			state, due, from := store.PostPending, true, ""
+			state, due, from := model.PostPending, true, ""
 			if p.Text != "" {
-				state, due, from = store.PostIndexed, false, store.TextFromFeed
+				state, due, from = model.PostIndexed, false, model.TextFromFeed
 			}
 			r, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1) ON CONFLICT(url) DO NOTHING`,
@@ -112,7 +113,7 @@ func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
 	}
 	p, err := scanPost(d.r.QueryRowContext(ctx, `SELECT `+postCols+` FROM posts WHERE url = $1`, key))
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, fmt.Errorf("post %s: %w", u, store.ErrNotFound)
+		return p, fmt.Errorf("post %s: %w", u, model.ErrNotFound)
 	}
 	return p, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -70,7 +71,7 @@ func (d *DB) FeedSubscription(ctx context.Context, feedID int64) (store.Subscrip
 func (d *DB) oneSub(ctx context.Context, cond string, arg any) (store.Subscription, error) {
 	s, err := scanSub(d.r.QueryRowContext(ctx, `SELECT `+subCols+` FROM subscriptions WHERE `+cond, arg))
 	if errors.Is(err, sql.ErrNoRows) {
-		return s, fmt.Errorf("subscription %v: %w", arg, store.ErrNotFound)
+		return s, fmt.Errorf("subscription %v: %w", arg, model.ErrNotFound)
 	}
 	if err != nil {
 		return s, fmt.Errorf("subscription %v: %w", arg, err)

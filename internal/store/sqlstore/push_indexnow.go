@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // IndexNow's store side (store.Push): which hosts we hold, and submitted
@@ -14,7 +16,7 @@ import (
 
 // IndexNowHolds implements store.Push.
 func (d *DB) IndexNowHolds(ctx context.Context, host string) (bool, error) {
-	site := siteOfURL("https://" + host + "/")
+	site := model.SiteOfURL("https://" + host + "/")
 	if site == "" {
 		return false, nil
 	}
@@ -85,7 +87,7 @@ func sourceForURL(ctx context.Context, tx conn, raw string) (int64, bool, error)
 	var id int64
 	var srcURL string
 	found := false
-	err = eachUntil(ctx, tx, `SELECT id, url FROM sources WHERE site = $1 AND paused = 0 ORDER BY id`, []any{siteOfURL(raw)}, func(rows *sql.Rows) (bool, error) {
+	err = eachUntil(ctx, tx, `SELECT id, url FROM sources WHERE site = $1 AND paused = 0 ORDER BY id`, []any{model.SiteOfURL(raw)}, func(rows *sql.Rows) (bool, error) {
 		var sid int64
 		if err := rows.Scan(&sid, &srcURL); err != nil {
 			return false, err

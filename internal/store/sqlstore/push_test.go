@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
@@ -56,7 +57,7 @@ func TestSubscriptions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.FeedSubscription(ctx, f.ID); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.FeedSubscription(ctx, f.ID); !errors.Is(err, model.ErrNotFound) {
 			t.Fatalf("no subscription yet: %v", err)
 		}
 		want := store.Subscription{Callback: "cb1", Secret: "sec", FeedID: f.ID, SourceID: src.ID, Hub: "https://hub.example/",
@@ -114,7 +115,7 @@ func TestSubscriptions(t *testing.T) {
 		if s, err = db.WantSubscription(ctx, moved); err != nil || s.Callback != "cb1" || s.Hub != moved.Hub || s.State != push.StateWanted || !s.Expires.IsZero() {
 			t.Errorf("moved hub: %+v, %v", s, err)
 		}
-		if _, err := db.Subscription(ctx, "nosuch"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := db.Subscription(ctx, "nosuch"); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("unknown callback: %v", err)
 		}
 	})
@@ -125,7 +126,7 @@ func TestPushRead(t *testing.T) {
 		ctx := context.Background()
 		src, _, _ := st.AddSource(ctx, "https://blog.example/", t0)
 		f, _ := st.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://blog.example/feed"})
-		f.ETag, f.LastModified, f.Catalogue, f.NextPage, f.LastRead = `"v1"`, "Mon, 01 Jan 2026 00:00:00 GMT", store.CataloguePending, "https://blog.example/feed?paged=3", t0
+		f.ETag, f.LastModified, f.Catalogue, f.NextPage, f.LastRead = `"v1"`, "Mon, 01 Jan 2026 00:00:00 GMT", model.CataloguePending, "https://blog.example/feed?paged=3", t0
 		if err := st.UpdateFeed(ctx, f); err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +136,7 @@ func TestPushRead(t *testing.T) {
 			func(r store.AddResult) store.Feed {
 				g := f
 				g.LastRead, g.Checked, g.History, g.NextDue, g.Title = now, now, "h1", now.Add(7*24*time.Hour), "Blog"
-				g.ETag, g.Catalogue, g.NextPage = "ignored", store.CatalogueDone, ""
+				g.ETag, g.Catalogue, g.NextPage = "ignored", model.CatalogueDone, ""
 				return g
 			})
 		if err != nil || res.Added != 1 {
@@ -143,13 +144,13 @@ func TestPushRead(t *testing.T) {
 		}
 		feeds, _ := st.SourceFeeds(ctx, src.ID)
 		g := feeds[0]
-		if g.ETag != `"v1"` || g.Catalogue != store.CataloguePending || g.NextPage == "" {
+		if g.ETag != `"v1"` || g.Catalogue != model.CataloguePending || g.NextPage == "" {
 			t.Errorf("a delivery changed the poll's validators or the walk: %+v", g)
 		}
 		if !g.LastRead.Equal(now) || g.History != "h1" || !g.NextDue.Equal(now.Add(7*24*time.Hour)) || g.Title != "Blog" {
 			t.Errorf("read standing not stored: %+v", g)
 		}
-		if p, err := st.Post(ctx, "https://blog.example/new"); err != nil || !p.Due || p.State != store.PostPending {
+		if p, err := st.Post(ctx, "https://blog.example/new"); err != nil || !p.Due || p.State != model.PostPending {
 			t.Errorf("post %+v, %v", p, err)
 		}
 		if s, _ := db.Subscription(ctx, "cb"); s.Deliveries != 1 || !s.Delivered.Equal(now) {
@@ -173,23 +174,23 @@ func TestIndexNowStore(t *testing.T) {
 		}
 		st.AddPosts(ctx, []store.NewPost{{URL: "https://blog.example/old", SourceID: a.ID}, {URL: "https://paused.example/x", SourceID: p.ID}})
 		old, _ := st.Post(ctx, "https://blog.example/old")
-		st.SavePage(ctx, store.PageResult{PostID: old.ID, State: store.PostIndexed, ETag: `"e1"`, LastModified: "lm", Fetched: t0})
+		st.SavePage(ctx, store.PageResult{PostID: old.ID, State: model.PostIndexed, ETag: `"e1"`, LastModified: "lm", Fetched: t0})
 		n, err := db.IndexNowDue(ctx, []string{"https://blog.example/old", "https://news.blog.example/n", "https://www.blog.example/w",
 			"https://paused.example/x", "https://paused.example/y", "https://other.example/z"})
 		if err != nil || n != 3 {
 			t.Fatalf("IndexNowDue = %d, %v", n, err)
 		}
-		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.Due || p.ETag != `"e1"` || p.LastModified != "lm" || p.State != store.PostIndexed {
+		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.Due || p.ETag != `"e1"` || p.LastModified != "lm" || p.State != model.PostIndexed {
 			t.Errorf("known post: %+v", p)
 		}
-		if p, _ := st.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != store.PostPending {
+		if p, _ := st.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != model.PostPending {
 			t.Errorf("new post on the second source's host: %+v", p)
 		}
 		if p, _ := st.Post(ctx, "https://www.blog.example/w"); p.SourceID != a.ID {
 			t.Errorf("new post of no source's host: source %d, want the oldest %d", p.SourceID, a.ID)
 		}
 		for _, u := range []string{"https://paused.example/y", "https://other.example/z"} {
-			if _, err := st.Post(ctx, u); !errors.Is(err, store.ErrNotFound) {
+			if _, err := st.Post(ctx, u); !errors.Is(err, model.ErrNotFound) {
 				t.Errorf("%s added: %v", u, err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -20,7 +21,7 @@ func (d *DB) Robots(ctx context.Context, origin string) (store.RobotsRecord, err
 		FROM robots_cache WHERE origin = $1`, origin).
 		Scan(&r.State, &ttl, &file, &checked, &expires, &last, &lastFetched, &unreach, &r.ETag, &r.LastModified)
 	if errors.Is(err, sql.ErrNoRows) {
-		return r, fmt.Errorf("robots %s: %w", origin, store.ErrNotFound)
+		return r, fmt.Errorf("robots %s: %w", origin, model.ErrNotFound)
 	}
 	if err != nil {
 		return r, err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/web"
 )
@@ -41,11 +42,14 @@ func BenchmarkSiteData(b *testing.B) {
 		{"SourcesByState", func() error { _, err := data.SourcesByState(ctx); return err }},
 		{"PostsPerMonth", func() error { _, err := data.PostsPerMonth(ctx); return err }},
 		{"RequestsPerDay30", func() error { _, err := data.RequestsPerDay(ctx, benchT0.AddDate(0, 0, -30), benchT0); return err }},
-		{"SitesFirstPage", func() error { _, err := data.Sites(ctx, web.SitesQuery{Limit: 50}); return err }},
-		{"SitesMiddlePage", func() error { _, err := data.Sites(ctx, web.SitesQuery{After: mid, Limit: 50}); return err }},
-		{"SitesStateError", func() error { _, err := data.Sites(ctx, web.SitesQuery{Limit: 50, State: web.StateError}); return err }},
+		{"SitesFirstPage", func() error { _, err := data.Sites(ctx, model.SitesQuery{Limit: 50}); return err }},
+		{"SitesMiddlePage", func() error { _, err := data.Sites(ctx, model.SitesQuery{After: mid, Limit: 50}); return err }},
+		{"SitesStateError", func() error {
+			_, err := data.Sites(ctx, model.SitesQuery{Limit: 50, State: model.StateError})
+			return err
+		}},
 		{"SitesStateRare", func() error {
-			_, err := data.Sites(ctx, web.SitesQuery{After: mid, Limit: 50, State: web.StateUnreachable})
+			_, err := data.Sites(ctx, model.SitesQuery{After: mid, Limit: 50, State: model.StateUnreachable})
 			return err
 		}},
 		{"SiteDetail", func() error { _, err := data.Site(ctx, mid, benchT0); return err }},

@@ -7,14 +7,14 @@ import (
 	"fmt"
 	"time"
 
-	"corpus.blog/corpusbot/internal/web"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Site claims (web.Claim) live in site_claims; they are owners' requests
 // to manage a site, unrelated to the work claims of claims.go.
 
 // CreateClaim implements web.Data: the primary key refuses an existing ID.
-func (s *siteData) CreateClaim(ctx context.Context, c web.Claim) error {
+func (s *siteData) CreateClaim(ctx context.Context, c model.Claim) error {
 	_, err := s.db.w.ExecContext(ctx, `INSERT INTO site_claims(id, site, token, created, expires, verified, method)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.ID, c.Site, c.Token, ts(c.Created), ts(c.Expires), ts(c.Verified), c.Method)
 	if err != nil {
@@ -24,16 +24,16 @@ func (s *siteData) CreateClaim(ctx context.Context, c web.Claim) error {
 }
 
 // Claim implements web.Data.
-func (s *siteData) Claim(ctx context.Context, id string) (web.Claim, error) {
-	c := web.Claim{ID: id}
+func (s *siteData) Claim(ctx context.Context, id string) (model.Claim, error) {
+	c := model.Claim{ID: id}
 	var created, expires, verified int64
 	err := s.db.r.QueryRowContext(ctx, `SELECT site, token, created, expires, verified, method FROM site_claims WHERE id = $1`, id).
 		Scan(&c.Site, &c.Token, &created, &expires, &verified, &c.Method)
 	if errors.Is(err, sql.ErrNoRows) {
-		return web.Claim{}, fmt.Errorf("claim: %w", web.ErrNotFound)
+		return model.Claim{}, fmt.Errorf("claim: %w", model.ErrNotFound)
 	}
 	if err != nil {
-		return web.Claim{}, fmt.Errorf("claim: %w", err)
+		return model.Claim{}, fmt.Errorf("claim: %w", err)
 	}
 	c.Created, c.Expires, c.Verified = tm(created), tm(expires), tm(verified)
 	return c, nil

@@ -8,15 +8,15 @@ import (
 	"strconv"
 	"time"
 
-	"corpus.blog/corpusbot/internal/web"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Coverage implements web.Data in four aggregate queries: sources, posts
 // by state, the small tables' counts, and the never-304 sites. Each reads
 // an index (posts_state_published, feeds_due, requests_conditional …),
 // never the posts' rows.
-func (s *siteData) Coverage(ctx context.Context) (web.Coverage, error) {
-	var c web.Coverage
+func (s *siteData) Coverage(ctx context.Context) (model.Coverage, error) {
+	var c model.Coverage
 	counts := map[string]int{}
 	var paused, noFeed sql.NullInt64
 	err := s.db.r.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT site),
@@ -27,7 +27,7 @@ func (s *siteData) Coverage(ctx context.Context) (web.Coverage, error) {
 	if err != nil {
 		return c, fmt.Errorf("coverage: sources: %w", err)
 	}
-	counts[web.GapPaused], counts[web.GapNoFeedNoSitemap] = int(paused.Int64), int(noFeed.Int64)
+	counts[model.GapPaused], counts[model.GapNoFeedNoSitemap] = int(paused.Int64), int(noFeed.Int64)
 
 	err = s.db.each(ctx, s.db.r, `SELECT state, count(*) FROM posts GROUP BY state`, nil, func(rows *sql.Rows) error {
 		var state string
@@ -40,13 +40,13 @@ func (s *siteData) Coverage(ctx context.Context) (web.Coverage, error) {
 		case "indexed":
 			c.Indexed = n
 		case "disallowed":
-			counts[web.GapDisallowedPosts] = n
+			counts[model.GapDisallowedPosts] = n
 		case "shell":
-			counts[web.GapShell] = n
+			counts[model.GapShell] = n
 		case "noindex":
-			counts[web.GapNoindex] = n
+			counts[model.GapNoindex] = n
 		case "error":
-			counts[web.GapErrors] += n
+			counts[model.GapErrors] += n
 		}
 		return nil
 	})
@@ -65,29 +65,29 @@ func (s *siteData) Coverage(ctx context.Context) (web.Coverage, error) {
 	if err != nil {
 		return c, fmt.Errorf("coverage: gaps: %w", err)
 	}
-	counts[web.GapErrors] += feedErrors + sitemapErrors
-	counts[web.GapDisallowed], counts[web.GapRefused], counts[web.GapRobotsUnreachable] = disallowed, refused, unreachable
+	counts[model.GapErrors] += feedErrors + sitemapErrors
+	counts[model.GapDisallowed], counts[model.GapRefused], counts[model.GapRobotsUnreachable] = disallowed, refused, unreachable
 
 	// Sites whose validators never earn a 304: the partial index
 	// requests_conditional holds exactly the conditional records.
 	never, err := s.count(ctx, `SELECT count(*) FROM (SELECT site FROM requests
 		WHERE conditional AND outcome NOT IN `+withheld+` GROUP BY site
-		HAVING count(*) >= $1 AND sum(CASE WHEN status = 304 THEN 1 ELSE 0 END) = 0) x`, web.Never304Minimum)
+		HAVING count(*) >= $1 AND sum(CASE WHEN status = 304 THEN 1 ELSE 0 END) = 0) x`, model.Never304Minimum)
 	if err != nil {
 		return c, fmt.Errorf("coverage: never-304: %w", err)
 	}
-	counts[web.GapNever304] = never
+	counts[model.GapNever304] = never
 
-	c.Gaps = make([]web.GapCount, 0, len(web.GapReasons))
-	for _, reason := range web.GapReasons {
-		c.Gaps = append(c.Gaps, web.GapCount{Reason: reason, Count: counts[reason]})
+	c.Gaps = make([]model.GapCount, 0, len(model.GapReasons))
+	for _, reason := range model.GapReasons {
+		c.Gaps = append(c.Gaps, model.GapCount{Reason: reason, Count: counts[reason]})
 	}
 	return c, nil
 }
 
 // SourcesByState implements web.Data: one GROUP BY over the state CASE
 // (see stateSQL).
-func (s *siteData) SourcesByState(ctx context.Context) ([]web.StateCount, error) {
+func (s *siteData) SourcesByState(ctx context.Context) ([]model.StateCount, error) {
 	state, err := s.stateExpr(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("sources by state: %w", err)
@@ -96,9 +96,9 @@ func (s *siteData) SourcesByState(ctx context.Context) ([]web.StateCount, error)
 	if err != nil {
 		return nil, fmt.Errorf("sources by state: %w", err)
 	}
-	out := make([]web.StateCount, 0, len(web.SourceStates))
-	for _, st := range web.SourceStates {
-		out = append(out, web.StateCount{State: st, Count: counts[st]})
+	out := make([]model.StateCount, 0, len(model.SourceStates))
+	for _, st := range model.SourceStates {
+		out = append(out, model.StateCount{State: st, Count: counts[st]})
 	}
 	return out, nil
 }
@@ -108,7 +108,7 @@ func (s *siteData) SourcesByState(ctx context.Context) ([]web.StateCount, error)
 // would not be) over the posts_state_published index; Go folds the at
 // most a few thousand days into months. Dates after 1970 take a plain
 // division, the few before it dayOf's floor.
-func (s *siteData) PostsPerMonth(ctx context.Context) ([]web.MonthCount, error) {
+func (s *siteData) PostsPerMonth(ctx context.Context) ([]model.MonthCount, error) {
 	counts := map[time.Time]int{}
 	perDay := strconv.FormatInt(nanosPerDay, 10)
 	err := s.db.each(ctx, s.db.r, `SELECT published / `+perDay+`, count(*) FROM posts
@@ -127,10 +127,10 @@ func (s *siteData) PostsPerMonth(ctx context.Context) ([]web.MonthCount, error) 
 	if err != nil {
 		return nil, fmt.Errorf("posts per month: %w", err)
 	}
-	out := make([]web.MonthCount, 0, len(counts))
+	out := make([]model.MonthCount, 0, len(counts))
 	for m, n := range counts {
-		out = append(out, web.MonthCount{Month: m, Count: n})
+		out = append(out, model.MonthCount{Month: m, Count: n})
 	}
-	slices.SortFunc(out, func(a, b web.MonthCount) int { return a.Month.Compare(b.Month) })
+	slices.SortFunc(out, func(a, b model.MonthCount) int { return a.Month.Compare(b.Month) })
 	return out, nil
 }

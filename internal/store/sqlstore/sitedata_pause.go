@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"corpus.blog/corpusbot/internal/web"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // PauseSite implements web.Data in one transaction: the site-level record
@@ -13,10 +13,10 @@ import (
 // then every source of the site not yet paused. From the commit on,
 // AddSource starts the site's new sources paused and the batches (see
 // notPaused) hand out nothing of it.
-func (s *siteData) PauseSite(ctx context.Context, site, by string, now time.Time) (web.PauseResult, error) {
-	res := web.PauseResult{Site: site}
+func (s *siteData) PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error) {
+	res := model.PauseResult{Site: site}
 	err := s.db.tx(ctx, func(tx conn) error {
-		res = web.PauseResult{Site: site}
+		res = model.PauseResult{Site: site}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO opted_out(site, opted_by, opted_at) VALUES ($1, $2, $3)
 			ON CONFLICT(site) DO NOTHING`, site, by, ts(now)); err != nil {
 			return err
@@ -34,7 +34,7 @@ func (s *siteData) PauseSite(ctx context.Context, site, by string, now time.Time
 		return err
 	})
 	if err != nil {
-		return web.PauseResult{}, fmt.Errorf("pause site %s: %w", site, err)
+		return model.PauseResult{}, fmt.Errorf("pause site %s: %w", site, err)
 	}
 	return res, nil
 }
@@ -85,7 +85,7 @@ func matched(r interface{ RowsAffected() (int64, error) }, err error, format str
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("%s: %w", what, web.ErrNotFound)
+		return fmt.Errorf("%s: %w", what, model.ErrNotFound)
 	}
 	return nil
 }

@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"time"
 
-	"corpus.blog/corpusbot/internal/web"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // requests summarises the log of one site: two aggregate queries over its
 // range of the requests_site index, and its last RequestDays days.
-func (s *siteData) requests(ctx context.Context, site string, now time.Time) (web.Requests, error) {
-	var r web.Requests
+func (s *siteData) requests(ctx context.Context, site string, now time.Time) (model.Requests, error) {
+	var r model.Requests
 	var first, last sql.NullInt64
 	err := s.db.r.QueryRowContext(ctx, `SELECT
 		coalesce(sum(CASE WHEN outcome IN `+withheld+` THEN 0 ELSE 1 END), 0),
@@ -33,25 +33,25 @@ func (s *siteData) requests(ctx context.Context, site string, now time.Time) (we
 	if err != nil {
 		return r, fmt.Errorf("requests by purpose: %w", err)
 	}
-	r.ByPurpose = []web.PurposeCount{}
+	r.ByPurpose = []model.PurposeCount{}
 	for _, p := range []string{"robots", "feed", "page", "sitemap", "catalogue"} {
 		if n := purposes[p]; n > 0 {
-			r.ByPurpose = append(r.ByPurpose, web.PurposeCount{Purpose: p, Count: n})
+			r.ByPurpose = append(r.ByPurpose, model.PurposeCount{Purpose: p, Count: n})
 		}
 	}
 	to := utcDay(now).AddDate(0, 0, 1)
-	r.Days, err = s.requestDays(ctx, site, to.AddDate(0, 0, -web.RequestDays), to)
+	r.Days, err = s.requestDays(ctx, site, to.AddDate(0, 0, -model.RequestDays), to)
 	return r, err
 }
 
 // RequestsPerDay implements web.Data.
-func (s *siteData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]web.RequestDay, error) {
+func (s *siteData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error) {
 	return s.requestDays(ctx, "", from, to)
 }
 
 // requestDays buckets the log by UTC day over the requests_start index
 // (requests_site for one site), for one site or ("") all.
-func (s *siteData) requestDays(ctx context.Context, site string, from, to time.Time) ([]web.RequestDay, error) {
+func (s *siteData) requestDays(ctx context.Context, site string, from, to time.Time) ([]model.RequestDay, error) {
 	lo, hi := bound(utcDay(from)), bound(utcDay(to))
 	// After 1970 a plain division is the floor, and a quarter of the cost
 	// of dayOf's over half a million records a month.
@@ -72,9 +72,9 @@ func (s *siteData) requestDays(ctx context.Context, site string, from, to time.T
 		args = append(args, site)
 	}
 	q += ` GROUP BY ` + day + ` ORDER BY ` + day
-	out := []web.RequestDay{}
+	out := []model.RequestDay{}
 	err := s.db.each(ctx, s.db.r, q, args, func(rows *sql.Rows) error {
-		var d web.RequestDay
+		var d model.RequestDay
 		var n int64
 		if err := rows.Scan(&n, &d.Requests, &d.Conditional, &d.NotModified, &d.Errors, &d.Bytes); err != nil {
 			return err

@@ -9,16 +9,16 @@ import (
 	"strconv"
 	"strings"
 
-	"corpus.blog/corpusbot/internal/web"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Sites implements web.Data. The page is chosen by key on sources.site
 // (the sources_site index, walked in order from After), its Total by one
 // count; only the page's sites are then summarised, in four queries over
 // their sources.
-func (s *siteData) Sites(ctx context.Context, q web.SitesQuery) (web.SitePage, error) {
+func (s *siteData) Sites(ctx context.Context, q model.SitesQuery) (model.SitePage, error) {
 	limit := max(q.Limit, 1)
-	page := web.SitePage{Sites: []web.SiteSummary{}}
+	page := model.SitePage{Sites: []model.SiteSummary{}}
 	state, err := s.stateExpr(ctx)
 	if err != nil {
 		return page, fmt.Errorf("sites: %w", err)
@@ -76,7 +76,7 @@ func (s *siteData) Sites(ctx context.Context, q web.SitesQuery) (web.SitePage, e
 }
 
 // summaries sums up the named sites, in the order given.
-func (s *siteData) summaries(ctx context.Context, state string, names []string) ([]web.SiteSummary, error) {
+func (s *siteData) summaries(ctx context.Context, state string, names []string) ([]model.SiteSummary, error) {
 	in := `s.site IN (` + placeholders(1, len(names)) + `)`
 	args := make([]any, len(names))
 	for i, n := range names {
@@ -114,9 +114,9 @@ func (s *siteData) summaries(ctx context.Context, state string, names []string) 
 	if err != nil {
 		return nil, fmt.Errorf("sitemaps: %w", err)
 	}
-	bySite := make(map[string]*web.SiteSummary, len(names))
+	bySite := make(map[string]*model.SiteSummary, len(names))
 	for _, n := range names {
-		bySite[n] = &web.SiteSummary{Site: n, LastRead: tm(lastRead[n])}
+		bySite[n] = &model.SiteSummary{Site: n, LastRead: tm(lastRead[n])}
 	}
 	err = s.db.each(ctx, s.db.r, `SELECT s.site, count(*), sum(CASE WHEN p.state = 'indexed' THEN 1 ELSE 0 END)
 		FROM posts p JOIN sources s ON s.id = p.source_id WHERE `+in+` GROUP BY s.site`, args, func(rows *sql.Rows) error {
@@ -146,10 +146,10 @@ func (s *siteData) summaries(ctx context.Context, state string, names []string) 
 		}
 		states[x.site][x.state] = true
 	}
-	out := make([]web.SiteSummary, 0, len(names))
+	out := make([]model.SiteSummary, 0, len(names))
 	for _, n := range names {
 		sum := bySite[n]
-		for _, st := range web.SourceStates {
+		for _, st := range model.SourceStates {
 			if states[n][st] {
 				sum.States = append(sum.States, st)
 			}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // A source's state is computed in SQL, as one CASE expression, rather than
@@ -57,7 +59,7 @@ func (s *siteData) stateExpr(ctx context.Context) (string, error) {
 		if err := rows.Scan(&o); err != nil {
 			return err
 		}
-		if site := siteOfURL(o); !seen[site] {
+		if site := model.SiteOfURL(o); !seen[site] {
 			seen[site] = true
 			sites = append(sites, quote(site))
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/sqlstore"
@@ -113,7 +114,7 @@ func TestSiteDataConcurrent(t *testing.T) {
 				case 1:
 					err = data.ResumeSite(ctx, "a.example")
 				case 2:
-					_, err = data.Sites(ctx, web.SitesQuery{Limit: 2})
+					_, err = data.Sites(ctx, model.SitesQuery{Limit: 2})
 				case 3:
 					_, err = data.Site(ctx, "a.example", t0)
 				case 4:

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -27,7 +28,7 @@ func scanSitemap(sc interface{ Scan(...any) error }) (store.Sitemap, error) {
 // notSkipped keeps sitemaps that are read: one recorded as
 // store.SitemapSkipped (its name says it lists no posts) is never due, so
 // that it neither makes its source due forever nor makes it look truncated.
-const notSkipped = ` AND state <> '` + store.SitemapSkipped + `'`
+const notSkipped = ` AND state <> '` + model.SitemapSkipped + `'`
 
 // AddSitemap implements store.Store: known (source, URL) pairs are kept
 // (their state and kind are the crawl's to change, by UpdateSitemap), but a
@@ -186,7 +187,7 @@ func (d *DB) IngestSitemap(ctx context.Context, sm store.Sitemap, urls []store.S
 				}
 				newLM := ts(u.Lastmod)
 				switch {
-				case state == store.PostRemoved:
+				case state == model.PostRemoved:
 					diff.Returned++
 					if _, err := back.ExecContext(ctx, id); err != nil {
 						return err

@@ -7,13 +7,9 @@ import (
 	"errors"
 	"fmt"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
-
-// siteOfURL is the registrable domain of a URL's host ("" when it has
-// none), the unit of politeness, of the opt-out and of citations.
-var siteOfURL = fetch.SiteOfURL
 
 // OptedOut implements store.Store.
 func (d *DB) OptedOut(ctx context.Context, site string) (bool, error) {
@@ -44,7 +40,7 @@ func putLinks(ctx context.Context, tx conn, postID int64, citations []string) er
 	}
 	seen := map[string]bool{}
 	for _, c := range citations {
-		to := siteOfURL(c)
+		to := model.SiteOfURL(c)
 		if to == "" || to == from || seen[c] {
 			continue
 		}
@@ -81,7 +77,7 @@ func (d *DB) Backfill(ctx context.Context) error {
 		}
 		rows.Close()
 		for _, s := range todo {
-			if site := siteOfURL(s.url); site != "" {
+			if site := model.SiteOfURL(s.url); site != "" {
 				if _, err := tx.ExecContext(ctx, `UPDATE sources SET site = $1 WHERE id = $2`, site, s.id); err != nil {
 					return fmt.Errorf("backfill site of %s: %w", s.url, err)
 				}

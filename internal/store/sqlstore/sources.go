@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -29,7 +30,7 @@ func scanSource(sc interface{ Scan(...any) error }) (store.Source, error) {
 func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (store.Source, bool, error) {
 	// A source of a site that opted out starts paused, as the opt-out form
 	// promises: nothing of it is ever fetched.
-	site := siteOfURL(u)
+	site := model.SiteOfURL(u)
 	var s store.Source
 	var added bool
 	err := d.tx(ctx, func(tx conn) error {
@@ -66,7 +67,7 @@ func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (store.Sour
 func (d *DB) Source(ctx context.Context, id int64) (store.Source, error) {
 	s, err := scanSource(d.r.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return s, fmt.Errorf("source %d: %w", id, store.ErrNotFound)
+		return s, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 	}
 	return s, err
 }

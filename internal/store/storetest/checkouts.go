@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -192,7 +193,7 @@ func testDueKinds(t *testing.T, c Claimers) {
 	if fs, _ := s.SourceCataloguesDue(bg, feedSrc.ID, T0); len(fs) != 1 {
 		t.Fatalf("SourceCataloguesDue = %v", fs)
 	}
-	f.Catalogue = store.CatalogueDone
+	f.Catalogue = model.CatalogueDone
 	must(t, s.UpdateFeed(bg, f))
 	if got := due(); len(got) != 0 {
 		t.Fatalf("due %v once the feed is read and walked (its re-read is PollsDue's)", got)
@@ -203,7 +204,7 @@ func testDueKinds(t *testing.T, c Claimers) {
 
 	smSrc := source(t, s, "https://maps.example/")
 	done(smSrc)
-	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: smSrc.ID, URL: "https://maps.example/sitemap.xml", Via: store.ViaRobots})
+	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: smSrc.ID, URL: "https://maps.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
 	if got := due(); !slices.Equal(got, []string{"maps.example"}) {
 		t.Fatalf("due %v, want the source with a sitemap never read", got)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -105,7 +106,7 @@ func testClaimDisjointPosts(t *testing.T, c Claimers) {
 		for _, p := range ps {
 			ids = append(ids, p.ID)
 			if err == nil {
-				err = s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: T0})
+				err = s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "x", TextFrom: model.TextFromPage, Fetched: T0})
 			}
 		}
 		return ids, err
@@ -174,7 +175,7 @@ func testClaimFinishReleases(t *testing.T, c Claimers) {
 	if len(ps) != 1 {
 		t.Fatalf("A claimed %d", len(ps))
 	}
-	must(t, c.A.SavePage(bg, store.PageResult{PostID: ps[0].ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: T0}))
+	must(t, c.A.SavePage(bg, store.PageResult{PostID: ps[0].ID, State: model.PostIndexed, Text: "x", TextFrom: model.TextFromPage, Fetched: T0}))
 	// Modified again: due, and B may take it at once.
 	_, err = c.A.AddPosts(bg, []store.NewPost{{URL: ps[0].URL, SourceID: src.ID, Lastmod: T0.Add(time.Hour)}})
 	must(t, err)
@@ -257,7 +258,7 @@ func testClaimDisjointSitemapDiscovery(t *testing.T, c Claimers) {
 func testClaimDisjointSitemaps(t *testing.T, c Claimers) {
 	src := source(t, c.A, "https://c.example/")
 	for i := range 30 {
-		_, err := c.A.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/sm%d.xml", i), Via: store.ViaRobots})
+		_, err := c.A.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/sm%d.xml", i), Via: model.ViaRobots})
 		must(t, err)
 	}
 	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
@@ -294,7 +295,7 @@ func testClaimCatalogueWalk(t *testing.T, c Claimers) {
 		t.Fatalf("B took a catalogue A holds")
 	}
 	f = fs[0]
-	f.Catalogue, f.NextPage, f.Pages = store.CataloguePending, "https://c.example/feed?paged=2", 1
+	f.Catalogue, f.NextPage, f.Pages = model.CataloguePending, "https://c.example/feed?paged=2", 1
 	_, err = c.A.FeedRead(bg, nil, func(store.AddResult) store.Feed { return f })
 	must(t, err)
 	if got, _ := c.B.CataloguesDue(bg, T0, 10); len(got) != 0 {
@@ -311,7 +312,7 @@ func testClaimCatalogueWalk(t *testing.T, c Claimers) {
 		t.Fatalf("B took over %v, want the walk at page 2", got)
 	}
 	f = got[0]
-	f.Catalogue = store.CatalogueDone
+	f.Catalogue = model.CatalogueDone
 	must(t, c.B.UpdateFeed(bg, f))
 	if got, _ := c.A.FeedsDue(bg, T0.Add(time.Hour), T0.Add(time.Hour), T0, 10); len(got) != 1 {
 		t.Fatalf("after the walk A got %d feeds to poll, want 1", len(got))

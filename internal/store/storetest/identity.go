@@ -3,6 +3,7 @@ package storetest
 import (
 	"testing"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
@@ -71,7 +72,7 @@ func testPostKeys(t *testing.T, s store.Store) {
 		t.Errorf("a later URL: %q, %v", p.URL, err)
 	}
 	// A sitemap listing variants adds nothing new either.
-	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://www.keys.example/sitemap.xml", Via: store.ViaRobots})
+	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://www.keys.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
 	diff, err := s.IngestSitemap(bg, sm, []store.SitemapURL{{Loc: "http://keys.example/2026/01/post/?utm_source=x", Lastmod: T0}}, true)
 	must(t, err)
@@ -97,12 +98,12 @@ func testCanonical(t *testing.T, s store.Store) {
 		t.Helper()
 		p, err := s.Post(bg, u)
 		must(t, err)
-		must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "text of " + u, TextFrom: store.TextFromPage,
+		must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "text of " + u, TextFrom: model.TextFromPage,
 			Fetched: T0, Citations: []string{"https://cited.example/x"}, Canonical: canonical, Elsewhere: elsewhere}))
 	}
 	// Renamed: no record had the canonical URL.
 	page("https://canon.example/?p=12", "https://canon.example/posts/a", "")
-	if p, err := s.Post(bg, "https://canon.example/?p=12"); err != nil || p.URL != "https://canon.example/posts/a" || p.State != store.PostIndexed {
+	if p, err := s.Post(bg, "https://canon.example/?p=12"); err != nil || p.URL != "https://canon.example/posts/a" || p.State != model.PostIndexed {
 		t.Errorf("renamed: %+v, %v", p, err)
 	}
 	// Merged: the AMP page names the post's own record, which was not
@@ -110,7 +111,7 @@ func testCanonical(t *testing.T, s store.Store) {
 	page("https://canon.example/amp/b", "https://canon.example/posts/b", "")
 	b, err := s.Post(bg, "https://canon.example/amp/b")
 	must(t, err)
-	if b.URL != "https://canon.example/posts/b" || b.State != store.PostIndexed || b.Due || b.Text != "text of https://canon.example/amp/b" ||
+	if b.URL != "https://canon.example/posts/b" || b.State != model.PostIndexed || b.Due || b.Text != "text of https://canon.example/amp/b" ||
 		b.Title != "B" || !b.Published.Equal(T0) || len(b.Citations) != 1 {
 		t.Errorf("merged: %+v", b)
 	}
@@ -154,10 +155,10 @@ func testMoved(t *testing.T, s store.Store) {
 	if len(feeds) != 1 {
 		t.Errorf("%d feeds, want 1", len(feeds))
 	}
-	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "http://moved.example/sitemap.xml", Via: store.ViaRobots})
+	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "http://moved.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
 	must(t, s.MoveSitemap(bg, sm.ID, "https://www.moved.example/sitemap_index.xml"))
-	sm2, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "http://moved.example/sitemap.xml", Via: store.ViaRobots})
+	sm2, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "http://moved.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
 	if sm2.ID != sm.ID || sm2.URL != "https://www.moved.example/sitemap_index.xml" {
 		t.Errorf("the moved sitemap by its old URL: %+v", sm2)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/web"
 )
@@ -68,16 +69,16 @@ type srcSpec struct {
 }
 
 type feedSpec struct {
-	web.Feed        // as it is to be shown
-	Error    string // stored, never shown
+	model.Feed        // as it is to be shown
+	Error      string // stored, never shown
 }
 
 type smSpec struct {
-	web.Sitemap            // URL, State, LastRead; Via "index" for a child; URLs is computed
-	Parent      string     // a child's index
-	Reads       [][]string // the URLs of each read, in order
-	Partial     bool       // the last read was partial (the earlier ones whole)
-	Error       string     // stored, never shown
+	model.Sitemap            // URL, State, LastRead; Via "index" for a child; URLs is computed
+	Parent        string     // a child's index
+	Reads         [][]string // the URLs of each read, in order
+	Partial       bool       // the last read was partial (the earlier ones whole)
+	Error         string     // stored, never shown
 }
 
 type postSpec struct {
@@ -109,10 +110,13 @@ type siteWorld struct {
 	mem *web.MemData
 	// compared counts the calls compared, for the log.
 	compared int
+	golden   golden
 }
 
 func newSiteWorld(t *testing.T, st SiteDataStore) *siteWorld {
-	return &siteWorld{t: t, st: st, sql: st.SiteData(), mem: web.NewMemData()}
+	w := &siteWorld{t: t, st: st, sql: st.SiteData(), mem: web.NewMemData()}
+	t.Cleanup(func() { w.golden.check(t) })
+	return w
 }
 
 func day(n int) time.Time { return T0.AddDate(0, 0, -n) }
@@ -179,7 +183,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 	_, err = w.st.AddPosts(bg, named)
 	must(t, err)
 	for _, p := range s.Posts {
-		if p.State == store.PostPending || (p.FeedText != "" && p.Citations == nil) {
+		if p.State == model.PostPending || (p.FeedText != "" && p.Citations == nil) {
 			continue
 		}
 		stored, err := w.st.Post(bg, p.URL)
@@ -188,7 +192,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 		if text == "" {
 			text = p.FeedText
 		}
-		must(t, w.st.SavePage(bg, store.PageResult{PostID: stored.ID, State: p.State, Text: text, TextFrom: store.TextFromPage,
+		must(t, w.st.SavePage(bg, store.PageResult{PostID: stored.ID, State: p.State, Text: text, TextFrom: model.TextFromPage,
 			Citations: p.Citations, Fetched: T0}))
 	}
 	// Sitemaps: URLs they name that no post spec holds become pending
@@ -198,7 +202,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 	for _, m := range s.Sitemaps {
 		sm := store.Sitemap{SourceID: src.ID, URL: m.URL, Via: m.Via, State: m.State}
 		if m.Parent != "" {
-			sm.ParentID, sm.Via = ids[m.Parent], store.ViaRobots // the crawler keeps the index's route
+			sm.ParentID, sm.Via = ids[m.Parent], model.ViaRobots // the crawler keeps the index's route
 		}
 		stored, err := w.st.AddSitemap(bg, sm)
 		must(t, err)
@@ -208,10 +212,10 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 			for j, u := range read {
 				urls[j] = store.SitemapURL{Loc: u}
 				if _, ok := states[u]; !ok {
-					states[u] = store.PostPending
+					states[u] = model.PostPending
 				}
-				if states[u] == store.PostRemoved {
-					states[u] = store.PostPending // returned
+				if states[u] == model.PostRemoved {
+					states[u] = model.PostPending // returned
 				}
 			}
 			whole := !(m.Partial && i == len(m.Reads)-1)
@@ -220,7 +224,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 			if whole && i > 0 {
 				for _, u := range m.Reads[i-1] {
 					if !slices.Contains(read, u) {
-						states[u] = store.PostRemoved
+						states[u] = model.PostRemoved
 					}
 				}
 			}
@@ -242,7 +246,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 		specs[p.URL] = true
 		mp := web.MemPost{URL: p.URL, SourceID: id, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod, State: p.State,
 			Text: p.FeedText + p.PageText, Citations: citations(s.URL, p.Citations)}
-		if st, ok := states[p.URL]; ok && st == store.PostRemoved {
+		if st, ok := states[p.URL]; ok && st == model.PostRemoved {
 			mp.State = st
 		}
 		must(t, w.mem.AddPost(mp))
@@ -273,10 +277,10 @@ func citations(home string, links []string) []string {
 	return out
 }
 
-var siteOf = fetch.SiteOfURL
+var siteOf = model.SiteOfURL
 
-func (w *siteWorld) origin(o web.Origin) {
-	must(w.t, w.st.PutOrigin(bg, store.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked}))
+func (w *siteWorld) origin(o model.Origin) {
+	must(w.t, w.st.PutOrigin(bg, model.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked}))
 	w.mem.SetOrigin(o)
 }
 
@@ -305,8 +309,9 @@ func both[T any](w *siteWorld, name string, call func(web.Data) (T, error)) T {
 	w.t.Helper()
 	want, werr := call(w.mem)
 	got, gerr := call(w.sql)
+	w.golden.record(w.t, name, want, werr)
 	w.compared++
-	if (werr == nil) != (gerr == nil) || (werr != nil && errors.Is(werr, web.ErrNotFound) != errors.Is(gerr, web.ErrNotFound)) {
+	if (werr == nil) != (gerr == nil) || (werr != nil && errors.Is(werr, model.ErrNotFound) != errors.Is(gerr, model.ErrNotFound)) {
 		w.t.Errorf("%s: error %v, MemData %v", name, gerr, werr)
 		return got
 	}
@@ -341,33 +346,33 @@ func sameAs(t *testing.T, name string, got, want any) bool {
 func (w *siteWorld) compareAll(sites []string) []byte {
 	w.t.Helper()
 	var seen []any
-	seen = append(seen, both(w, "Coverage", func(d web.Data) (web.Coverage, error) { return d.Coverage(bg) }))
-	seen = append(seen, both(w, "SourcesByState", func(d web.Data) ([]web.StateCount, error) { return d.SourcesByState(bg) }))
-	seen = append(seen, both(w, "PostsPerMonth", func(d web.Data) ([]web.MonthCount, error) { return d.PostsPerMonth(bg) }))
+	seen = append(seen, both(w, "Coverage", func(d web.Data) (model.Coverage, error) { return d.Coverage(bg) }))
+	seen = append(seen, both(w, "SourcesByState", func(d web.Data) ([]model.StateCount, error) { return d.SourcesByState(bg) }))
+	seen = append(seen, both(w, "PostsPerMonth", func(d web.Data) ([]model.MonthCount, error) { return d.PostsPerMonth(bg) }))
 	ranges := [][2]time.Time{
 		{day(30), day(-1)}, {day(3).Add(5 * time.Hour), day(1).Add(time.Minute)}, {time.Time{}, T0.AddDate(300, 0, 0)},
 		{day(0), day(0)}, {day(-5), day(-10)},
 	}
 	for _, r := range ranges {
-		seen = append(seen, both(w, fmt.Sprintf("RequestsPerDay(%v, %v)", r[0], r[1]), func(d web.Data) ([]web.RequestDay, error) {
+		seen = append(seen, both(w, fmt.Sprintf("RequestsPerDay(%v, %v)", r[0], r[1]), func(d web.Data) ([]model.RequestDay, error) {
 			return d.RequestsPerDay(bg, r[0], r[1])
 		}))
 	}
 	for _, site := range sites {
 		for _, now := range []time.Time{T0, day(20)} {
-			seen = append(seen, both(w, "Site("+site+", "+now.Format(time.DateOnly)+")", func(d web.Data) (web.SiteDetail, error) {
+			seen = append(seen, both(w, "Site("+site+", "+now.Format(time.DateOnly)+")", func(d web.Data) (model.SiteDetail, error) {
 				return d.Site(bg, site, now)
 			}))
 		}
 	}
-	states := append([]string{"", "bogus"}, web.SourceStates...)
+	states := append([]string{"", "bogus"}, model.SourceStates...)
 	for _, state := range states {
 		for _, limit := range []int{1, 2, 3, 7, 500} {
 			seen = append(seen, w.walk(state, limit))
 		}
 		for _, after := range []string{"a", "alpha.example", "beta.examplf", "zzz", "192.0.2.7", "p05.example"} {
-			seen = append(seen, both(w, fmt.Sprintf("Sites(after %q, state %q)", after, state), func(d web.Data) (web.SitePage, error) {
-				return d.Sites(bg, web.SitesQuery{After: after, Limit: 4, State: state})
+			seen = append(seen, both(w, fmt.Sprintf("Sites(after %q, state %q)", after, state), func(d web.Data) (model.SitePage, error) {
+				return d.Sites(bg, model.SitesQuery{After: after, Limit: 4, State: state})
 			}))
 		}
 	}
@@ -378,16 +383,16 @@ func (w *siteWorld) compareAll(sites []string) []byte {
 
 // walk pages through Sites and checks that the pages add up to the
 // whole list, each page alike in both.
-func (w *siteWorld) walk(state string, limit int) []web.SiteSummary {
+func (w *siteWorld) walk(state string, limit int) []model.SiteSummary {
 	w.t.Helper()
-	all := both(w, fmt.Sprintf("Sites(state %q, all)", state), func(d web.Data) (web.SitePage, error) {
-		return d.Sites(bg, web.SitesQuery{Limit: 500, State: state})
+	all := both(w, fmt.Sprintf("Sites(state %q, all)", state), func(d web.Data) (model.SitePage, error) {
+		return d.Sites(bg, model.SitesQuery{Limit: 500, State: state})
 	})
-	var walked []web.SiteSummary
+	var walked []model.SiteSummary
 	after := ""
 	for range 1000 {
-		p := both(w, fmt.Sprintf("Sites(state %q, after %q, limit %d)", state, after, limit), func(d web.Data) (web.SitePage, error) {
-			return d.Sites(bg, web.SitesQuery{After: after, Limit: limit, State: state})
+		p := both(w, fmt.Sprintf("Sites(state %q, after %q, limit %d)", state, after, limit), func(d web.Data) (model.SitePage, error) {
+			return d.Sites(bg, model.SitesQuery{After: after, Limit: limit, State: state})
 		})
 		if p.Total != all.Total || len(p.Sites) > limit {
 			w.t.Fatalf("state %q after %q: total %d of %d, %d sites for limit %d", state, after, p.Total, all.Total, len(p.Sites), limit)
@@ -415,19 +420,19 @@ func buildWorld(w *siteWorld) []string {
 	t := w.t
 	ctx := context.Background()
 	active := func(u string, read time.Time) feedSpec {
-		return feedSpec{Feed: web.Feed{URL: u, State: store.FeedActive, Catalogue: store.CatalogueDone, Pages: 3, LastRead: read, Checked: read}}
+		return feedSpec{Feed: model.Feed{URL: u, State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 3, LastRead: read, Checked: read}}
 	}
 	// alpha.example: an active source with everything, a disallowed one
 	// and one never discovered.
 	var alphaPosts []postSpec
 	for i := range 58 {
-		p := postSpec{URL: fmt.Sprintf("https://alpha.example/p/%02d", i), Title: fmt.Sprintf("Post %d", i), State: store.PostIndexed,
+		p := postSpec{URL: fmt.Sprintf("https://alpha.example/p/%02d", i), Title: fmt.Sprintf("Post %d", i), State: model.PostIndexed,
 			Published: day(i / 2).Add(-time.Hour), PageText: "plain body", Lastmod: day(i / 2)}
 		switch i % 7 {
 		case 3:
 			p.Published = time.Time{} // undated: listed last, by URL
 		case 5:
-			p.State = store.PostSkipped
+			p.State = model.PostSkipped
 		}
 		alphaPosts = append(alphaPosts, p)
 	}
@@ -438,53 +443,53 @@ func buildWorld(w *siteWorld) []string {
 		}
 	}
 	alphaPosts = append(alphaPosts,
-		postSpec{URL: "https://alpha.example/one", Title: "First post", Published: day(35), State: store.PostIndexed, FeedText: siteSecrets[0],
+		postSpec{URL: "https://alpha.example/one", Title: "First post", Published: day(35), State: model.PostIndexed, FeedText: siteSecrets[0],
 			Citations: []string{"https://beta.example/x", "https://beta.example/y", "https://alpha.example/self", "https://www.alpha.example/self2",
 				"https://delta.example/z", "https://beta.example/x", "mailto:someone@example.com", "not a url", "https://shop.epsilon.example/"}},
-		postSpec{URL: "https://alpha.example/many", Title: "Link roundup", Published: day(36), State: store.PostIndexed, PageText: siteSecrets[1],
+		postSpec{URL: "https://alpha.example/many", Title: "Link roundup", Published: day(36), State: model.PostIndexed, PageText: siteSecrets[1],
 			Citations: many},
-		postSpec{URL: "https://alpha.example/feedonly", Title: "Feed only", Published: day(37), State: store.PostIndexed, FeedText: "a feed body"},
-		postSpec{URL: "https://alpha.example/app", Title: "An app shell", Published: day(4), State: store.PostShell},
-		postSpec{URL: "https://alpha.example/hidden", Title: "Hidden", State: store.PostNoindex},
-		postSpec{URL: "https://alpha.example/broken", Title: "Broken", Published: day(9), State: store.PostError},
-		postSpec{URL: "https://alpha.example/waiting", Title: "Waiting", Published: day(2), State: store.PostPending},
-		postSpec{URL: "https://alpha.example/refused", Title: "Refused", Published: day(3), State: store.PostRefused},
-		postSpec{URL: "https://alpha.example/moon", Title: "Before the epoch", Published: time.Date(1969, 7, 20, 20, 17, 0, 0, time.UTC), State: store.PostIndexed},
-		postSpec{URL: "https://alpha.example/eom", Title: "End of month", Published: time.Date(2026, 1, 31, 23, 59, 59, 999999999, time.UTC), State: store.PostIndexed},
-		postSpec{URL: "https://alpha.example/som", Title: "Start of month", Published: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), State: store.PostIndexed},
-		postSpec{URL: "https://alpha.example/gone", Title: "Gone", Published: day(50), State: store.PostIndexed, PageText: siteSecrets[2]},
+		postSpec{URL: "https://alpha.example/feedonly", Title: "Feed only", Published: day(37), State: model.PostIndexed, FeedText: "a feed body"},
+		postSpec{URL: "https://alpha.example/app", Title: "An app shell", Published: day(4), State: model.PostShell},
+		postSpec{URL: "https://alpha.example/hidden", Title: "Hidden", State: model.PostNoindex},
+		postSpec{URL: "https://alpha.example/broken", Title: "Broken", Published: day(9), State: model.PostError},
+		postSpec{URL: "https://alpha.example/waiting", Title: "Waiting", Published: day(2), State: model.PostPending},
+		postSpec{URL: "https://alpha.example/refused", Title: "Refused", Published: day(3), State: model.PostRefused},
+		postSpec{URL: "https://alpha.example/moon", Title: "Before the epoch", Published: time.Date(1969, 7, 20, 20, 17, 0, 0, time.UTC), State: model.PostIndexed},
+		postSpec{URL: "https://alpha.example/eom", Title: "End of month", Published: time.Date(2026, 1, 31, 23, 59, 59, 999999999, time.UTC), State: model.PostIndexed},
+		postSpec{URL: "https://alpha.example/som", Title: "Start of month", Published: time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), State: model.PostIndexed},
+		postSpec{URL: "https://alpha.example/gone", Title: "Gone", Published: day(50), State: model.PostIndexed, PageText: siteSecrets[2]},
 	)
 	w.addSource(srcSpec{URL: "https://alpha.example/", Added: day(40), Discovered: day(39), Posts: alphaPosts,
 		Feeds: []feedSpec{
-			{Feed: web.Feed{URL: "https://alpha.example/feed", Title: "Alpha feed", State: store.FeedActive, Catalogue: store.CatalogueDone, Pages: 7, LastRead: day(1), Checked: day(1)}},
-			{Feed: web.Feed{URL: "https://alpha.example/comments/feed", Title: "Comments on Alpha", State: store.FeedActive, Catalogue: store.CatalogueNone, LastRead: day(2), Checked: day(1)}},
+			{Feed: model.Feed{URL: "https://alpha.example/feed", Title: "Alpha feed", State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 7, LastRead: day(1), Checked: day(1)}},
+			{Feed: model.Feed{URL: "https://alpha.example/comments/feed", Title: "Comments on Alpha", State: model.FeedActive, Catalogue: model.CatalogueNone, LastRead: day(2), Checked: day(1)}},
 		},
 		Sitemaps: []smSpec{
-			{Sitemap: web.Sitemap{URL: "https://alpha.example/sitemap.xml", Via: store.ViaRobots, State: "active", LastRead: day(3)},
+			{Sitemap: model.Sitemap{URL: "https://alpha.example/sitemap.xml", Via: model.ViaRobots, State: "active", LastRead: day(3)},
 				Reads: [][]string{{"https://alpha.example/one", "https://alpha.example/gone", "https://alpha.example/s/1"}, {"https://alpha.example/one", "https://alpha.example/s/1"}}},
-			{Sitemap: web.Sitemap{URL: "https://alpha.example/sitemap-index.xml", Via: store.ViaWellKnown, State: "active", LastRead: T0.Add(-5 * time.Hour)}},
-			{Sitemap: web.Sitemap{URL: "https://alpha.example/sitemap-posts.xml", Via: "index", State: "active", LastRead: day(4)},
+			{Sitemap: model.Sitemap{URL: "https://alpha.example/sitemap-index.xml", Via: model.ViaWellKnown, State: "active", LastRead: T0.Add(-5 * time.Hour)}},
+			{Sitemap: model.Sitemap{URL: "https://alpha.example/sitemap-posts.xml", Via: "index", State: "active", LastRead: day(4)},
 				Parent: "https://alpha.example/sitemap-index.xml",
 				Reads:  [][]string{{"https://alpha.example/s/2", "https://alpha.example/s/3", "https://alpha.example/s/4"}, {"https://alpha.example/s/2"}}, Partial: true},
 		}})
 	w.addSource(srcSpec{URL: "https://blog.alpha.example/", Added: day(30), Discovered: day(29),
-		Feeds: []feedSpec{{Feed: web.Feed{URL: "https://blog.alpha.example/rss", State: store.FeedDisallowed, Catalogue: store.CatalogueNone, Checked: day(3)}}},
-		Posts: []postSpec{{URL: "https://blog.alpha.example/p", Title: "Blog post", Published: day(100), State: store.PostDisallowed}}})
+		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://blog.alpha.example/rss", State: model.FeedDisallowed, Catalogue: model.CatalogueNone, Checked: day(3)}}},
+		Posts: []postSpec{{URL: "https://blog.alpha.example/p", Title: "Blog post", Published: day(100), State: model.PostDisallowed}}})
 	w.addSource(srcSpec{URL: "https://www.alpha.example/", Added: day(1)})
 	// beta.example: no feed; and an erring source.
 	w.addSource(srcSpec{URL: "https://beta.example/", Added: day(20), Discovered: day(19),
-		Posts: []postSpec{{URL: "https://beta.example/b1", Title: "Beta cites", Published: day(8), State: store.PostIndexed,
+		Posts: []postSpec{{URL: "https://beta.example/b1", Title: "Beta cites", Published: day(8), State: model.PostIndexed,
 			Citations: []string{"https://alpha.example/one", "https://blog.alpha.example/p", "https://delta.example/a"}}}})
 	w.addSource(srcSpec{URL: "https://old.beta.example/", Added: day(20), Discovered: day(19),
-		Feeds:    []feedSpec{{Feed: web.Feed{URL: "https://old.beta.example/feed", State: store.FeedError, Catalogue: store.CatalogueInterrupted, Checked: day(2)}, Error: siteSecrets[3]}},
-		Sitemaps: []smSpec{{Sitemap: web.Sitemap{URL: "https://old.beta.example/sitemap.xml", Via: store.ViaWellKnown, State: "error"}, Error: siteSecrets[5]}}})
+		Feeds:    []feedSpec{{Feed: model.Feed{URL: "https://old.beta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted, Checked: day(2)}, Error: siteSecrets[3]}},
+		Sitemaps: []smSpec{{Sitemap: model.Sitemap{URL: "https://old.beta.example/sitemap.xml", Via: model.ViaWellKnown, State: "error"}, Error: siteSecrets[5]}}})
 	w.addSource(srcSpec{URL: "https://gamma.blogspot.com/", Added: day(1)})
 	// delta.example: robots.txt unreachable on 443, fine on 8080.
 	w.addSource(srcSpec{URL: "https://delta.example/", Added: day(10), Discovered: day(9),
-		Feeds: []feedSpec{{Feed: web.Feed{URL: "https://delta.example/feed", State: store.FeedError, Catalogue: store.CatalogueInterrupted}}},
+		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://delta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted}}},
 		Posts: []postSpec{
-			{URL: "https://delta.example/a", Title: "Delta <b>bold</b>", Published: day(60), State: store.PostIndexed, Citations: []string{"https://www.alpha.example/one"}},
-			{URL: "https://delta.example/b", Title: "Delta error", State: store.PostError},
+			{URL: "https://delta.example/a", Title: "Delta <b>bold</b>", Published: day(60), State: model.PostIndexed, Citations: []string{"https://www.alpha.example/one"}},
+			{URL: "https://delta.example/b", Title: "Delta error", State: model.PostError},
 		}})
 	w.addSource(srcSpec{URL: "http://delta.example:8080/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("http://delta.example:8080/feed", day(2))}})
 	w.addSource(srcSpec{URL: "https://refuser.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://refuser.example/feed", day(5))}})
@@ -493,10 +498,10 @@ func buildWorld(w *siteWorld) []string {
 	w.addSource(srcSpec{URL: "https://shop.epsilon.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://shop.epsilon.example/feed", day(5))}})
 	w.addSource(srcSpec{URL: "https://kappa.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://kappa.example/feed", day(5))}})
 	w.addSource(srcSpec{URL: "https://lambda.example/", Added: day(10), Discovered: day(9),
-		Feeds:    []feedSpec{{Feed: web.Feed{URL: "https://lambda.example/feed", State: store.FeedDisallowed, Catalogue: store.CatalogueNone}}},
-		Sitemaps: []smSpec{{Sitemap: web.Sitemap{URL: "https://lambda.example/sitemap.xml", Via: store.ViaRobots, State: "active", LastRead: day(6)}, Reads: [][]string{{"https://lambda.example/x"}}}}})
+		Feeds:    []feedSpec{{Feed: model.Feed{URL: "https://lambda.example/feed", State: model.FeedDisallowed, Catalogue: model.CatalogueNone}}},
+		Sitemaps: []smSpec{{Sitemap: model.Sitemap{URL: "https://lambda.example/sitemap.xml", Via: model.ViaRobots, State: "active", LastRead: day(6)}, Reads: [][]string{{"https://lambda.example/x"}}}}})
 	w.addSource(srcSpec{URL: "https://mu.example/", Added: day(10),
-		Feeds: []feedSpec{{Feed: web.Feed{URL: "https://mu.example/feed", State: store.FeedDisallowed, Catalogue: store.CatalogueNone}}}})
+		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://mu.example/feed", State: model.FeedDisallowed, Catalogue: model.CatalogueNone}}}})
 	w.addSource(srcSpec{URL: "https://zeta.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://zeta.example/feed", day(5))}})
 	blogZeta := w.addSource(srcSpec{URL: "https://blog.zeta.example/", Added: day(10), Discovered: day(9)})
 	w.addSource(srcSpec{URL: "https://eta.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://eta.example/feed", day(5))}})
@@ -513,8 +518,8 @@ func buildWorld(w *siteWorld) []string {
 		case 2:
 			s.Discovered, s.Feeds = day(i), []feedSpec{active(fmt.Sprintf("https://p%02d.example/feed", i), day(i))}
 		case 3:
-			s.Discovered, s.Feeds = day(i), []feedSpec{{Feed: web.Feed{URL: fmt.Sprintf("https://p%02d.example/feed", i), Title: fmt.Sprintf("P%d", i),
-				State: store.FeedError, Catalogue: store.CatalogueNone}}}
+			s.Discovered, s.Feeds = day(i), []feedSpec{{Feed: model.Feed{URL: fmt.Sprintf("https://p%02d.example/feed", i), Title: fmt.Sprintf("P%d", i),
+				State: model.FeedError, Catalogue: model.CatalogueNone}}}
 		}
 		w.addSource(s)
 		if i%5 == 0 { // a second source, another state
@@ -522,7 +527,7 @@ func buildWorld(w *siteWorld) []string {
 		}
 	}
 
-	for _, o := range []web.Origin{
+	for _, o := range []model.Origin{
 		{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)},
 		{Origin: "http://alpha.example:80", Status: 404, State: "no-file", Checked: day(2)},
 		{Origin: "https://blog.alpha.example:443", Status: 200, State: "parsed", Checked: day(1)},
@@ -594,19 +599,19 @@ func buildWorld(w *siteWorld) []string {
 	for _, d := range []web.Data{w.mem, w.sql} {
 		must(t, d.PauseSource(ctx, blogZeta, "claim", day(4)))
 	}
-	res := both(w, "PauseSite(zeta)", func(d web.Data) (web.PauseResult, error) {
+	res := both(w, "PauseSite(zeta)", func(d web.Data) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "zeta.example", "opt-out form", day(2))
 	})
-	if res != (web.PauseResult{Site: "zeta.example", Paused: 1, AlreadyPaused: 1}) {
+	if res != (model.PauseResult{Site: "zeta.example", Paused: 1, AlreadyPaused: 1}) {
 		t.Errorf("PauseSite(zeta): %+v", res)
 	}
-	both(w, "PauseSite(eta)", func(d web.Data) (web.PauseResult, error) {
+	both(w, "PauseSite(eta)", func(d web.Data) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "eta.example", "opt-out form", day(2))
 	})
 	for _, d := range []web.Data{w.mem, w.sql} {
 		must(t, d.ResumeSite(ctx, "eta.example"))
 	}
-	both(w, "PauseSite(theta)", func(d web.Data) (web.PauseResult, error) {
+	both(w, "PauseSite(theta)", func(d web.Data) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "theta.example", "opt-out form", day(2))
 	})
 
@@ -621,7 +626,7 @@ func testSiteDataEmpty(t *testing.T, st SiteDataStore) {
 	w.compareAll([]string{"a.example"})
 	c, err := w.sql.Coverage(bg)
 	must(t, err)
-	if len(c.Gaps) != len(web.GapReasons) {
+	if len(c.Gaps) != len(model.GapReasons) {
 		t.Errorf("gaps %+v", c.Gaps)
 	}
 }
@@ -643,7 +648,7 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 			t.Errorf("gap %s is empty: the world misses a case", g.Reason)
 		}
 	}
-	want := map[string]int{web.GapRefused: 2, web.GapRobotsUnreachable: 6, web.GapNever304: 2, web.GapDisallowed: 3}
+	want := map[string]int{model.GapRefused: 2, model.GapRobotsUnreachable: 6, model.GapNever304: 2, model.GapDisallowed: 3}
 	for _, g := range c.Gaps {
 		if n, ok := want[g.Reason]; ok && n != g.Count {
 			t.Errorf("gap %s: %d, want %d", g.Reason, g.Count, n)
@@ -651,7 +656,7 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 	}
 	alpha, err := w.sql.Site(bg, "alpha.example", T0)
 	must(t, err)
-	if len(alpha.Recent) != web.RecentPosts || alpha.Citations.Out == 0 || len(alpha.Citations.TopOut) != web.TopCited || alpha.Citations.In != 3 {
+	if len(alpha.Recent) != model.RecentPosts || alpha.Citations.Out == 0 || len(alpha.Citations.TopOut) != model.TopCited || alpha.Citations.In != 3 {
 		t.Errorf("alpha: %d recent, citations %+v", len(alpha.Recent), alpha.Citations)
 	}
 	if alpha.Sources[0].Title != "Alpha feed" || alpha.Sources[0].Sitemaps[1].Via != "index" || alpha.Sources[0].Sitemaps[1].URLs != 1 {
@@ -662,15 +667,15 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 	// starts paused; pausing again counts everything as already paused;
 	// resuming one source keeps the site-level opt-out.
 	w.addSource(srcSpec{URL: "https://new.zeta.example/", Added: day(1), Discovered: day(1)})
-	res := both(w, "PauseSite(zeta) again", func(d web.Data) (web.PauseResult, error) {
+	res := both(w, "PauseSite(zeta) again", func(d web.Data) (model.PauseResult, error) {
 		return d.PauseSite(bg, "zeta.example", "claim", day(0))
 	})
-	if res != (web.PauseResult{Site: "zeta.example", Paused: 0, AlreadyPaused: 3}) {
+	if res != (model.PauseResult{Site: "zeta.example", Paused: 0, AlreadyPaused: 3}) {
 		t.Errorf("PauseSite(zeta) again: %+v", res)
 	}
 	z, _ := w.sql.Site(bg, "zeta.example", T0)
 	for _, s := range z.Sources {
-		if !s.Paused || s.State != web.StatePaused {
+		if !s.Paused || s.State != model.StatePaused {
 			t.Errorf("zeta source %s not paused: %+v", s.URL, s)
 		}
 	}
@@ -692,13 +697,13 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 func testSiteDataOptOut(t *testing.T, st SiteDataStore) {
 	w := newSiteWorld(t, st)
 	// Opted out before any source of it is known.
-	res := both(w, "PauseSite", func(d web.Data) (web.PauseResult, error) {
+	res := both(w, "PauseSite", func(d web.Data) (model.PauseResult, error) {
 		return d.PauseSite(bg, "later.example", "opt-out form", day(5))
 	})
-	if res != (web.PauseResult{Site: "later.example"}) {
+	if res != (model.PauseResult{Site: "later.example"}) {
 		t.Errorf("%+v", res)
 	}
-	both(w, "PauseSite again", func(d web.Data) (web.PauseResult, error) { return d.PauseSite(bg, "later.example", "claim", day(4)) })
+	both(w, "PauseSite again", func(d web.Data) (model.PauseResult, error) { return d.PauseSite(bg, "later.example", "claim", day(4)) })
 	id := w.addSource(srcSpec{URL: "https://www.later.example/", Added: day(3), Discovered: day(3)})
 	w.addSource(srcSpec{URL: "https://other.example/", Added: day(3)})
 	d, err := w.sql.Site(bg, "later.example", T0)
@@ -729,7 +734,7 @@ func testSiteDataOptOut(t *testing.T, st SiteDataStore) {
 func testSiteDataNotFound(t *testing.T, st SiteDataStore) {
 	w := newSiteWorld(t, st)
 	sd := w.sql
-	if _, err := sd.Site(bg, "nowhere.example", T0); !errors.Is(err, web.ErrNotFound) {
+	if _, err := sd.Site(bg, "nowhere.example", T0); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("Site: %v", err)
 	}
 	for name, err := range map[string]error{
@@ -737,17 +742,17 @@ func testSiteDataNotFound(t *testing.T, st SiteDataStore) {
 		"ResumeSource":      sd.ResumeSource(bg, 999),
 		"MarkClaimVerified": sd.MarkClaimVerified(bg, "x", "dns", T0),
 	} {
-		if !errors.Is(err, web.ErrNotFound) {
+		if !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("%s: want ErrNotFound, got %v", name, err)
 		}
 	}
-	if _, err := sd.Claim(bg, "x"); !errors.Is(err, web.ErrNotFound) {
+	if _, err := sd.Claim(bg, "x"); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("Claim: %v", err)
 	}
 	// A site only asked (a refusal seen before any source): it has a page.
 	w.requests(reqSpec{Site: "refuser.example", Purpose: "robots", Status: 403, Outcome: "fetched", Start: T0})
 	w.refusal("refuser.example", true)
-	d := both(w, "Site(refuser)", func(d web.Data) (web.SiteDetail, error) { return d.Site(bg, "refuser.example", T0) })
+	d := both(w, "Site(refuser)", func(d web.Data) (model.SiteDetail, error) { return d.Site(bg, "refuser.example", T0) })
 	if !d.Refused || d.Requests.Total != 1 {
 		t.Errorf("refuser: %+v", d)
 	}
@@ -755,23 +760,23 @@ func testSiteDataNotFound(t *testing.T, st SiteDataStore) {
 
 func testSiteDataClaims(t *testing.T, st SiteDataStore) {
 	w := newSiteWorld(t, st)
-	c := web.Claim{ID: strings.Repeat("ab", 32), Site: "beta.example", Token: "corpusbot-claim=xyz", Created: T0, Expires: T0.Add(48 * time.Hour)}
+	c := model.Claim{ID: strings.Repeat("ab", 32), Site: "beta.example", Token: "corpusbot-claim=xyz", Created: T0, Expires: T0.Add(48 * time.Hour)}
 	for _, d := range []web.Data{w.mem, w.sql} {
 		must(t, d.CreateClaim(bg, c))
 		if err := d.CreateClaim(bg, c); err == nil {
 			t.Errorf("%T: duplicate claim ID accepted", d)
 		}
-		must(t, d.CreateClaim(bg, web.Claim{ID: "other", Site: "beta.example", Token: "t2", Created: T0, Expires: T0}))
+		must(t, d.CreateClaim(bg, model.Claim{ID: "other", Site: "beta.example", Token: "t2", Created: T0, Expires: T0}))
 	}
-	both(w, "Claim", func(d web.Data) (web.Claim, error) { return d.Claim(bg, c.ID) })
+	both(w, "Claim", func(d web.Data) (model.Claim, error) { return d.Claim(bg, c.ID) })
 	for _, d := range []web.Data{w.mem, w.sql} {
 		must(t, d.MarkClaimVerified(bg, c.ID, "dns", T0.Add(time.Hour)))
 	}
-	got := both(w, "Claim verified", func(d web.Data) (web.Claim, error) { return d.Claim(bg, c.ID) })
+	got := both(w, "Claim verified", func(d web.Data) (model.Claim, error) { return d.Claim(bg, c.ID) })
 	if got.Method != "dns" || !got.Verified.Equal(T0.Add(time.Hour)) || got.Token != c.Token {
 		t.Errorf("%+v", got)
 	}
-	both(w, "Claim other", func(d web.Data) (web.Claim, error) { return d.Claim(bg, "other") })
+	both(w, "Claim other", func(d web.Data) (model.Claim, error) { return d.Claim(bg, "other") })
 }
 
 // testSiteDataNoText proves that nothing web.Data answers carries a post's
@@ -820,7 +825,7 @@ func testSiteDataOptedOutWithheld(t *testing.T, st SiteDataStore) {
 	c, err := w.sql.Coverage(bg)
 	must(t, err)
 	for _, g := range c.Gaps {
-		if g.Reason == web.GapNever304 && g.Count != 0 {
+		if g.Reason == model.GapNever304 && g.Count != 0 {
 			t.Errorf("never-304 counts requests never sent: %d", g.Count)
 		}
 	}

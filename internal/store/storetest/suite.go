@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -95,7 +96,7 @@ func testSources(t *testing.T, s store.Store) {
 	if !got.Discovered.Equal(T0) {
 		t.Fatalf("discovered %v", got.Discovered)
 	}
-	if _, err := s.Source(bg, 999); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Source(bg, 999); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("missing source: %v", err)
 	}
 	n := 0
@@ -106,11 +107,11 @@ func testSources(t *testing.T, s store.Store) {
 }
 
 func testOrigins(t *testing.T, s store.Store) {
-	if _, err := s.Origin(bg, "https://a.example"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Origin(bg, "https://a.example"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
 	}
-	must(t, s.PutOrigin(bg, store.Origin{Origin: "https://a.example", Status: 200, State: "parsed", Checked: T0}))
-	must(t, s.PutOrigin(bg, store.Origin{Origin: "https://a.example", Status: 404, State: "no-file", Checked: T0}))
+	must(t, s.PutOrigin(bg, model.Origin{Origin: "https://a.example", Status: 200, State: "parsed", Checked: T0}))
+	must(t, s.PutOrigin(bg, model.Origin{Origin: "https://a.example", Status: 404, State: "no-file", Checked: T0}))
 	o, err := s.Origin(bg, "https://a.example")
 	must(t, err)
 	if o.Status != 404 || o.State != "no-file" || !o.Checked.Equal(T0) {
@@ -122,11 +123,11 @@ func testFeeds(t *testing.T, s store.Store) {
 	src := source(t, s, "https://a.example/")
 	f, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
 	must(t, err)
-	if f.ID == 0 || f.State != store.FeedActive || f.Catalogue != store.CatalogueNone {
+	if f.ID == 0 || f.State != model.FeedActive || f.Catalogue != model.CatalogueNone {
 		t.Fatalf("%+v", f)
 	}
 	f.ETag, f.LastModified, f.LastRead, f.Checked = `"x"`, "Mon, 02 Jan 2026 03:04:05 GMT", T0, T0
-	f.Catalogue, f.NextPage, f.Pages = store.CataloguePending, "https://a.example/feed?paged=3", 2
+	f.Catalogue, f.NextPage, f.Pages = model.CataloguePending, "https://a.example/feed?paged=3", 2
 	must(t, s.UpdateFeed(bg, f))
 	again, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
 	must(t, err)
@@ -143,7 +144,7 @@ func testFeeds(t *testing.T, s store.Store) {
 	if len(cat) != 1 {
 		t.Fatalf("catalogues due %d", len(cat))
 	}
-	f.Catalogue = store.CatalogueDone
+	f.Catalogue = model.CatalogueDone
 	must(t, s.UpdateFeed(bg, f))
 	cat, _ = s.CataloguesDue(bg, T0, 10)
 	if len(cat) != 0 {
@@ -163,11 +164,11 @@ func testFeedsDue(t *testing.T, s store.Store) {
 		must(t, s.UpdateFeed(bg, f))
 		return f
 	}
-	mk("https://a.example/new", store.FeedActive, time.Time{}, time.Time{})
-	mk("https://a.example/old", store.FeedActive, T0.Add(-48*time.Hour), T0.Add(-48*time.Hour))
-	mk("https://a.example/fresh", store.FeedActive, T0.Add(-time.Hour), T0.Add(-time.Hour))
-	mk("https://a.example/dis-old", store.FeedDisallowed, time.Time{}, T0.Add(-9*24*time.Hour))
-	mk("https://a.example/dis-new", store.FeedDisallowed, time.Time{}, T0.Add(-time.Hour))
+	mk("https://a.example/new", model.FeedActive, time.Time{}, time.Time{})
+	mk("https://a.example/old", model.FeedActive, T0.Add(-48*time.Hour), T0.Add(-48*time.Hour))
+	mk("https://a.example/fresh", model.FeedActive, T0.Add(-time.Hour), T0.Add(-time.Hour))
+	mk("https://a.example/dis-old", model.FeedDisallowed, time.Time{}, T0.Add(-9*24*time.Hour))
+	mk("https://a.example/dis-new", model.FeedDisallowed, time.Time{}, T0.Add(-time.Hour))
 	due, err := s.FeedsDue(bg, T0, T0.Add(-24*time.Hour), T0.Add(-7*24*time.Hour), 10)
 	must(t, err)
 	var got []string
@@ -206,11 +207,11 @@ func testPosts(t *testing.T, s store.Store) {
 	}
 	p1, err := s.Post(bg, "https://a.example/1")
 	must(t, err)
-	if p1.State != store.PostIndexed || p1.TextFrom != store.TextFromFeed || p1.Due || p1.Text != "full text" {
+	if p1.State != model.PostIndexed || p1.TextFrom != model.TextFromFeed || p1.Due || p1.Text != "full text" {
 		t.Fatalf("full-content post: %+v", p1)
 	}
 	p2, _ := s.Post(bg, "https://a.example/2")
-	if p2.State != store.PostPending || !p2.Due || p2.Title != "Two" {
+	if p2.State != model.PostPending || !p2.Due || p2.Title != "Two" {
 		t.Fatalf("pending post: %+v", p2)
 	}
 	due, err := s.PostsDue(bg, 0, T0, 10)
@@ -222,7 +223,7 @@ func testPosts(t *testing.T, s store.Store) {
 	if len(due) != 0 {
 		t.Fatalf("other source's due: %+v", due)
 	}
-	if _, err := s.Post(bg, "https://a.example/none"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Post(bg, "https://a.example/none"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("missing post: %v", err)
 	}
 }
@@ -232,7 +233,7 @@ func testPostsModified(t *testing.T, s store.Store) {
 	_, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Lastmod: T0}})
 	must(t, err)
 	p, _ := s.Post(bg, "https://a.example/1")
-	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "x", TextFrom: store.TextFromPage, Fetched: T0}))
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "x", TextFrom: model.TextFromPage, Fetched: T0}))
 	res, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Lastmod: T0}})
 	must(t, err)
 	if res.Modified != 0 {
@@ -244,7 +245,7 @@ func testPostsModified(t *testing.T, s store.Store) {
 		t.Fatalf("advanced date not modified: %+v", res)
 	}
 	p, _ = s.Post(bg, "https://a.example/1")
-	if !p.Due || p.State != store.PostIndexed || !p.Lastmod.Equal(T0.Add(time.Hour)) {
+	if !p.Due || p.State != model.PostIndexed || !p.Lastmod.Equal(T0.Add(time.Hour)) {
 		t.Fatalf("%+v", p)
 	}
 }
@@ -254,10 +255,10 @@ func testSavePage(t *testing.T, s store.Store) {
 	_, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Title: "Feed title"}})
 	must(t, err)
 	p, _ := s.Post(bg, "https://a.example/1")
-	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "body", TextFrom: store.TextFromPage,
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "body", TextFrom: model.TextFromPage,
 		ETag: `"e"`, LastModified: "lm", Citations: []string{"https://b.example/x"}, Fetched: T0, Published: T0}))
 	p, _ = s.Post(bg, p.URL)
-	if p.Due || p.State != store.PostIndexed || p.Text != "body" || p.ETag != `"e"` || len(p.Citations) != 1 || p.Title != "Feed title" || !p.Published.Equal(T0) {
+	if p.Due || p.State != model.PostIndexed || p.Text != "body" || p.ETag != `"e"` || len(p.Citations) != 1 || p.Title != "Feed title" || !p.Published.Equal(T0) {
 		t.Fatalf("%+v", p)
 	}
 	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, Keep: true, Fetched: T0.Add(time.Hour)}))
@@ -265,19 +266,19 @@ func testSavePage(t *testing.T, s store.Store) {
 	if p.Text != "body" || p.ETag != `"e"` || !p.Fetched.Equal(T0.Add(time.Hour)) {
 		t.Fatalf("304 changed the post: %+v", p)
 	}
-	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostNoindex, Fetched: T0}))
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostNoindex, Fetched: T0}))
 	p, _ = s.Post(bg, p.URL)
-	if p.Text != "" || p.State != store.PostNoindex || len(p.Citations) != 0 {
+	if p.Text != "" || p.State != model.PostNoindex || len(p.Citations) != 0 {
 		t.Fatalf("noindex kept text: %+v", p)
 	}
 }
 
 func testSitemaps(t *testing.T, s store.Store) {
 	src := source(t, s, "https://a.example/")
-	idx, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaRobots})
+	idx, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
 	for i, u := range []string{"https://a.example/s1.xml", "https://a.example/s2.xml"} {
-		_, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: u, Via: store.ViaRobots, ParentID: idx.ID, Lastmod: T0.Add(time.Duration(i) * time.Hour)})
+		_, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: u, Via: model.ViaRobots, ParentID: idx.ID, Lastmod: T0.Add(time.Duration(i) * time.Hour)})
 		must(t, err)
 	}
 	kids, err := s.ChildSitemaps(bg, idx.ID)
@@ -311,7 +312,7 @@ func testSitemapKinds(t *testing.T, s store.Store) {
 	must(t, s.MarkDiscovered(bg, src.ID, T0))
 	must(t, s.MarkSitemapsChecked(bg, src.ID, T0))
 	f, _ := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
-	f.LastRead, f.Checked, f.NextDue, f.Catalogue = T0, T0, T0.Add(time.Hour), store.CatalogueDone
+	f.LastRead, f.Checked, f.NextDue, f.Catalogue = T0, T0, T0.Add(time.Hour), model.CatalogueDone
 	must(t, s.UpdateFeed(bg, f)) // its archive is the sitemaps': a truncated source
 	nothingDue := func(when string) {
 		t.Helper()
@@ -331,24 +332,24 @@ func testSitemapKinds(t *testing.T, s store.Store) {
 		}
 	}
 
-	tax, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/category-sitemap.xml", Via: store.ViaRobots,
-		Kind: "taxonomies", State: store.SitemapSkipped})
+	tax, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/category-sitemap.xml", Via: model.ViaRobots,
+		Kind: "taxonomies", State: model.SitemapSkipped})
 	must(t, err)
-	if tax.Kind != "taxonomies" || tax.State != store.SitemapSkipped || !tax.LastRead.IsZero() {
+	if tax.Kind != "taxonomies" || tax.State != model.SitemapSkipped || !tax.LastRead.IsZero() {
 		t.Fatalf("added skipped sitemap: %+v", tax)
 	}
 	nothingDue("a top-level taxonomy sitemap, never read")
 
-	idx, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap_index.xml", Via: store.ViaRobots, Kind: "unknown"})
+	idx, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap_index.xml", Via: model.ViaRobots, Kind: "unknown"})
 	must(t, err)
 	if due, _ := s.SitemapsDue(bg, T0, T0, true, 10); len(due) != 1 || due[0].ID != idx.ID {
 		t.Fatalf("the index never read, of a truncated source: due %+v", due)
 	}
-	posts, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/post-sitemap.xml", Via: store.ViaRobots,
+	posts, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/post-sitemap.xml", Via: model.ViaRobots,
 		ParentID: idx.ID, Lastmod: T0, Kind: "posts"})
 	must(t, err)
-	authors, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/author-sitemap.xml", Via: store.ViaRobots,
-		ParentID: idx.ID, Lastmod: T0.Add(-time.Hour), Kind: "authors", State: store.SitemapSkipped})
+	authors, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/author-sitemap.xml", Via: model.ViaRobots,
+		ParentID: idx.ID, Lastmod: T0.Add(-time.Hour), Kind: "authors", State: model.SitemapSkipped})
 	must(t, err)
 	posts.LastRead, posts.ReadLastmod = T0, T0
 	posts.SkippedPages, posts.SkippedTaxonomies, posts.SkippedAuthors, posts.SkippedOther = 1, 2, 3, 4
@@ -369,13 +370,13 @@ func testSitemapKinds(t *testing.T, s store.Store) {
 	if k := kids[0]; k.Kind != "posts" || k.State != "active" || k.SkippedPages != 1 || k.SkippedTaxonomies != 2 || k.SkippedAuthors != 3 || k.SkippedOther != 4 {
 		t.Fatalf("posts child's kind and skip counts: %+v", k)
 	}
-	if k := kids[1]; k.Kind != "authors" || k.State != store.SitemapSkipped || k.SkippedPages+k.SkippedTaxonomies+k.SkippedAuthors+k.SkippedOther != 0 {
+	if k := kids[1]; k.Kind != "authors" || k.State != model.SitemapSkipped || k.SkippedPages+k.SkippedTaxonomies+k.SkippedAuthors+k.SkippedOther != 0 {
 		t.Fatalf("skipped child: %+v", k)
 	}
 	// Listed again, a known sitemap keeps its kind, state and counts; its
 	// lastmod follows the index.
-	again, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/post-sitemap.xml", Via: store.ViaRobots,
-		ParentID: idx.ID, Lastmod: T0.Add(time.Hour), Kind: "unknown", State: store.SitemapSkipped})
+	again, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/post-sitemap.xml", Via: model.ViaRobots,
+		ParentID: idx.ID, Lastmod: T0.Add(time.Hour), Kind: "unknown", State: model.SitemapSkipped})
 	must(t, err)
 	if again.Kind != "posts" || again.State != "active" || again.SkippedOther != 4 || !again.Lastmod.Equal(T0.Add(time.Hour)) {
 		t.Fatalf("re-listed child: %+v", again)
@@ -391,7 +392,7 @@ func testSitemapKinds(t *testing.T, s store.Store) {
 
 func testIngestDiff(t *testing.T, s store.Store) {
 	src := source(t, s, "https://a.example/")
-	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaWellKnown})
+	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaWellKnown})
 	must(t, err)
 	day1 := []store.SitemapURL{{Loc: "https://a.example/1", Lastmod: T0}, {Loc: "https://a.example/2", Lastmod: T0}, {Loc: "https://a.example/3", Lastmod: time.Time{}}}
 	d, err := s.IngestSitemap(bg, sm, day1, true)
@@ -401,7 +402,7 @@ func testIngestDiff(t *testing.T, s store.Store) {
 	}
 	for _, u := range []string{"https://a.example/1", "https://a.example/2", "https://a.example/3"} {
 		p, _ := s.Post(bg, u)
-		must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Text: "t", TextFrom: store.TextFromPage, Fetched: T0}))
+		must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "t", TextFrom: model.TextFromPage, Fetched: T0}))
 	}
 	day2 := []store.SitemapURL{{Loc: "https://a.example/1", Lastmod: T0.Add(time.Hour)}, {Loc: "https://a.example/3", Lastmod: T0}, {Loc: "https://a.example/4", Lastmod: T0}}
 	d, err = s.IngestSitemap(bg, sm, day2, true)
@@ -410,7 +411,7 @@ func testIngestDiff(t *testing.T, s store.Store) {
 		t.Fatalf("day 2: %+v", d)
 	}
 	p2, _ := s.Post(bg, "https://a.example/2")
-	if p2.State != store.PostRemoved || p2.Text != "t" || p2.Due {
+	if p2.State != model.PostRemoved || p2.Text != "t" || p2.Due {
 		t.Fatalf("removed: %+v", p2)
 	}
 	p1, _ := s.Post(bg, "https://a.example/1")
@@ -434,7 +435,7 @@ func testIngestDiff(t *testing.T, s store.Store) {
 		t.Fatalf("returned: %+v", d)
 	}
 	p2, _ = s.Post(bg, "https://a.example/2")
-	if p2.State != store.PostIndexed || p2.Due {
+	if p2.State != model.PostIndexed || p2.Due {
 		t.Fatalf("came back: %+v", p2)
 	}
 }
@@ -446,7 +447,7 @@ func testTruncated(t *testing.T, s store.Store) {
 	must(t, s.MarkDiscovered(bg, b.ID, T0))
 	fa, _ := s.AddFeed(bg, store.Feed{SourceID: a.ID, URL: "https://a.example/feed"})
 	fb, _ := s.AddFeed(bg, store.Feed{SourceID: b.ID, URL: "https://b.example/feed"})
-	fa.Catalogue = store.CatalogueDone
+	fa.Catalogue = model.CatalogueDone
 	must(t, s.UpdateFeed(bg, fa))
 	_ = fb
 	got, err := s.SourcesForSitemaps(bg, true, T0, 10)
@@ -463,7 +464,7 @@ func testTruncated(t *testing.T, s store.Store) {
 		t.Fatalf("postponed: %+v", all)
 	}
 	must(t, s.MarkSitemapsChecked(bg, a.ID, T0))
-	sm, _ := s.AddSitemap(bg, store.Sitemap{SourceID: a.ID, URL: "https://a.example/sitemap.xml", Via: store.ViaRobots})
+	sm, _ := s.AddSitemap(bg, store.Sitemap{SourceID: a.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaRobots})
 	due, _ := s.SitemapsDue(bg, T0, T0, true, 10)
 	if len(due) != 1 {
 		t.Fatalf("unread sitemap of truncated source not due")
@@ -477,7 +478,7 @@ func testTruncated(t *testing.T, s store.Store) {
 		t.Fatalf("archive not filled in yet, but not due")
 	}
 	p, _ := s.Post(bg, "https://a.example/old")
-	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: store.PostIndexed, Fetched: T0}))
+	must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostIndexed, Fetched: T0}))
 	due, _ = s.SitemapsDue(bg, T0, T0, true, 10)
 	if len(due) != 0 {
 		t.Fatalf("filled-in source still truncated")
@@ -513,7 +514,7 @@ func testRequests(t *testing.T, s store.Store) {
 }
 
 func testRobotsCache(t *testing.T, s store.Store) {
-	if _, err := s.Robots(bg, "https://a.example"); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.Robots(bg, "https://a.example"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
 	}
 	file := robots.Parse([]byte("User-agent: *\nDisallow: /private/\nSitemap: https://a.example/sm.xml\n"))

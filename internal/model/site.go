@@ -1,4 +1,4 @@
-package fetch
+package model
 
 import (
 	"net"
@@ -9,7 +9,10 @@ import (
 	"golang.org/x/net/publicsuffix"
 )
 
-// Site is the politeness unit a host belongs to: its registrable domain
+// Site is the site rule, the one place it is written: the unit of
+// politeness (one request at a time), of the opt-out, of the refusal list
+// and of citations, for the fetcher, the store and the public site alike.
+// It is the politeness unit a host belongs to: its registrable domain
 // (eTLD+1, with the private section of the public suffix list, so
 // foo.github.io and bar.github.io are two sites), in lowercase ASCII. IP
 // literals, single-label hosts and hosts that are themselves public suffixes
@@ -44,17 +47,18 @@ func hostOnly(host string) string {
 	return strings.ToLower(h)
 }
 
-// Origin is the robots.txt cache key of u: scheme, host and port, the port
+// OriginOf is the robots.txt cache key of u: scheme, host and port, the port
 // always written so that http://x and http://x:80 are one origin.
-func Origin(u *url.URL) string {
+func OriginOf(u *url.URL) string {
 	port := u.Port()
 	if port == "" {
-		port = defaultPort(u.Scheme)
+		port = DefaultPort(u.Scheme)
 	}
 	return strings.ToLower(u.Scheme) + "://" + net.JoinHostPort(hostOnly(u.Host), port)
 }
 
-func defaultPort(scheme string) string {
+// DefaultPort is the port a URL of scheme means when it names none.
+func DefaultPort(scheme string) string {
 	if strings.EqualFold(scheme, "https") {
 		return "443"
 	}

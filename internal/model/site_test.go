@@ -1,10 +1,10 @@
-package fetch_test
+package model_test
 
 import (
 	"net/url"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 func TestSite(t *testing.T) {
@@ -28,7 +28,7 @@ func TestSite(t *testing.T) {
 		"blog.例え.jp":            "xn--r8jz45g.jp",
 	}
 	for in, want := range cases {
-		if got := fetch.Site(in); got != want {
+		if got := model.Site(in); got != want {
 			t.Errorf("Site(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -44,7 +44,7 @@ func TestOrigin(t *testing.T) {
 	}
 	for in, want := range cases {
 		u, _ := url.Parse(in)
-		if got := fetch.Origin(u); got != want {
+		if got := model.OriginOf(u); got != want {
 			t.Errorf("Origin(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -1,0 +1,14 @@
+// Package model is corpusbot's vocabulary, shared by the crawl, the store
+// and the public site: the states of sources, feeds, sitemaps and posts, the
+// reasons of the coverage gaps, the site rule (which hosts are one site),
+// and the read-only views the public site shows. It does no I/O and imports
+// nothing of the project, so every other package may import it; a concept
+// named here is named nowhere else.
+package model
+
+import "errors"
+
+// ErrNotFound is returned when a looked-up site, source, post, feed,
+// sitemap or owner's claim does not exist. The public site turns it into
+// a 404.
+var ErrNotFound = errors.New("not found")
