@@ -13,6 +13,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -80,7 +81,7 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 // fetcher, which reads claim files and IndexNow key files (politely, like
 // any request) and which the WebSub callbacks use to store pushed posts.
 func siteOptions(env environment, st store.Store, s config.Settings) (web.Options, func(), error) {
-	sd, ok := st.(interface{ SiteData() web.Data })
+	sd, ok := st.(interface{ SiteData() *sqlstore.SiteData })
 	if !ok {
 		return web.Options{}, nil, fmt.Errorf("the store %T has no public site data", st)
 	}

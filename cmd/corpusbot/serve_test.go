@@ -7,11 +7,13 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -47,10 +49,15 @@ func TestParsePrefixes(t *testing.T) {
 	}
 }
 
-// TestServeUntilDone serves the site over MemData on loopback, reads a
-// page through a real connection and stops on cancel.
+// TestServeUntilDone serves the site over an empty SQLite store on
+// loopback, reads a page through a real connection and stops on cancel.
 func TestServeUntilDone(t *testing.T) {
-	site, err := web.New(web.Options{Data: web.NewMemData(), Settings: config.Defaults(),
+	db, err := sqlite.Open(t.Context(), filepath.Join(t.TempDir(), "serve.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	site, err := web.New(web.Options{Data: db.SiteData(), Settings: config.Defaults(),
 		EgressPrefixes: []netip.Prefix{netip.MustParsePrefix("203.0.113.0/24")}})
 	if err != nil {
 		t.Fatal(err)

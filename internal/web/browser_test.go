@@ -43,7 +43,7 @@ func artifactDir(t *testing.T) string {
 }
 
 // TestBrowser opens the main pages in headless Chromium against the site
-// served over MemData on loopback, saves a full-page screenshot of each,
+// served over the seeded SQLite store on loopback, saves a full-page screenshot of each,
 // checks that the stylesheet applies and that the browser reports no
 // Content-Security-Policy violation or script error, then submits the
 // opt-out form as a visitor would and checks both the confirmation and the

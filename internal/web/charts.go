@@ -184,3 +184,15 @@ func daySeries(days []model.RequestDay, now time.Time, n int) []series {
 	}
 	return out
 }
+
+// month is the first instant of t's UTC month.
+func month(t time.Time) time.Time {
+	y, mo, _ := t.UTC().Date()
+	return time.Date(y, mo, 1, 0, 0, 0, 0, time.UTC)
+}
+
+// day is the first instant of t's UTC day.
+func day(t time.Time) time.Time {
+	y, mo, d := t.UTC().Date()
+	return time.Date(y, mo, d, 0, 0, 0, 0, time.UTC)
+}

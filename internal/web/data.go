@@ -7,14 +7,15 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Data is everything the public site reads and writes. It speaks in the
-// site's terms (sites, sources, gaps) rather than the store's rows, so that
-// one adapter over the SQL store (SQLite or PostgreSQL) and MemData (tests,
-// the demo) answer alike. Implementations must be safe for concurrent use.
+// Data is everything the public site reads and writes, declared here where
+// it is used. It speaks in the site's terms (sites, sources, gaps; the
+// types of package model) rather than the store's rows; the SQL store's
+// SiteData (SQLite or PostgreSQL) implements it. Implementations must be
+// safe for concurrent use.
 //
 // A "site" is a registrable domain (eTLD+1, public suffix list with its
 // private section, as golang.org/x/net/publicsuffix has it; the same rule as
-// fetch.Site): lowercase, no trailing dot, no port. A source belongs to the
+// model.Site): lowercase, no trailing dot, no port. A source belongs to the
 // site of its homepage URL's host.
 //
 // No method ever returns a post's stored text: the types below have no field

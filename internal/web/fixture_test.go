@@ -7,13 +7,18 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/sqlite"
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // testNow is the fixed "now" of every test.
@@ -42,56 +47,187 @@ func (c *clock) Add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// seed fills a MemData with two sites of several sources each, posts in
-// every interesting state (with secret texts), citations across sites,
-// origins, a refusal and a request log with 304s.
-func seed(t testing.TB) (*MemData, map[string]int64) {
-	t.Helper()
-	m := NewMemData()
-	ids := map[string]int64{}
-	day := func(n int) time.Time { return testNow.AddDate(0, 0, -n) }
-	ids["alpha"] = m.AddSource(MemSource{URL: "https://alpha.example/", Title: "Alpha Notes", Added: day(40), Discovered: day(39),
-		Feeds:    []model.Feed{{URL: "https://alpha.example/feed", Title: "Alpha feed", State: "active", Catalogue: "done", Pages: 7, LastRead: day(1), Checked: day(1)}},
-		Sitemaps: []model.Sitemap{{URL: "https://alpha.example/sitemap.xml", Via: "robots", State: "active", LastRead: day(2), URLs: 120}}})
-	ids["alpha-blog"] = m.AddSource(MemSource{URL: "https://blog.alpha.example/", Added: day(30), Discovered: day(29),
-		Feeds: []model.Feed{{URL: "https://blog.alpha.example/rss", State: "disallowed", Catalogue: "none", Checked: day(3)}}})
-	ids["beta"] = m.AddSource(MemSource{URL: "https://beta.example/", Title: "Beta & <Friends>", Added: day(20), Discovered: day(19)})
-	ids["gamma"] = m.AddSource(MemSource{URL: "https://gamma.blogspot.com/", Added: day(1)})
-	ids["delta"] = m.AddSource(MemSource{URL: "https://delta.example/", Added: day(10), Discovered: day(9),
-		Feeds: []model.Feed{{URL: "https://delta.example/feed", State: "error", Catalogue: "interrupted"}}})
-	posts := []MemPost{
-		{URL: "https://alpha.example/one", SourceID: ids["alpha"], Title: "First post", Published: day(35), State: "indexed", Text: secretTexts[0],
-			Citations: []string{"https://beta.example/x", "https://beta.example/y", "https://alpha.example/self", "https://delta.example/z"}},
-		{URL: "https://alpha.example/two", SourceID: ids["alpha"], Title: "Second post", Published: day(5), State: "indexed", Text: secretTexts[1]},
-		{URL: "https://alpha.example/app", SourceID: ids["alpha"], Title: "An app shell", Published: day(4), State: "shell", Text: secretTexts[2]},
-		{URL: "https://alpha.example/hidden", SourceID: ids["alpha"], Title: "Hidden", State: "noindex"},
-		{URL: "https://blog.alpha.example/p", SourceID: ids["alpha-blog"], Title: "Blog post", Published: day(100), State: "disallowed"},
-		{URL: "https://delta.example/a", SourceID: ids["delta"], Title: "Delta <b>bold</b>", Published: day(60), State: "indexed", Text: secretTexts[3],
-			Citations: []string{"https://www.alpha.example/one"}},
-		{URL: "https://delta.example/b", SourceID: ids["delta"], Title: "Delta error", State: "error"},
+// testStore is the fixture's store: a temporary SQLite database seeded
+// through the store's API, as the crawler fills it, and the public site's
+// view of it. Its helpers answer the tests' questions about what a form
+// changed.
+type testStore struct {
+	t  testing.TB
+	db *sqlite.DB
+	*sqlstore.SiteData
+}
+
+// AddSource adds a source as the crawler would ("sources add"), at now.
+func (s *testStore) AddSource(u string, now time.Time) int64 {
+	s.t.Helper()
+	src, _, err := s.db.AddSource(context.Background(), u, now)
+	if err != nil {
+		s.t.Fatal(err)
 	}
-	for _, p := range posts {
-		if err := m.AddPost(p); err != nil {
+	return src.ID
+}
+
+// SourcePaused reports whether the source with that ID is paused, as the
+// site shows it.
+func (s *testStore) SourcePaused(id int64) bool {
+	s.t.Helper()
+	ctx := context.Background()
+	src, err := s.db.Source(ctx, id)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	d, err := s.Site(ctx, src.Site, testNow)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, x := range d.Sources {
+		if x.ID == id {
+			return x.Paused
+		}
+	}
+	s.t.Fatalf("source %d not on its site's page", id)
+	return false
+}
+
+// SiteOptedOut reports whether the whole site is opted out.
+func (s *testStore) SiteOptedOut(site string) bool {
+	s.t.Helper()
+	ok, err := s.db.OptedOut(context.Background(), site)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return ok
+}
+
+// fixtureSource is one source of the fixture: its feeds, its sitemaps
+// (read once, naming the posts listed in Named) and its posts.
+type fixtureSource struct {
+	key        string
+	url        string
+	added      time.Time
+	discovered time.Time
+	feeds      []store.Feed
+	sitemaps   []store.Sitemap
+	named      []string // URLs the sitemap named at its read
+}
+
+// fixturePost is a post as the crawl would leave it.
+type fixturePost struct {
+	source    string
+	url       string
+	title     string
+	published time.Time
+	state     string
+	text      string
+	citations []string
+}
+
+// seed fills a temporary SQLite store with two sites of several sources
+// each, posts in every interesting state (with secret texts), citations
+// across sites, origins, a refusal and a request log with 304s.
+func seed(t testing.TB) (*testStore, map[string]int64) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "site.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	m.SetOrigin(model.Origin{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)})
-	m.SetOrigin(model.Origin{Origin: "https://blog.alpha.example:443", Status: 200, State: "parsed", Checked: day(1)})
-	m.SetOrigin(model.Origin{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)})
-	m.SetRefused("refuser.example", true)
+	day := func(n int) time.Time { return testNow.AddDate(0, 0, -n) }
+	sources := []fixtureSource{
+		{key: "alpha", url: "https://alpha.example/", added: day(40), discovered: day(39),
+			feeds:    []store.Feed{{URL: "https://alpha.example/feed", Title: "Alpha feed", State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 7, LastRead: day(1), Checked: day(1)}},
+			sitemaps: []store.Sitemap{{URL: "https://alpha.example/sitemap.xml", Via: model.ViaRobots, State: "active", LastRead: day(2)}},
+			named:    []string{"https://alpha.example/one", "https://alpha.example/two"}},
+		{key: "alpha-blog", url: "https://blog.alpha.example/", added: day(30), discovered: day(29),
+			feeds: []store.Feed{{URL: "https://blog.alpha.example/rss", State: model.FeedDisallowed, Catalogue: model.CatalogueNone, Checked: day(3)}}},
+		{key: "beta", url: "https://beta.example/", added: day(20), discovered: day(19)},
+		{key: "gamma", url: "https://gamma.blogspot.com/", added: day(1)},
+		{key: "delta", url: "https://delta.example/", added: day(10), discovered: day(9),
+			// A source's title is its feed's: this one is hostile markup.
+			feeds: []store.Feed{{URL: "https://delta.example/feed", Title: "Beta & <Friends>", State: model.FeedError, Catalogue: model.CatalogueInterrupted}}},
+	}
+	ids := map[string]int64{}
+	for _, fs := range sources {
+		src, _, err := db.AddSource(ctx, fs.url, fs.added)
+		must(err)
+		ids[fs.key] = src.ID
+		if !fs.discovered.IsZero() {
+			must(db.MarkDiscovered(ctx, src.ID, fs.discovered))
+		}
+		for _, f := range fs.feeds {
+			added, err := db.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: f.URL, State: f.State})
+			must(err)
+			f.ID, f.SourceID = added.ID, src.ID
+			must(db.UpdateFeed(ctx, f))
+		}
+	}
+	posts := []fixturePost{
+		{source: "alpha", url: "https://alpha.example/one", title: "First post", published: day(35), state: model.PostIndexed, text: secretTexts[0],
+			citations: []string{"https://beta.example/x", "https://beta.example/y", "https://alpha.example/self", "https://delta.example/z"}},
+		{source: "alpha", url: "https://alpha.example/two", title: "Second post", published: day(5), state: model.PostIndexed, text: secretTexts[1]},
+		{source: "alpha", url: "https://alpha.example/app", title: "An app shell", published: day(4), state: model.PostShell, text: secretTexts[2]},
+		{source: "alpha", url: "https://alpha.example/hidden", title: "Hidden", state: model.PostNoindex},
+		{source: "alpha-blog", url: "https://blog.alpha.example/p", title: "Blog post", published: day(100), state: model.PostDisallowed},
+		{source: "delta", url: "https://delta.example/a", title: "Delta <b>bold</b>", published: day(60), state: model.PostIndexed, text: secretTexts[3],
+			citations: []string{"https://www.alpha.example/one"}},
+		{source: "delta", url: "https://delta.example/b", title: "Delta error", state: model.PostError},
+	}
+	for _, p := range posts {
+		_, err := db.AddPosts(ctx, []store.NewPost{{URL: p.url, SourceID: ids[p.source], Title: p.title, Published: p.published}})
+		must(err)
+		stored, err := db.Post(ctx, p.url)
+		must(err)
+		res := store.PageResult{PostID: stored.ID, State: p.state, Text: p.text, Citations: p.citations, Fetched: day(1)}
+		if p.text != "" {
+			res.TextFrom = model.TextFromPage
+		}
+		must(db.SavePage(ctx, res))
+	}
+	// The sitemaps name posts the feeds and pages already named.
+	for _, fs := range sources {
+		for _, m := range fs.sitemaps {
+			m.SourceID = ids[fs.key]
+			added, err := db.AddSitemap(ctx, m)
+			must(err)
+			urls := make([]store.SitemapURL, len(fs.named))
+			for i, u := range fs.named {
+				urls[i] = store.SitemapURL{Loc: u}
+			}
+			_, err = db.IngestSitemap(ctx, added, urls, true)
+			must(err)
+			added.State, added.LastRead = m.State, m.LastRead
+			must(db.UpdateSitemap(ctx, added))
+		}
+	}
+	must(db.PutOrigin(ctx, model.Origin{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)}))
+	must(db.PutOrigin(ctx, model.Origin{Origin: "https://blog.alpha.example:443", Status: 200, State: "parsed", Checked: day(1)}))
+	must(db.PutOrigin(ctx, model.Origin{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)}))
+	must(db.PutRefusal(ctx, "refuser.example", fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: day(1)}))
+	var log []fetch.Record
 	for i := range 12 {
 		st := 200
 		if i%3 == 0 {
 			st = 304
 		}
-		m.LogRequest(MemRequest{Site: "alpha.example", URL: "https://alpha.example/feed", Purpose: "feed", Status: st, Outcome: "fetched", Conditional: i > 0, Bytes: 1000, Start: day(i % 5).Add(-time.Hour)})
+		log = append(log, fetch.Record{Site: "alpha.example", URL: "https://alpha.example/feed", Purpose: fetch.PurposeFeed, Status: st,
+			Outcome: fetch.OutcomeFetched, Conditional: i > 0, Bytes: 1000, Start: day(i % 5).Add(-time.Hour), Duration: time.Second})
 	}
-	m.LogRequest(MemRequest{Site: "alpha.example", URL: "https://alpha.example/robots.txt", Purpose: "robots", Status: 200, Outcome: "fetched", Start: day(6)})
-	m.LogRequest(MemRequest{Site: "alpha.example", URL: "https://blog.alpha.example/rss", Purpose: "feed", Outcome: "disallowed", Start: day(3)})
+	log = append(log,
+		fetch.Record{Site: "alpha.example", URL: "https://alpha.example/robots.txt", Purpose: fetch.PurposeRobots, Status: 200, Outcome: fetch.OutcomeFetched, Start: day(6)},
+		fetch.Record{Site: "alpha.example", URL: "https://blog.alpha.example/rss", Purpose: fetch.PurposeFeed, Outcome: fetch.OutcomeDisallowed, Start: day(3)})
 	for i := range 11 { // conditional, never 304: the never-304 gap
-		m.LogRequest(MemRequest{Site: "delta.example", URL: "https://delta.example/feed", Purpose: "feed", Status: 200, Outcome: "fetched", Conditional: true, Start: day(i)})
+		log = append(log, fetch.Record{Site: "delta.example", URL: "https://delta.example/feed", Purpose: fetch.PurposeFeed, Status: 200,
+			Outcome: fetch.OutcomeFetched, Conditional: true, Start: day(i), Duration: time.Second})
 	}
-	return m, ids
+	must(db.LogRequests(ctx, log))
+	return &testStore{t: t, db: db, SiteData: db.SiteData()}, ids
 }
 
 func testSettings() config.Settings { return config.Defaults() }
@@ -143,7 +279,7 @@ func (f *fakeFetcher) set(u, body string) {
 type rig struct {
 	t     *testing.T
 	srv   *Server
-	data  *MemData
+	data  *testStore
 	ids   map[string]int64
 	clock *clock
 	txt   *fakeTXT

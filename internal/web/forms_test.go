@@ -97,7 +97,7 @@ func TestOptOutPausesWholeSite(t *testing.T) {
 		t.Error("site not recorded as opted out")
 	}
 	// A source found later starts paused.
-	id := r.data.AddSource(MemSource{URL: "https://new.alpha.example/"})
+	id := r.data.AddSource("https://new.alpha.example/", testNow)
 	if !r.data.SourcePaused(id) {
 		t.Error("a later source of an opted-out site is not paused")
 	}

@@ -267,8 +267,8 @@ func TestSourceDetail(t *testing.T) {
 
 func TestSiteOnAnAddress(t *testing.T) {
 	r := newRig(t)
-	r.data.AddSource(MemSource{URL: "http://127.0.0.1:8000/", Added: testNow})
-	r.data.AddSource(MemSource{URL: "http://intranet:8080/", Added: testNow})
+	r.data.AddSource("http://127.0.0.1:8000/", testNow)
+	r.data.AddSource("http://intranet:8080/", testNow)
 	for _, p := range []string{"/sources/127.0.0.1", "/sources/intranet", "/api/sources/127.0.0.1"} {
 		if res := r.get(p); res.Code != 200 {
 			t.Errorf("%s: %d", p, res.Code)

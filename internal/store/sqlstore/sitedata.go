@@ -6,14 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"corpus.blog/corpusbot/internal/web"
 )
 
-// siteData is web.Data over the shared SQL store: what the public site
-// reads (coverage, sites, one site's metadata) and writes (pauses,
-// claims). web.MemData is its reference; storetest.RunSiteDataSuite holds
-// the two to the same answers.
+// SiteData is the public site's questions over the shared SQL store: what
+// the site reads (coverage, sites, one site's metadata) and writes (pauses,
+// claims), in the vocabulary of package model; web.Data is the interface
+// the site declares over it. storetest.RunSiteDataSuite holds its answers
+// to golden files on every backend.
 //
 // No query here selects posts.text: the public site never serves a post's
 // stored text, and what is never read cannot leak (TestSiteDataNeverReadsText
@@ -23,22 +22,22 @@ import (
 // on the reader pool would be an IMMEDIATE one (the DSN's _txlock) and
 // queue behind the crawler's writes. A page may therefore mix counts from
 // either side of a concurrent write, which a status page can afford.
-type siteData struct {
+type SiteData struct {
 	db *DB
 	// origin is the SQL of a homepage's origin, over a sources row
 	// aliased s (see originSQL).
 	origin string
 	// maxUnreachable bounds the sites stateExpr lists (tests lower it).
 	maxUnreachable int
-	// collate makes text comparisons and orders bytewise, as Go's (and so
-	// MemData's) are: SQLite's default BINARY already is; PostgreSQL's
+	// collate makes text comparisons and orders bytewise, as Go's are:
+	// SQLite's default BINARY already is; PostgreSQL's
 	// default follows the database's locale.
 	collate string
 }
 
-// SiteData returns the public site's view of the store (web.Data).
-func (d *DB) SiteData() web.Data {
-	s := &siteData{db: d, maxUnreachable: maxUnreachableSites}
+// SiteData returns the public site's view of the store.
+func (d *DB) SiteData() *SiteData {
+	s := &SiteData{db: d, maxUnreachable: maxUnreachableSites}
 	if d.dialect.Name == "postgres" {
 		s.collate = ` COLLATE "C"`
 	}
@@ -87,17 +86,15 @@ func placeholders(first, n int) string {
 }
 
 // count runs a query of one integer (0 for NULL).
-func (s *siteData) count(ctx context.Context, q string, args ...any) (int, error) {
+func (s *SiteData) count(ctx context.Context, q string, args ...any) (int, error) {
 	var n sql.NullInt64
 	err := s.db.r.QueryRowContext(ctx, q, args...).Scan(&n)
 	return int(n.Int64), err
 }
 
-var _ web.Data = (*siteData)(nil)
-
 // countBy runs a "SELECT key, count(*) … GROUP BY key" query and returns
 // the counts by key.
-func (s *siteData) countBy(ctx context.Context, q string, args ...any) (map[string]int, error) {
+func (s *SiteData) countBy(ctx context.Context, q string, args ...any) (map[string]int, error) {
 	counts := map[string]int{}
 	err := s.db.each(ctx, s.db.r, q, args, func(rows *sql.Rows) error {
 		var key string

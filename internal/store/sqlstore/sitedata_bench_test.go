@@ -12,7 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store/sqlite"
-	"corpus.blog/corpusbot/internal/web"
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // The public site's scale: 100,000 sources, 1,000,000 posts by default
@@ -69,7 +69,7 @@ func BenchmarkSiteData(b *testing.B) {
 
 // benchStore builds the store: once, since a benchmark with
 // sub-benchmarks runs once.
-func benchStore(b *testing.B) (*sqlite.DB, web.Data) {
+func benchStore(b *testing.B) (*sqlite.DB, *sqlstore.SiteData) {
 	begin := time.Now()
 	db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "sitedata.db"))
 	if err != nil {

@@ -10,11 +10,11 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Site claims (web.Claim) live in site_claims; they are owners' requests
+// Site claims (model.Claim) live in site_claims; they are owners' requests
 // to manage a site, unrelated to the work claims of claims.go.
 
 // CreateClaim implements web.Data: the primary key refuses an existing ID.
-func (s *siteData) CreateClaim(ctx context.Context, c model.Claim) error {
+func (s *SiteData) CreateClaim(ctx context.Context, c model.Claim) error {
 	_, err := s.db.w.ExecContext(ctx, `INSERT INTO site_claims(id, site, token, created, expires, verified, method)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.ID, c.Site, c.Token, ts(c.Created), ts(c.Expires), ts(c.Verified), c.Method)
 	if err != nil {
@@ -24,7 +24,7 @@ func (s *siteData) CreateClaim(ctx context.Context, c model.Claim) error {
 }
 
 // Claim implements web.Data.
-func (s *siteData) Claim(ctx context.Context, id string) (model.Claim, error) {
+func (s *SiteData) Claim(ctx context.Context, id string) (model.Claim, error) {
 	c := model.Claim{ID: id}
 	var created, expires, verified int64
 	err := s.db.r.QueryRowContext(ctx, `SELECT site, token, created, expires, verified, method FROM site_claims WHERE id = $1`, id).
@@ -40,7 +40,7 @@ func (s *siteData) Claim(ctx context.Context, id string) (model.Claim, error) {
 }
 
 // MarkClaimVerified implements web.Data.
-func (s *siteData) MarkClaimVerified(ctx context.Context, id, method string, now time.Time) error {
+func (s *SiteData) MarkClaimVerified(ctx context.Context, id, method string, now time.Time) error {
 	r, err := s.db.w.ExecContext(ctx, `UPDATE site_claims SET verified = $1, method = $2 WHERE id = $3`, ts(now), method, id)
 	return matched(r, err, "verify claim")
 }

@@ -15,7 +15,7 @@ import (
 // by state, the small tables' counts, and the never-304 sites. Each reads
 // an index (posts_state_published, feeds_due, requests_conditional …),
 // never the posts' rows.
-func (s *siteData) Coverage(ctx context.Context) (model.Coverage, error) {
+func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 	var c model.Coverage
 	counts := map[string]int{}
 	var paused, noFeed sql.NullInt64
@@ -87,7 +87,7 @@ func (s *siteData) Coverage(ctx context.Context) (model.Coverage, error) {
 
 // SourcesByState implements web.Data: one GROUP BY over the state CASE
 // (see stateSQL).
-func (s *siteData) SourcesByState(ctx context.Context) ([]model.StateCount, error) {
+func (s *SiteData) SourcesByState(ctx context.Context) ([]model.StateCount, error) {
 	state, err := s.stateExpr(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("sources by state: %w", err)
@@ -108,7 +108,7 @@ func (s *siteData) SourcesByState(ctx context.Context) ([]model.StateCount, erro
 // would not be) over the posts_state_published index; Go folds the at
 // most a few thousand days into months. Dates after 1970 take a plain
 // division, the few before it dayOf's floor.
-func (s *siteData) PostsPerMonth(ctx context.Context) ([]model.MonthCount, error) {
+func (s *SiteData) PostsPerMonth(ctx context.Context) ([]model.MonthCount, error) {
 	counts := map[time.Time]int{}
 	perDay := strconv.FormatInt(nanosPerDay, 10)
 	err := s.db.each(ctx, s.db.r, `SELECT published / `+perDay+`, count(*) FROM posts

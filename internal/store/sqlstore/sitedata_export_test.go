@@ -1,7 +1,5 @@
 package sqlstore
 
-import "corpus.blog/corpusbot/internal/web"
-
 // SetMaxUnreachable lowers the bound of stateExpr's list of sites, so that
 // the suite runs the path taken past it too.
-func SetMaxUnreachable(d web.Data, n int) { d.(*siteData).maxUnreachable = n }
+func SetMaxUnreachable(d *SiteData, n int) { d.maxUnreachable = n }

@@ -13,7 +13,7 @@ import (
 // then every source of the site not yet paused. From the commit on,
 // AddSource starts the site's new sources paused and the batches (see
 // notPaused) hand out nothing of it.
-func (s *siteData) PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error) {
+func (s *SiteData) PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error) {
 	res := model.PauseResult{Site: site}
 	err := s.db.tx(ctx, func(tx conn) error {
 		res = model.PauseResult{Site: site}
@@ -40,7 +40,7 @@ func (s *siteData) PauseSite(ctx context.Context, site, by string, now time.Time
 }
 
 // ResumeSite implements web.Data, in one transaction.
-func (s *siteData) ResumeSite(ctx context.Context, site string) error {
+func (s *SiteData) ResumeSite(ctx context.Context, site string) error {
 	err := s.db.tx(ctx, func(tx conn) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM opted_out WHERE site = $1`, site); err != nil {
 			return err
@@ -57,7 +57,7 @@ func (s *siteData) ResumeSite(ctx context.Context, site string) error {
 // PauseSource implements web.Data. A source already paused keeps who
 // paused it and when (SET reads the row as it was), and still matches, so
 // that no row matched means no such source.
-func (s *siteData) PauseSource(ctx context.Context, id int64, by string, now time.Time) error {
+func (s *SiteData) PauseSource(ctx context.Context, id int64, by string, now time.Time) error {
 	r, err := s.db.w.ExecContext(ctx, `UPDATE sources SET
 		paused_by = CASE WHEN paused <> 0 THEN paused_by ELSE $1 END,
 		paused_at = CASE WHEN paused <> 0 THEN paused_at ELSE $2 END,
@@ -67,13 +67,13 @@ func (s *siteData) PauseSource(ctx context.Context, id int64, by string, now tim
 
 // ResumeSource implements web.Data. The site-level opt-out, if any, stays
 // (see web.Data).
-func (s *siteData) ResumeSource(ctx context.Context, id int64) error {
+func (s *SiteData) ResumeSource(ctx context.Context, id int64) error {
 	r, err := s.db.w.ExecContext(ctx, `UPDATE sources SET paused = 0, paused_by = '', paused_at = 0 WHERE id = $1`, id)
 	return matched(r, err, "resume source %d", id)
 }
 
 // matched turns an UPDATE of one row by key into nil, its error, or
-// web.ErrNotFound when no row matched. Both databases count the rows
+// model.ErrNotFound when no row matched. Both databases count the rows
 // matched, changed or not.
 func matched(r interface{ RowsAffected() (int64, error) }, err error, format string, args ...any) error {
 	what := fmt.Sprintf(format, args...)

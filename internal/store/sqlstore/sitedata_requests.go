@@ -13,7 +13,7 @@ import (
 
 // requests summarises the log of one site: two aggregate queries over its
 // range of the requests_site index, and its last RequestDays days.
-func (s *siteData) requests(ctx context.Context, site string, now time.Time) (model.Requests, error) {
+func (s *SiteData) requests(ctx context.Context, site string, now time.Time) (model.Requests, error) {
 	var r model.Requests
 	var first, last sql.NullInt64
 	err := s.db.r.QueryRowContext(ctx, `SELECT
@@ -45,13 +45,13 @@ func (s *siteData) requests(ctx context.Context, site string, now time.Time) (mo
 }
 
 // RequestsPerDay implements web.Data.
-func (s *siteData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error) {
+func (s *SiteData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error) {
 	return s.requestDays(ctx, "", from, to)
 }
 
 // requestDays buckets the log by UTC day over the requests_start index
 // (requests_site for one site), for one site or ("") all.
-func (s *siteData) requestDays(ctx context.Context, site string, from, to time.Time) ([]model.RequestDay, error) {
+func (s *SiteData) requestDays(ctx context.Context, site string, from, to time.Time) ([]model.RequestDay, error) {
 	lo, hi := bound(utcDay(from)), bound(utcDay(to))
 	// After 1970 a plain division is the floor, and a quarter of the cost
 	// of dayOf's over half a million records a month.

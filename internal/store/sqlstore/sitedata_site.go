@@ -15,7 +15,7 @@ import (
 
 // Site implements web.Data: a dozen queries, each over one site's range
 // of an index (sources_site, links_from, links_to, requests_site …).
-func (s *siteData) Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error) {
+func (s *SiteData) Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error) {
 	d := model.SiteDetail{Site: site, Sources: []model.SourceDetail{}, Posts: []model.StateCount{}, Recent: []model.PostMeta{}, Robots: []model.Origin{}}
 	var err error
 	if d.OptedOut, err = s.db.OptedOut(ctx, site); err != nil {
@@ -41,7 +41,7 @@ func (s *siteData) Site(ctx context.Context, site string, now time.Time) (model.
 }
 
 // siteSources fills in the site's sources with their feeds and sitemaps.
-func (s *siteData) siteSources(ctx context.Context, site string, d *model.SiteDetail) error {
+func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDetail) error {
 	state, err := s.stateExpr(ctx)
 	if err != nil {
 		return err
@@ -118,7 +118,7 @@ func (s *siteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 }
 
 // sitePosts counts the site's posts by state (posts_source_state).
-func (s *siteData) sitePosts(ctx context.Context, site string, d *model.SiteDetail) error {
+func (s *SiteData) sitePosts(ctx context.Context, site string, d *model.SiteDetail) error {
 	counts, err := s.countBy(ctx, `SELECT p.state, count(*) FROM posts p JOIN sources s ON s.id = p.source_id
 		WHERE s.site = $1 GROUP BY p.state`, site)
 	if err != nil {
@@ -134,7 +134,7 @@ func (s *siteData) sitePosts(ctx context.Context, site string, d *model.SiteDeta
 
 // siteRecent lists the newest posts: dated before undated, newest first,
 // then by URL (bytewise, as Go orders: hence collate).
-func (s *siteData) siteRecent(ctx context.Context, site string, d *model.SiteDetail) error {
+func (s *SiteData) siteRecent(ctx context.Context, site string, d *model.SiteDetail) error {
 	err := s.db.each(ctx, s.db.r, `SELECT p.url, p.title, p.published, p.lastmod, p.state,
 		(SELECT count(*) FROM links l WHERE l.post_id = p.id)
 		FROM posts p JOIN sources s ON s.id = p.source_id WHERE s.site = $1 AND p.state <> 'removed'
@@ -157,7 +157,7 @@ func (s *siteData) siteRecent(ctx context.Context, site string, d *model.SiteDet
 
 // siteCitations counts links out of and into the site by the other site
 // (links_from, links_to); the store keeps no link within a site.
-func (s *siteData) siteCitations(ctx context.Context, site string, d *model.SiteDetail) error {
+func (s *SiteData) siteCitations(ctx context.Context, site string, d *model.SiteDetail) error {
 	var err error
 	d.Citations.Out, d.Citations.TopOut, err = s.linkCounts(ctx, `SELECT to_site, count(*) FROM links WHERE from_site = $1 GROUP BY to_site`, site)
 	if err != nil {
@@ -172,7 +172,7 @@ func (s *siteData) siteCitations(ctx context.Context, site string, d *model.Site
 
 // linkCounts runs a (site, count) query and returns the sum and the
 // TopCited sites, by count descending then site.
-func (s *siteData) linkCounts(ctx context.Context, q, site string) (int, []model.SiteCount, error) {
+func (s *SiteData) linkCounts(ctx context.Context, q, site string) (int, []model.SiteCount, error) {
 	total, out := 0, []model.SiteCount{}
 	err := s.db.each(ctx, s.db.r, q, []any{site}, func(rows *sql.Rows) error {
 		var c model.SiteCount
@@ -192,7 +192,7 @@ func (s *siteData) linkCounts(ctx context.Context, q, site string) (int, []model
 // narrows to origins whose host ends with the site, and Go keeps those
 // whose host's site it is (LIKE's _ and SQLite's case folding only widen
 // the match). It scans the origins' key: some 20 ms per 100,000 origins.
-func (s *siteData) siteRobots(ctx context.Context, site string, d *model.SiteDetail) error {
+func (s *SiteData) siteRobots(ctx context.Context, site string, d *model.SiteDetail) error {
 	pattern := "%" + site + ":%"
 	if strings.Contains(site, ":") { // an IPv6 literal, bracketed in origins
 		pattern = "%[" + site + "]:%"

@@ -16,7 +16,7 @@ import (
 // (the sources_site index, walked in order from After), its Total by one
 // count; only the page's sites are then summarised, in four queries over
 // their sources.
-func (s *siteData) Sites(ctx context.Context, q model.SitesQuery) (model.SitePage, error) {
+func (s *SiteData) Sites(ctx context.Context, q model.SitesQuery) (model.SitePage, error) {
 	limit := max(q.Limit, 1)
 	page := model.SitePage{Sites: []model.SiteSummary{}}
 	state, err := s.stateExpr(ctx)
@@ -76,7 +76,7 @@ func (s *siteData) Sites(ctx context.Context, q model.SitesQuery) (model.SitePag
 }
 
 // summaries sums up the named sites, in the order given.
-func (s *siteData) summaries(ctx context.Context, state string, names []string) ([]model.SiteSummary, error) {
+func (s *SiteData) summaries(ctx context.Context, state string, names []string) ([]model.SiteSummary, error) {
 	in := `s.site IN (` + placeholders(1, len(names)) + `)`
 	args := make([]any, len(names))
 	for i, n := range names {
@@ -160,10 +160,10 @@ func (s *siteData) summaries(ctx context.Context, state string, names []string) 
 }
 
 // feedTitles reads the feeds of the sources matching cond (over sources
-// s): each source's title (web.SourceDetail.Title: that of its earliest
+// s): each source's title (model.SourceDetail.Title: that of its earliest
 // added feed that states one: the feed discovery found first is the main
 // one, a comments feed comes later) and each site's newest feed read.
-func (s *siteData) feedTitles(ctx context.Context, cond string, args []any) (map[int64]string, map[string]int64, error) {
+func (s *SiteData) feedTitles(ctx context.Context, cond string, args []any) (map[int64]string, map[string]int64, error) {
 	titles, lastRead := map[int64]string{}, map[string]int64{}
 	err := s.db.each(ctx, s.db.r, `SELECT f.source_id, s.site, f.title, f.last_read FROM feeds f JOIN sources s ON s.id = f.source_id
 		WHERE `+cond+` ORDER BY f.id`, args, func(rows *sql.Rows) error {

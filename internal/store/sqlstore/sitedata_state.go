@@ -17,8 +17,8 @@ import (
 // sites, one site's sources) builds the same expression with stateSQL, so
 // they cannot disagree.
 //
-// Its branches follow the precedence of web.SourceStates and mirror
-// web.MemData's sourceState. Each EXISTS is one index seek
+// Its branches follow the precedence of model.SourceStates.
+// Each EXISTS is one index seek
 // (feeds_source_state, sitemaps_source_state, the origins key), the
 // refused sites are one list made once per query, and CASE and AND stop
 // at the first test that decides: the tests that usually fail come first
@@ -51,7 +51,7 @@ const maxUnreachableSites = 2000
 // a site that has an unreachable origin at all: those origins are few (a
 // gap list), read here through origins_state, and their sites, computed in
 // Go as sources.site is, go into the SQL as a list of literals.
-func (s *siteData) stateExpr(ctx context.Context) (string, error) {
+func (s *SiteData) stateExpr(ctx context.Context) (string, error) {
 	var sites []string
 	seen := map[string]bool{}
 	err := s.db.each(ctx, s.db.r, `SELECT origin FROM origins WHERE state IN ('unreachable', 'stale-copy')`, nil, func(rows *sql.Rows) error {

@@ -19,7 +19,6 @@ import (
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"corpus.blog/corpusbot/internal/store/storetest"
-	"corpus.blog/corpusbot/internal/web"
 )
 
 func openSQLite(t *testing.T) *sqlite.DB {
@@ -32,11 +31,11 @@ func openSQLite(t *testing.T) *sqlite.DB {
 	return db
 }
 
-// unlisted is a store whose web.Data computes every source's origin,
+// unlisted is a store whose SiteData computes every source's origin,
 // as it does when more sites have unreachable origins than it lists.
 type unlisted struct{ *sqlite.DB }
 
-func (u unlisted) SiteData() web.Data {
+func (u unlisted) SiteData() *sqlstore.SiteData {
 	d := u.DB.SiteData()
 	sqlstore.SetMaxUnreachable(d, 0)
 	return d

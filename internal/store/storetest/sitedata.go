@@ -14,19 +14,39 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/web"
+	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // SiteDataStore is a store that also serves the public site.
 type SiteDataStore interface {
 	store.Store
-	SiteData() web.Data
+	SiteData() *sqlstore.SiteData
 }
 
-// RunSiteDataSuite holds a backend's web.Data to web.MemData, the
-// reference: the same world is built in both (in the store through its
-// public API, as the crawler would) and every method must answer alike.
-// newStore returns an empty store, closed by the test's cleanup.
+// SiteData is what the suite asks: the public site's questions (web.Data
+// declares them for the site; a store package may not import the HTTP
+// layer, so the suite names the ones it calls).
+type SiteData interface {
+	Coverage(ctx context.Context) (model.Coverage, error)
+	Sites(ctx context.Context, q model.SitesQuery) (model.SitePage, error)
+	Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error)
+	PostsPerMonth(ctx context.Context) ([]model.MonthCount, error)
+	SourcesByState(ctx context.Context) ([]model.StateCount, error)
+	RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error)
+	PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error)
+	ResumeSite(ctx context.Context, site string) error
+	PauseSource(ctx context.Context, sourceID int64, by string, now time.Time) error
+	ResumeSource(ctx context.Context, sourceID int64) error
+	CreateClaim(ctx context.Context, c model.Claim) error
+	Claim(ctx context.Context, id string) (model.Claim, error)
+	MarkClaimVerified(ctx context.Context, id, method string, now time.Time) error
+}
+
+// RunSiteDataSuite holds a backend's answers to the public site's
+// questions to golden files (golden.go): a world is built in the store
+// through its public API, as the crawler would, and every answer must be
+// the recorded one, on every backend. newStore returns an empty store,
+// closed by the test's cleanup.
 func RunSiteDataSuite(t *testing.T, newStore func(t *testing.T) SiteDataStore) {
 	tests := []struct {
 		name string
@@ -56,8 +76,7 @@ var siteSecrets = []string{
 	"CINNABAR-SITEMAP-ERROR internal sitemap error",
 }
 
-// Worlds are declared, then built in both: MemData takes a source with its
-// feeds and sitemaps at once and a post in its final state.
+// Worlds are declared, then built in the store through its public API.
 
 type srcSpec struct {
 	URL        string
@@ -106,15 +125,14 @@ type reqSpec struct {
 type siteWorld struct {
 	t   *testing.T
 	st  SiteDataStore
-	sql web.Data
-	mem *web.MemData
+	sql SiteData
 	// compared counts the calls compared, for the log.
 	compared int
 	golden   golden
 }
 
 func newSiteWorld(t *testing.T, st SiteDataStore) *siteWorld {
-	w := &siteWorld{t: t, st: st, sql: st.SiteData(), mem: web.NewMemData()}
+	w := &siteWorld{t: t, st: st, sql: st.SiteData()}
 	t.Cleanup(func() { w.golden.check(t) })
 	return w
 }
@@ -134,12 +152,6 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 	if !s.Discovered.IsZero() {
 		must(t, w.st.MarkDiscovered(bg, src.ID, s.Discovered))
 	}
-	mem := web.MemSource{URL: s.URL, Added: s.Added, Discovered: s.Discovered}
-	if site := siteOf(s.URL); w.mem.SiteOptedOut(site) {
-		// The store's AddSource pauses a source of an opted-out site as of
-		// its adding; MemData leaves PausedAt zero (see the report).
-		mem.PausedAt = s.Added
-	}
 	for i, f := range s.Feeds {
 		stored, err := w.st.AddFeed(bg, store.Feed{SourceID: src.ID, URL: f.URL, State: f.State})
 		must(t, err)
@@ -158,10 +170,6 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 			err = w.st.UpdateFeed(bg, full)
 		}
 		must(t, err)
-		if mem.Title == "" {
-			mem.Title = f.Title
-		}
-		mem.Feeds = append(mem.Feeds, f.Feed)
 	}
 	if len(s.Feeds) == 0 {
 		var fromFeed []store.NewPost
@@ -197,7 +205,6 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 	}
 	// Sitemaps: URLs they name that no post spec holds become pending
 	// posts; URLs a later whole read dropped become removed.
-	states := map[string]string{}
 	ids := map[string]int64{}
 	for _, m := range s.Sitemaps {
 		sm := store.Sitemap{SourceID: src.ID, URL: m.URL, Via: m.Via, State: m.State}
@@ -211,82 +218,23 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 			urls := make([]store.SitemapURL, len(read))
 			for j, u := range read {
 				urls[j] = store.SitemapURL{Loc: u}
-				if _, ok := states[u]; !ok {
-					states[u] = model.PostPending
-				}
-				if states[u] == model.PostRemoved {
-					states[u] = model.PostPending // returned
-				}
 			}
 			whole := !(m.Partial && i == len(m.Reads)-1)
 			_, err := w.st.IngestSitemap(bg, stored, urls, whole)
 			must(t, err)
-			if whole && i > 0 {
-				for _, u := range m.Reads[i-1] {
-					if !slices.Contains(read, u) {
-						states[u] = model.PostRemoved
-					}
-				}
-			}
 		}
 		stored.State, stored.LastRead, stored.Error = m.State, m.LastRead, m.Error
 		must(t, w.st.UpdateSitemap(bg, stored))
-		shown := m.Sitemap
-		if len(m.Reads) > 0 {
-			shown.URLs = len(m.Reads[len(m.Reads)-1])
-		}
-		mem.Sitemaps = append(mem.Sitemaps, shown)
 	}
-	id := w.mem.AddSource(mem)
-	if id != src.ID {
-		t.Fatalf("source %s: store ID %d, MemData ID %d", s.URL, src.ID, id)
-	}
-	specs := map[string]bool{}
-	for _, p := range s.Posts {
-		specs[p.URL] = true
-		mp := web.MemPost{URL: p.URL, SourceID: id, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod, State: p.State,
-			Text: p.FeedText + p.PageText, Citations: citations(s.URL, p.Citations)}
-		if st, ok := states[p.URL]; ok && st == model.PostRemoved {
-			mp.State = st
-		}
-		must(t, w.mem.AddPost(mp))
-	}
-	for _, m := range s.Sitemaps {
-		for _, read := range m.Reads {
-			for _, u := range read {
-				if !specs[u] {
-					specs[u] = true
-					must(t, w.mem.AddPost(web.MemPost{URL: u, SourceID: id, State: states[u]}))
-				}
-			}
-		}
-	}
-	return id
+	return src.ID
 }
-
-// citations is what the store records of a page's links: distinct URLs
-// of other sites. MemData counts every link it is given in
-// PostMeta.Citations (see the report), so it is given these.
-func citations(home string, links []string) []string {
-	var out []string
-	for _, c := range links {
-		if to := siteOf(c); to != "" && to != siteOf(home) && !slices.Contains(out, c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-var siteOf = model.SiteOfURL
 
 func (w *siteWorld) origin(o model.Origin) {
 	must(w.t, w.st.PutOrigin(bg, model.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked}))
-	w.mem.SetOrigin(o)
 }
 
 func (w *siteWorld) refusal(site string, refused bool) {
 	must(w.t, w.st.PutRefusal(bg, site, fetch.RefusalState{Consecutive403: 3, Refused: refused, LastAsked: T0}))
-	w.mem.SetRefused(site, refused)
 }
 
 func (w *siteWorld) requests(recs ...reqSpec) {
@@ -298,69 +246,40 @@ func (w *siteWorld) requests(recs ...reqSpec) {
 			rec.Err = errors.New(r.Err)
 		}
 		out = append(out, rec)
-		w.mem.LogRequest(web.MemRequest{Site: r.Site, URL: r.URL, Purpose: r.Purpose, Status: r.Status, Outcome: r.Outcome,
-			Conditional: r.Conditional, Bytes: r.Bytes, Start: r.Start})
 	}
 	must(w.t, w.st.LogRequests(bg, out))
 }
 
-// both runs one web.Data call on each side and compares the results.
-func both[T any](w *siteWorld, name string, call func(web.Data) (T, error)) T {
+// both runs one call of the public site's questions and records its
+// answer for the golden file.
+func both[T any](w *siteWorld, name string, call func(SiteData) (T, error)) T {
 	w.t.Helper()
-	want, werr := call(w.mem)
-	got, gerr := call(w.sql)
-	w.golden.record(w.t, name, want, werr)
+	got, err := call(w.sql)
+	w.golden.record(w.t, name, got, err)
 	w.compared++
-	if (werr == nil) != (gerr == nil) || (werr != nil && errors.Is(werr, model.ErrNotFound) != errors.Is(gerr, model.ErrNotFound)) {
-		w.t.Errorf("%s: error %v, MemData %v", name, gerr, werr)
-		return got
-	}
-	sameAs(w.t, name, got, want)
 	return got
 }
 
-// sameAs reports got != want with the first differing lines of their JSON.
-func sameAs(t *testing.T, name string, got, want any) bool {
-	t.Helper()
-	if reflect.DeepEqual(got, want) {
-		return true
-	}
-	g, _ := json.MarshalIndent(got, "", " ")
-	m, _ := json.MarshalIndent(want, "", " ")
-	gl, ml := strings.Split(string(g), "\n"), strings.Split(string(m), "\n")
-	i := 0
-	for i < len(gl) && i < len(ml) && gl[i] == ml[i] {
-		i++
-	}
-	lo := max(i-6, 0)
-	t.Errorf("%s differs from MemData at line %d:\nstore:\n%s\nMemData:\n%s", name, i+1,
-		strings.Join(gl[lo:min(i+6, len(gl))], "\n"), strings.Join(ml[lo:min(i+6, len(ml))], "\n"))
-	if string(g) == string(m) {
-		t.Errorf("%s: JSON alike, values not (nil against empty, or a time's location): %#v\nMemData: %#v", name, got, want)
-	}
-	return false
-}
-
-// compareAll calls every read of web.Data on both sides and returns the
-// store's answers, marshalled, for the leak check.
+// compareAll asks every read question and returns the store's answers,
+// marshalled, for the leak check.
 func (w *siteWorld) compareAll(sites []string) []byte {
 	w.t.Helper()
 	var seen []any
-	seen = append(seen, both(w, "Coverage", func(d web.Data) (model.Coverage, error) { return d.Coverage(bg) }))
-	seen = append(seen, both(w, "SourcesByState", func(d web.Data) ([]model.StateCount, error) { return d.SourcesByState(bg) }))
-	seen = append(seen, both(w, "PostsPerMonth", func(d web.Data) ([]model.MonthCount, error) { return d.PostsPerMonth(bg) }))
+	seen = append(seen, both(w, "Coverage", func(d SiteData) (model.Coverage, error) { return d.Coverage(bg) }))
+	seen = append(seen, both(w, "SourcesByState", func(d SiteData) ([]model.StateCount, error) { return d.SourcesByState(bg) }))
+	seen = append(seen, both(w, "PostsPerMonth", func(d SiteData) ([]model.MonthCount, error) { return d.PostsPerMonth(bg) }))
 	ranges := [][2]time.Time{
 		{day(30), day(-1)}, {day(3).Add(5 * time.Hour), day(1).Add(time.Minute)}, {time.Time{}, T0.AddDate(300, 0, 0)},
 		{day(0), day(0)}, {day(-5), day(-10)},
 	}
 	for _, r := range ranges {
-		seen = append(seen, both(w, fmt.Sprintf("RequestsPerDay(%v, %v)", r[0], r[1]), func(d web.Data) ([]model.RequestDay, error) {
+		seen = append(seen, both(w, fmt.Sprintf("RequestsPerDay(%v, %v)", r[0], r[1]), func(d SiteData) ([]model.RequestDay, error) {
 			return d.RequestsPerDay(bg, r[0], r[1])
 		}))
 	}
 	for _, site := range sites {
 		for _, now := range []time.Time{T0, day(20)} {
-			seen = append(seen, both(w, "Site("+site+", "+now.Format(time.DateOnly)+")", func(d web.Data) (model.SiteDetail, error) {
+			seen = append(seen, both(w, "Site("+site+", "+now.Format(time.DateOnly)+")", func(d SiteData) (model.SiteDetail, error) {
 				return d.Site(bg, site, now)
 			}))
 		}
@@ -371,7 +290,7 @@ func (w *siteWorld) compareAll(sites []string) []byte {
 			seen = append(seen, w.walk(state, limit))
 		}
 		for _, after := range []string{"a", "alpha.example", "beta.examplf", "zzz", "192.0.2.7", "p05.example"} {
-			seen = append(seen, both(w, fmt.Sprintf("Sites(after %q, state %q)", after, state), func(d web.Data) (model.SitePage, error) {
+			seen = append(seen, both(w, fmt.Sprintf("Sites(after %q, state %q)", after, state), func(d SiteData) (model.SitePage, error) {
 				return d.Sites(bg, model.SitesQuery{After: after, Limit: 4, State: state})
 			}))
 		}
@@ -385,13 +304,13 @@ func (w *siteWorld) compareAll(sites []string) []byte {
 // whole list, each page alike in both.
 func (w *siteWorld) walk(state string, limit int) []model.SiteSummary {
 	w.t.Helper()
-	all := both(w, fmt.Sprintf("Sites(state %q, all)", state), func(d web.Data) (model.SitePage, error) {
+	all := both(w, fmt.Sprintf("Sites(state %q, all)", state), func(d SiteData) (model.SitePage, error) {
 		return d.Sites(bg, model.SitesQuery{Limit: 500, State: state})
 	})
 	var walked []model.SiteSummary
 	after := ""
 	for range 1000 {
-		p := both(w, fmt.Sprintf("Sites(state %q, after %q, limit %d)", state, after, limit), func(d web.Data) (model.SitePage, error) {
+		p := both(w, fmt.Sprintf("Sites(state %q, after %q, limit %d)", state, after, limit), func(d SiteData) (model.SitePage, error) {
 			return d.Sites(bg, model.SitesQuery{After: after, Limit: limit, State: state})
 		})
 		if p.Total != all.Total || len(p.Sites) > limit {
@@ -594,24 +513,23 @@ func buildWorld(w *siteWorld) []string {
 
 	// Pauses: one source by its owner's claim; a site opted out after one
 	// of its sources was paused; a site opted out and resumed.
-	must(t, w.mem.PauseSource(ctx, epsilon, "claim", day(3)))
 	must(t, w.sql.PauseSource(ctx, epsilon, "claim", day(3)))
-	for _, d := range []web.Data{w.mem, w.sql} {
+	for _, d := range []SiteData{w.sql} {
 		must(t, d.PauseSource(ctx, blogZeta, "claim", day(4)))
 	}
-	res := both(w, "PauseSite(zeta)", func(d web.Data) (model.PauseResult, error) {
+	res := both(w, "PauseSite(zeta)", func(d SiteData) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "zeta.example", "opt-out form", day(2))
 	})
 	if res != (model.PauseResult{Site: "zeta.example", Paused: 1, AlreadyPaused: 1}) {
 		t.Errorf("PauseSite(zeta): %+v", res)
 	}
-	both(w, "PauseSite(eta)", func(d web.Data) (model.PauseResult, error) {
+	both(w, "PauseSite(eta)", func(d SiteData) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "eta.example", "opt-out form", day(2))
 	})
-	for _, d := range []web.Data{w.mem, w.sql} {
+	for _, d := range []SiteData{w.sql} {
 		must(t, d.ResumeSite(ctx, "eta.example"))
 	}
-	both(w, "PauseSite(theta)", func(d web.Data) (model.PauseResult, error) {
+	both(w, "PauseSite(theta)", func(d SiteData) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "theta.example", "opt-out form", day(2))
 	})
 
@@ -667,7 +585,7 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 	// starts paused; pausing again counts everything as already paused;
 	// resuming one source keeps the site-level opt-out.
 	w.addSource(srcSpec{URL: "https://new.zeta.example/", Added: day(1), Discovered: day(1)})
-	res := both(w, "PauseSite(zeta) again", func(d web.Data) (model.PauseResult, error) {
+	res := both(w, "PauseSite(zeta) again", func(d SiteData) (model.PauseResult, error) {
 		return d.PauseSite(bg, "zeta.example", "claim", day(0))
 	})
 	if res != (model.PauseResult{Site: "zeta.example", Paused: 0, AlreadyPaused: 3}) {
@@ -679,7 +597,7 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 			t.Errorf("zeta source %s not paused: %+v", s.URL, s)
 		}
 	}
-	for _, d := range []web.Data{w.mem, w.sql} {
+	for _, d := range []SiteData{w.sql} {
 		must(t, d.ResumeSource(bg, z.Sources[0].ID))
 		must(t, d.PauseSource(bg, z.Sources[1].ID, "claim", T0)) // already paused: keeps its first pause
 	}
@@ -687,23 +605,23 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 	if ok, _ := st.OptedOut(bg, "zeta.example"); !ok {
 		t.Error("ResumeSource cleared the site-level opt-out")
 	}
-	for _, d := range []web.Data{w.mem, w.sql} {
+	for _, d := range []SiteData{w.sql} {
 		must(t, d.ResumeSite(bg, "zeta.example"))
 	}
 	w.compareAll(sites)
-	t.Logf("%d calls compared with MemData", w.compared)
+	t.Logf("%d answers held to the golden file", w.compared)
 }
 
 func testSiteDataOptOut(t *testing.T, st SiteDataStore) {
 	w := newSiteWorld(t, st)
 	// Opted out before any source of it is known.
-	res := both(w, "PauseSite", func(d web.Data) (model.PauseResult, error) {
+	res := both(w, "PauseSite", func(d SiteData) (model.PauseResult, error) {
 		return d.PauseSite(bg, "later.example", "opt-out form", day(5))
 	})
 	if res != (model.PauseResult{Site: "later.example"}) {
 		t.Errorf("%+v", res)
 	}
-	both(w, "PauseSite again", func(d web.Data) (model.PauseResult, error) { return d.PauseSite(bg, "later.example", "claim", day(4)) })
+	both(w, "PauseSite again", func(d SiteData) (model.PauseResult, error) { return d.PauseSite(bg, "later.example", "claim", day(4)) })
 	id := w.addSource(srcSpec{URL: "https://www.later.example/", Added: day(3), Discovered: day(3)})
 	w.addSource(srcSpec{URL: "https://other.example/", Added: day(3)})
 	d, err := w.sql.Site(bg, "later.example", T0)
@@ -718,7 +636,7 @@ func testSiteDataOptOut(t *testing.T, st SiteDataStore) {
 		t.Errorf("an opted-out source is handed out for discovery: %+v", due)
 	}
 	w.compareAll([]string{"later.example", "other.example"})
-	for _, d := range []web.Data{w.mem, w.sql} {
+	for _, d := range []SiteData{w.sql} {
 		must(t, d.ResumeSite(bg, "later.example"))
 	}
 	if ok, _ := st.OptedOut(bg, "later.example"); ok {
@@ -752,7 +670,7 @@ func testSiteDataNotFound(t *testing.T, st SiteDataStore) {
 	// A site only asked (a refusal seen before any source): it has a page.
 	w.requests(reqSpec{Site: "refuser.example", Purpose: "robots", Status: 403, Outcome: "fetched", Start: T0})
 	w.refusal("refuser.example", true)
-	d := both(w, "Site(refuser)", func(d web.Data) (model.SiteDetail, error) { return d.Site(bg, "refuser.example", T0) })
+	d := both(w, "Site(refuser)", func(d SiteData) (model.SiteDetail, error) { return d.Site(bg, "refuser.example", T0) })
 	if !d.Refused || d.Requests.Total != 1 {
 		t.Errorf("refuser: %+v", d)
 	}
@@ -761,22 +679,22 @@ func testSiteDataNotFound(t *testing.T, st SiteDataStore) {
 func testSiteDataClaims(t *testing.T, st SiteDataStore) {
 	w := newSiteWorld(t, st)
 	c := model.Claim{ID: strings.Repeat("ab", 32), Site: "beta.example", Token: "corpusbot-claim=xyz", Created: T0, Expires: T0.Add(48 * time.Hour)}
-	for _, d := range []web.Data{w.mem, w.sql} {
+	for _, d := range []SiteData{w.sql} {
 		must(t, d.CreateClaim(bg, c))
 		if err := d.CreateClaim(bg, c); err == nil {
 			t.Errorf("%T: duplicate claim ID accepted", d)
 		}
 		must(t, d.CreateClaim(bg, model.Claim{ID: "other", Site: "beta.example", Token: "t2", Created: T0, Expires: T0}))
 	}
-	both(w, "Claim", func(d web.Data) (model.Claim, error) { return d.Claim(bg, c.ID) })
-	for _, d := range []web.Data{w.mem, w.sql} {
+	both(w, "Claim", func(d SiteData) (model.Claim, error) { return d.Claim(bg, c.ID) })
+	for _, d := range []SiteData{w.sql} {
 		must(t, d.MarkClaimVerified(bg, c.ID, "dns", T0.Add(time.Hour)))
 	}
-	got := both(w, "Claim verified", func(d web.Data) (model.Claim, error) { return d.Claim(bg, c.ID) })
+	got := both(w, "Claim verified", func(d SiteData) (model.Claim, error) { return d.Claim(bg, c.ID) })
 	if got.Method != "dns" || !got.Verified.Equal(T0.Add(time.Hour)) || got.Token != c.Token {
 		t.Errorf("%+v", got)
 	}
-	both(w, "Claim other", func(d web.Data) (model.Claim, error) { return d.Claim(bg, "other") })
+	both(w, "Claim other", func(d SiteData) (model.Claim, error) { return d.Claim(bg, "other") })
 }
 
 // testSiteDataNoText proves that nothing web.Data answers carries a post's
@@ -807,8 +725,7 @@ func testSiteDataNoText(t *testing.T, st SiteDataStore) {
 }
 
 // testSiteDataOptedOutWithheld: an opted-out record (fetch.OutcomeOptedOut)
-// was never sent, so it is withheld, like disallowed and refused ones. Not
-// compared with MemData, which counts it as a request (see the report).
+// was never sent, so it is withheld, like disallowed and refused ones.
 func testSiteDataOptedOutWithheld(t *testing.T, st SiteDataStore) {
 	w := newSiteWorld(t, st)
 	var recs []fetch.Record
