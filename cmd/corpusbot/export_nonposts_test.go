@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,13 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
-	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/sqlite"
 )
 
 // nonpostsDir holds blogs whose sitemaps list more than posts; its README
@@ -98,20 +94,18 @@ func TestExportSkippedByKind(t *testing.T) {
 	defer web.Close()
 	hosts := serveNonpostBlogs(t, web)
 
-	st, err := sqlite.Open(ctx, dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := config.Defaults()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c := &crawl.Crawler{Store: st, Clock: clock, Settings: s, Log: quiet}
-	f, err := fetch.New(fetch.Options{Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
-		TLS: web.ClientTLS(), Logger: quiet, Observe: c.Observe, Refusals: store.NewRefusals(st, quiet),
-		Robots: store.NewRobotsCache(st, quiet), OptedOut: optedOut(st, quiet)})
+	s.DB = dbPath
+	st, err := app.OpenStore(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Fetcher = f
+	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock,
+		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := wired.Crawler
 	for _, h := range hosts {
 		if _, _, err := st.AddSource(ctx, "http://"+h+"/", clock.Now()); err != nil {
 			t.Fatal(err)
@@ -120,8 +114,7 @@ func TestExportSkippedByKind(t *testing.T) {
 	if err := c.Once(ctx); err != nil {
 		t.Fatal(err)
 	}
-	c.Close()
-	f.CloseIdleConnections()
+	wired.Close()
 	st.Close()
 	for _, v := range web.Violations(s.UserAgent, s.ProductToken(), func(string) time.Duration { return s.MinGap }) {
 		t.Error(v)

@@ -11,9 +11,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/crawl"
-	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -58,11 +55,12 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 	}
 	defer st.Close()
 	log := slog.New(slog.NewTextHandler(env.stderr, nil))
-	opts, closeIdle, err := siteOptions(env, st, s)
+	c, err := newCrawler(env, st, s)
 	if err != nil {
 		return err
 	}
-	defer closeIdle()
+	defer c.Close()
+	opts := c.SiteOptions(s)
 	opts.Log = log
 	set(&opts)
 	site, err := web.New(opts)
@@ -75,32 +73,6 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 	}
 	ready(log, ln.Addr())
 	return serveUntilDone(ctx, ln, site, log)
-}
-
-// siteOptions wires the public site to the store and to the crawler's one
-// fetcher, which reads claim files and IndexNow key files (politely, like
-// any request) and which the WebSub callbacks use to store pushed posts.
-func siteOptions(env environment, st store.Store, s config.Settings) (web.Options, func(), error) {
-	sd, ok := st.(interface{ SiteData() *sqlstore.SiteData })
-	if !ok {
-		return web.Options{}, nil, fmt.Errorf("the store %T has no public site data", st)
-	}
-	c, closeIdle, err := newCrawler(env, st, s)
-	if err != nil {
-		return web.Options{}, nil, err
-	}
-	o := web.Options{
-		Data: sd.SiteData(), Settings: s, Resolver: net.DefaultResolver,
-		ClaimFetcher: crawl.ClaimFiles{Fetcher: c.Fetcher, Max: web.MaxClaimFile},
-		PublicURL:    s.PublicURL,
-	}
-	if p, ok := st.(store.Push); ok {
-		o.WebSub, o.IndexNow, o.IndexNowFetcher = c, p, crawl.IndexNowKeys{Fetcher: c.Fetcher}
-		if d, ok := p.(web.DeliveryData); ok {
-			o.Deliveries = d
-		}
-	}
-	return o, closeIdle, nil
 }
 
 // newHTTPServer bounds every phase of a connection, so that slow or idle

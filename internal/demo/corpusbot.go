@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
+	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/sqlite"
 )
 
 // bot is the real crawler, wired as `corpusbot run` wires it (the one
@@ -24,8 +24,9 @@ type bot struct {
 	pop   *Population
 	web   *simweb.Web
 	clock *simweb.Clock
+	db    *app.DB
 	st    store.Store
-	f     *fetch.Fetcher
+	wired *app.Crawl
 	c     *crawl.Crawler
 	s     config.Settings
 
@@ -45,29 +46,25 @@ func newBot(ctx context.Context, pop *Population, dbPath string, log *slog.Logge
 	b.s.DB = dbPath
 	b.web = simweb.New(simweb.WithClock(b.clock.Now))
 	pop.Serve(b.web)
-	db, err := sqlite.Open(ctx, dbPath)
+	db, err := app.OpenStore(ctx, b.s)
 	if err != nil {
 		b.web.Close()
 		return nil, fmt.Errorf("demo database: %w", err)
 	}
-	b.st = db
+	b.db, b.st = db, db
 	// One worker: the simulated clock is shared, and with several workers one
 	// site's pause would move time under another site's request, which the
 	// fetcher would then measure as a slow response and back off from. One
 	// worker keeps simulated time honest and the run deterministic; the
 	// politeness rules are the same either way.
-	b.c = &crawl.Crawler{Store: db, Clock: b.clock, Settings: b.s, Log: log, Concurrency: 1}
-	b.f, err = fetch.New(fetch.Options{
-		Settings: b.s, Clock: b.clock, Logger: log,
-		Resolver: b.web.Resolver(), Dial: b.web.Dial, Proxy: fetch.NoProxy, TLS: b.web.ClientTLS(),
-		Refusals: store.NewRefusals(db, log), Robots: store.NewRobotsCache(db, log),
-		Observe: b.observe,
-	})
+	b.wired, err = app.NewCrawl(db, app.Options{Settings: b.s, Log: log, Clock: b.clock, Concurrency: 1,
+		Network: app.Network{Resolver: b.web.Resolver(), Dial: b.web.Dial, Proxy: fetch.NoProxy, TLS: b.web.ClientTLS()},
+		Observe: b.record})
 	if err != nil {
 		b.close()
-		return nil, fmt.Errorf("demo fetcher: %w", err)
+		return nil, fmt.Errorf("demo crawler: %w", err)
 	}
-	b.c.Fetcher = b.f
+	b.c = b.wired.Crawler
 	for _, u := range pop.Homepages() {
 		if _, _, err := db.AddSource(ctx, u, b.clock.Now()); err != nil {
 			b.close()
@@ -77,19 +74,17 @@ func newBot(ctx context.Context, pop *Population, dbPath string, log *slog.Logge
 	return b, nil
 }
 
-func (b *bot) observe(r fetch.Record) {
+// record keeps the fetcher's own account of a request (the crawler logs
+// it next).
+func (b *bot) record(r fetch.Record) {
 	b.mu.Lock()
 	b.recs = append(b.recs, r)
 	b.mu.Unlock()
-	b.c.Observe(r)
 }
 
 func (b *bot) close() {
-	if b.c != nil {
-		b.c.Close() // the request log's last records, before the store closes
-	}
-	if b.f != nil {
-		b.f.CloseIdleConnections()
+	if b.wired != nil {
+		b.wired.Close() // the request log's last records, before the store closes
 	}
 	if b.st != nil {
 		b.st.Close()

@@ -1,0 +1,162 @@
+// Package app wires corpusbot together once: the database the settings
+// name, the one fetcher over it (with the cluster's shared politeness on
+// PostgreSQL), the crawler, and the public site's options. `run`, `serve`,
+// `export`, `sources` and the offline demo all start here, so a store, a
+// fetcher or a crawler is never assembled twice.
+package app
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/postgres"
+	"corpus.blog/corpusbot/internal/store/sqlite"
+	"corpus.blog/corpusbot/internal/store/sqlstore"
+	"corpus.blog/corpusbot/internal/web"
+)
+
+// Store is a database as the wiring uses it: the crawler's store, WebSub's
+// subscriptions and the public site's questions, on either backend.
+type Store interface {
+	store.Store
+	store.Push
+	SiteData() *sqlstore.SiteData
+	Deliveries(ctx context.Context) (pushed, polled, both int, err error)
+	SiteDelivery(ctx context.Context, site string) (map[int64]string, error)
+}
+
+// DB is an open database and what its backend adds to the fetcher: on
+// PostgreSQL, the site leases and robots.txt cache every worker shares.
+type DB struct {
+	Store
+	pg *postgres.DB
+}
+
+// OpenStore opens the database the settings name: PostgreSQL for a
+// postgres:// or postgresql:// URL (a cluster of workers), else a SQLite
+// file.
+func OpenStore(ctx context.Context, s config.Settings) (*DB, error) {
+	if postgres.IsDSN(s.DB) {
+		db, err := postgres.Open(ctx, s.DB)
+		if err != nil {
+			return nil, err
+		}
+		return &DB{Store: db, pg: db}, nil
+	}
+	db, err := sqlite.Open(ctx, s.DB)
+	if err != nil {
+		return nil, err
+	}
+	return &DB{Store: db}, nil
+}
+
+// Network replaces the fetcher's way to the internet (the offline demo's
+// simulated web); the zero value is the real network.
+type Network struct {
+	Resolver fetch.Resolver
+	Dial     fetch.DialFunc
+	Proxy    func(*http.Request) (*url.URL, error)
+	TLS      *tls.Config
+}
+
+// Options are the parts a caller chooses; the rest follows the settings.
+type Options struct {
+	Settings config.Settings
+	Log      *slog.Logger
+	Clock    fetch.Clock // nil: the real clock
+	Network  Network
+	// Observe, when set, sees every record of the fetcher before the
+	// crawler logs it (the demo keeps its own account).
+	Observe func(fetch.Record)
+	// Concurrency overrides the setting when above zero.
+	Concurrency int
+}
+
+// Crawl is the wired crawler over one database.
+type Crawl struct {
+	DB      *DB
+	Fetcher *fetch.Fetcher
+	Crawler *crawl.Crawler
+}
+
+// NewCrawl wires the one fetcher and the crawler over db. Close it before
+// closing db: it stores the request log's last records.
+func NewCrawl(db *DB, o Options) (*Crawl, error) {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	clock := o.Clock
+	if clock == nil {
+		clock = fetch.RealClock{}
+	}
+	c := &crawl.Crawler{Store: db.Store, Clock: clock, Settings: o.Settings, Log: o.Log,
+		CallbackBase: o.Settings.PublicURL, Push: db.Store, Concurrency: o.Concurrency}
+	observe := c.Observe
+	if o.Observe != nil {
+		observe = func(r fetch.Record) { o.Observe(r); c.Observe(r) }
+	}
+	fo := fetch.Options{
+		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
+		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, o.Log),
+		OptedOut: optedOut(db.Store, o.Log),
+		Resolver: o.Network.Resolver, Dial: o.Network.Dial, Proxy: o.Network.Proxy, TLS: o.Network.TLS,
+	}
+	if db.pg != nil {
+		// A cluster: politeness and robots.txt are kept in the database,
+		// shared by every worker.
+		fo.Lease = postgres.NewLease(db.pg.SQL(), clock, postgres.LeaseOptions{Log: o.Log})
+		fo.Robots = postgres.NewRobotsCache(db.pg, clock, o.Log)
+	}
+	f, err := fetch.New(fo)
+	if err != nil {
+		return nil, fmt.Errorf("fetcher: %w", err)
+	}
+	c.Fetcher = f
+	return &Crawl{DB: db, Fetcher: f, Crawler: c}, nil
+}
+
+// Close stores the request log's last records and lets the fetcher's idle
+// connections go; the database stays open.
+func (c *Crawl) Close() error {
+	err := c.Crawler.Close()
+	c.Fetcher.CloseIdleConnections()
+	return err
+}
+
+// SiteOptions wires the public site to the database and to the crawl's one
+// fetcher, which reads claim files and IndexNow key files (politely, like
+// any request) and which the WebSub callbacks use to store pushed posts.
+func (c *Crawl) SiteOptions(s config.Settings) web.Options {
+	return web.Options{
+		Data: c.DB.SiteData(), Settings: s, Resolver: net.DefaultResolver,
+		ClaimFetcher: crawl.ClaimFiles{Fetcher: c.Fetcher, Max: web.MaxClaimFile},
+		PublicURL:    s.PublicURL,
+		WebSub:       c.Crawler, IndexNow: c.DB.Store, IndexNowFetcher: crawl.IndexNowKeys{Fetcher: c.Fetcher},
+		Deliveries: c.DB.Store,
+	}
+}
+
+// optedOut is the fetcher's opt-out check over the store. It fails closed:
+// when the store cannot say, nothing is sent.
+func optedOut(st store.Store, log *slog.Logger) func(context.Context, string) bool {
+	return func(ctx context.Context, site string) bool {
+		out, err := st.OptedOut(ctx, site)
+		if err != nil {
+			if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
+				log.Warn("opt-out check failed: nothing sent to the site", "site", site, "err", err)
+			}
+			return true
+		}
+		return out
+	}
+}

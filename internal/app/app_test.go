@@ -1,0 +1,43 @@
+package app_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"corpus.blog/corpusbot/internal/app"
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/model"
+)
+
+// TestWiring opens the embedded default and wires the crawl and the site
+// over it: the site's options reach the same database and the same fetcher.
+func TestWiring(t *testing.T) {
+	s := config.Defaults()
+	s.DB = filepath.Join(t.TempDir(), "corpusbot.db")
+	db, err := app.OpenStore(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	c, err := app.NewCrawl(db, app.Options{Settings: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Crawler.Fetcher != c.Fetcher || c.Crawler.Store == nil {
+		t.Fatalf("crawler not wired to the one fetcher and the store: %+v", c.Crawler)
+	}
+	o := c.SiteOptions(s)
+	if o.Data == nil || o.IndexNow == nil || o.WebSub == nil || o.Deliveries == nil || o.ClaimFetcher == nil {
+		t.Fatalf("site options incomplete: %+v", o)
+	}
+	if _, _, err := db.AddSource(t.Context(), "https://blog.example/", c.Crawler.Clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	page, err := o.Data.Sites(t.Context(), modelQuery())
+	if err != nil || page.Total != 1 {
+		t.Fatalf("the site does not see the source added through the store: %+v %v", page, err)
+	}
+}
+
+func modelQuery() model.SitesQuery { return model.SitesQuery{Limit: 10} }
