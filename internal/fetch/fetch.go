@@ -76,7 +76,7 @@ func (f *Fetcher) hop(ctx context.Context, u *url.URL, req Request) (res Result,
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeDisallowed, Err: err})
 		return Result{Outcome: OutcomeDisallowed, FinalURL: u.String(), Robots: entry.Verdict.State, Err: err}, nil
 	}
-	if st := f.refusals.Get(site); !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
+	if st := f.refusals.Get(ctx, site); !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
 		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeRefused, Err: err})
 		return Result{Outcome: OutcomeRefused, FinalURL: u.String(), Robots: entry.Verdict.State, Err: err}, nil
@@ -122,7 +122,7 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	}
 	// Asked again under the lease: of several requests queued on a site due
 	// for its recheck, only the first is sent.
-	if now := f.clock.Now(); p != PurposeRobots && !f.refusals.Get(site).mayAsk(now, f.s.RefusalRecheck) {
+	if now := f.clock.Now(); p != PurposeRobots && !f.refusals.Get(ctx, site).mayAsk(now, f.s.RefusalRecheck) {
 		slot.Abandon()
 		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: now, Outcome: OutcomeRefused, Err: err})
@@ -145,8 +145,8 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	}
 	// robots.txt is not a page: its answers neither list a site nor clear it.
 	if !ex.ours && p != PurposeRobots {
-		if st := f.refusals.Get(site); st != st.after(ex.status, ex.end) {
-			f.refusals.Put(site, st.after(ex.status, ex.end))
+		if st := f.refusals.Get(ctx, site); st != st.after(ex.status, ex.end) {
+			f.refusals.Put(ctx, site, st.after(ex.status, ex.end))
 		}
 	}
 	slot.Release(ex.end, b.next(ex.end, max(f.s.MinGap, crawlDelay)))

@@ -27,7 +27,7 @@ func (f *Fetcher) post(ctx context.Context, u *url.URL, req Request) Result {
 			Err: fmt.Errorf("fetch %s: a POST is only for %s, with a form", u, PurposeWebSub)}
 	}
 	site := model.Site(u.Host)
-	if st := f.refusals.Get(site); !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
+	if st := f.refusals.Get(ctx, site); !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
 		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeRefused, Err: err})
 		return Result{Outcome: OutcomeRefused, FinalURL: u.String(), Err: err}

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -16,8 +17,8 @@ type RefusalState struct {
 // Refusals holds RefusalState per site. The logic is here (RefusalThreshold,
 // mayAsk, after); the state belongs to the caller's store.
 type Refusals interface {
-	Get(site string) RefusalState
-	Put(site string, s RefusalState)
+	Get(ctx context.Context, site string) RefusalState
+	Put(ctx context.Context, site string, s RefusalState)
 }
 
 // RefusalThreshold is how many 403s in a row put a site that never served us
@@ -67,14 +68,14 @@ type MemoryRefusals struct {
 func NewMemoryRefusals() *MemoryRefusals { return &MemoryRefusals{m: make(map[string]RefusalState)} }
 
 // Get returns the state of site.
-func (r *MemoryRefusals) Get(site string) RefusalState {
+func (r *MemoryRefusals) Get(ctx context.Context, site string) RefusalState {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.m[site]
 }
 
 // Put stores the state of site.
-func (r *MemoryRefusals) Put(site string, s RefusalState) {
+func (r *MemoryRefusals) Put(ctx context.Context, site string, s RefusalState) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.m[site] = s

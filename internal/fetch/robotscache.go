@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -22,8 +23,8 @@ type RobotsEntry struct {
 // in-memory MemoryRobots is one implementation; store.RobotsCache keeps the
 // entries in the store, with a bounded memory layer in front.
 type RobotsCache interface {
-	Get(origin string) (RobotsEntry, bool)
-	Put(origin string, e RobotsEntry)
+	Get(ctx context.Context, origin string) (RobotsEntry, bool)
+	Put(ctx context.Context, origin string, e RobotsEntry)
 }
 
 // MemoryRobots is an in-memory RobotsCache, safe for concurrent use: the
@@ -40,7 +41,7 @@ type MemoryRobots struct {
 func NewMemoryRobots() *MemoryRobots { return &MemoryRobots{m: make(map[string]RobotsEntry)} }
 
 // Get returns the entry for origin.
-func (c *MemoryRobots) Get(origin string) (RobotsEntry, bool) {
+func (c *MemoryRobots) Get(ctx context.Context, origin string) (RobotsEntry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.m[origin]
@@ -48,7 +49,7 @@ func (c *MemoryRobots) Get(origin string) (RobotsEntry, bool) {
 }
 
 // Put stores the entry for origin.
-func (c *MemoryRobots) Put(origin string, e RobotsEntry) {
+func (c *MemoryRobots) Put(ctx context.Context, origin string, e RobotsEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[origin] = e

@@ -31,7 +31,7 @@ func (f *Fetcher) Robots(ctx context.Context, rawURL string) (RobotsEntry, error
 // the same stale origin share one read.
 func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, error) {
 	origin := model.OriginOf(u)
-	e, ok := f.robots.Get(origin)
+	e, ok := f.robots.Get(ctx, origin)
 	if ok && f.clock.Now().Before(e.Expires) {
 		return e, nil
 	}
@@ -39,7 +39,7 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 	// REFUSAL_RECHECK, and that one is not spent on robots.txt (whose answer
 	// could not clear the list): the copy last read stays in force until a
 	// page is served again.
-	if ok && f.refusals.Get(model.Site(u.Host)).Refused {
+	if ok && f.refusals.Get(ctx, model.Site(u.Host)).Refused {
 		return e, nil
 	}
 	if f.withheld(ctx, model.Site(u.Host)) {
@@ -47,14 +47,14 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 	}
 	asked := f.clock.Now()
 	f.robotsOnce.do(ctx, origin, func() {
-		if e, ok := f.robots.Get(origin); ok && f.clock.Now().Before(e.Expires) {
+		if e, ok := f.robots.Get(ctx, origin); ok && f.clock.Now().Before(e.Expires) {
 			return // another caller refreshed it between our look and the flight
 		}
 		f.refreshRobots(ctx, u)
 	})
 	// An entry read since we asked is obeyed even if a long wait on the
 	// lease has already aged it past its TTL.
-	if e, ok := f.robots.Get(origin); ok && (f.clock.Now().Before(e.Expires) || !e.Checked.Before(asked)) {
+	if e, ok := f.robots.Get(ctx, origin); ok && (f.clock.Now().Before(e.Expires) || !e.Checked.Before(asked)) {
 		return e, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -89,7 +89,7 @@ func robotsURL(u *url.URL) *url.URL {
 // Every hop goes through the lease of the site it lands on.
 func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 	origin := model.OriginOf(u)
-	prev, _ := f.robots.Get(origin)
+	prev, _ := f.robots.Get(ctx, origin)
 	cur := robotsURL(u)
 	seen := map[string]bool{cur.String(): true}
 	var redirects []string
@@ -110,7 +110,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 				Checked: now, Expires: now.Add(f.s.RobotsTTL), Last: &robots.Copy{File: prev.Last.File, FetchedAt: now},
 				ETag: prev.ETag, LastModified: prev.LastModified,
 			}
-			f.robots.Put(origin, e)
+			f.robots.Put(ctx, origin, e)
 			res := resultOf(cur, ex, Request{ETag: etag, LastModified: lm})
 			res.Redirects, res.Robots = redirects, robots.StateParsed
 			return res
@@ -151,7 +151,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 			}
 			e.Expires = now.Add(f.robotsRetry(e.UnreachableSince, now, retryAfter, v.TTL))
 		}
-		f.robots.Put(origin, e)
+		f.robots.Put(ctx, origin, e)
 		res := resultOf(cur, ex, Request{ETag: etag, LastModified: lm})
 		res.Redirects, res.Robots = redirects, v.State
 		return res

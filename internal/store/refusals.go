@@ -48,7 +48,7 @@ func NewRefusals(st Store, log *slog.Logger) *Refusals {
 var _ fetch.Refusals = (*Refusals)(nil)
 
 // Get implements fetch.Refusals.
-func (r *Refusals) Get(site string) fetch.RefusalState {
+func (r *Refusals) Get(ctx context.Context, site string) fetch.RefusalState {
 	now := r.now()
 	r.mu.Lock()
 	m, ok := r.mem[site]
@@ -56,7 +56,7 @@ func (r *Refusals) Get(site string) fetch.RefusalState {
 	if ok && now.Sub(m.read) < RefusalMemory {
 		return m.state
 	}
-	s, err := r.store.Refusal(context.Background(), site)
+	s, err := r.store.Refusal(ctx, site)
 	if err != nil {
 		r.log.Warn("refusal list read failed", "site", site, "err", err)
 		return s
@@ -66,9 +66,9 @@ func (r *Refusals) Get(site string) fetch.RefusalState {
 }
 
 // Put implements fetch.Refusals.
-func (r *Refusals) Put(site string, s fetch.RefusalState) {
+func (r *Refusals) Put(ctx context.Context, site string, s fetch.RefusalState) {
 	r.remember(site, s, r.now())
-	if err := r.store.PutRefusal(context.Background(), site, s); err != nil {
+	if err := r.store.PutRefusal(ctx, site, s); err != nil {
 		r.log.Warn("refusal list write failed", "site", site, "err", err)
 	}
 }

@@ -43,11 +43,11 @@ func NewRobotsCache(st Store, log *slog.Logger) *RobotsCache {
 var _ fetch.RobotsCache = (*RobotsCache)(nil)
 
 // Get implements fetch.RobotsCache.
-func (c *RobotsCache) Get(origin string) (fetch.RobotsEntry, bool) {
-	if e, ok := c.mem.Get(origin); ok {
+func (c *RobotsCache) Get(ctx context.Context, origin string) (fetch.RobotsEntry, bool) {
+	if e, ok := c.mem.Get(ctx, origin); ok {
 		return e, true
 	}
-	r, err := c.store.Robots(context.Background(), origin)
+	r, err := c.store.Robots(ctx, origin)
 	if err != nil {
 		if !errors.Is(err, model.ErrNotFound) {
 			c.log.Warn("robots cache read failed", "origin", origin, "err", err)
@@ -55,14 +55,14 @@ func (c *RobotsCache) Get(origin string) (fetch.RobotsEntry, bool) {
 		return fetch.RobotsEntry{}, false
 	}
 	e := entryOf(r)
-	c.mem.Put(origin, e)
+	c.mem.Put(ctx, origin, e)
 	return e, true
 }
 
 // Put implements fetch.RobotsCache.
-func (c *RobotsCache) Put(origin string, e fetch.RobotsEntry) {
-	c.mem.Put(origin, e)
-	if err := c.store.PutRobots(context.Background(), recordOf(origin, e)); err != nil {
+func (c *RobotsCache) Put(ctx context.Context, origin string, e fetch.RobotsEntry) {
+	c.mem.Put(ctx, origin, e)
+	if err := c.store.PutRobots(ctx, recordOf(origin, e)); err != nil {
 		c.log.Warn("robots cache write failed", "origin", origin, "err", err)
 	}
 }
@@ -94,7 +94,7 @@ func NewRobotsMemory(size int) *RobotsMemory {
 }
 
 // Get returns the entry for origin and marks it used.
-func (r *RobotsMemory) Get(origin string) (fetch.RobotsEntry, bool) {
+func (r *RobotsMemory) Get(ctx context.Context, origin string) (fetch.RobotsEntry, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n, ok := r.m[origin]
@@ -107,7 +107,7 @@ func (r *RobotsMemory) Get(origin string) (fetch.RobotsEntry, bool) {
 
 // Put stores the entry for origin, letting go of the oldest origin if the
 // memory is full.
-func (r *RobotsMemory) Put(origin string, e fetch.RobotsEntry) {
+func (r *RobotsMemory) Put(ctx context.Context, origin string, e fetch.RobotsEntry) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if n, ok := r.m[origin]; ok {

@@ -57,24 +57,24 @@ func origin(i int) string { return fmt.Sprintf("https://blog%d.example:443", i) 
 func TestRobotsMemoryLetsGoOfTheOldest(t *testing.T) {
 	m := store.NewRobotsMemory(3)
 	for i := range 3 {
-		m.Put(origin(i), entry(i))
+		m.Put(context.Background(), origin(i), entry(i))
 	}
-	m.Get(origin(0)) // 1 is now the oldest
-	m.Put(origin(3), entry(3))
+	m.Get(context.Background(), origin(0)) // 1 is now the oldest
+	m.Put(context.Background(), origin(3), entry(3))
 	if m.Len() != 3 {
 		t.Errorf("%d origins held, want 3", m.Len())
 	}
-	if _, ok := m.Get(origin(1)); ok {
+	if _, ok := m.Get(context.Background(), origin(1)); ok {
 		t.Error("origin 1, used longest ago, still held")
 	}
 	for _, i := range []int{0, 2, 3} {
-		e, ok := m.Get(origin(i))
+		e, ok := m.Get(context.Background(), origin(i))
 		if !ok || e.ETag != fmt.Sprint(i) {
 			t.Errorf("origin %d: %v %q", i, ok, e.ETag)
 		}
 	}
-	m.Put(origin(2), entry(20)) // a replacement, not one more
-	if e, _ := m.Get(origin(2)); m.Len() != 3 || e.ETag != "20" {
+	m.Put(context.Background(), origin(2), entry(20)) // a replacement, not one more
+	if e, _ := m.Get(context.Background(), origin(2)); m.Len() != 3 || e.ETag != "20" {
 		t.Errorf("%d origins, entry %q after a replacement", m.Len(), e.ETag)
 	}
 }
@@ -87,18 +87,18 @@ func TestRobotsCacheBoundedReadsBackFromStore(t *testing.T) {
 	c := store.NewRobotsCache(st, nil)
 	n := store.DefaultRobotsMemory + 100
 	for i := range n {
-		c.Put(origin(i), entry(i%50))
+		c.Put(context.Background(), origin(i), entry(i%50))
 	}
 	st.reads = 0
 	for i := n - 10; i < n; i++ { // recent: answered from memory
-		if _, ok := c.Get(origin(i)); !ok {
+		if _, ok := c.Get(context.Background(), origin(i)); !ok {
 			t.Fatalf("origin %d missing", i)
 		}
 	}
 	if st.reads != 0 {
 		t.Errorf("%d store reads for origins in memory", st.reads)
 	}
-	e, ok := c.Get(origin(7)) // let go of long ago
+	e, ok := c.Get(context.Background(), origin(7)) // let go of long ago
 	if !ok {
 		t.Fatal("an origin let go of is missing: the fetcher would read robots.txt again")
 	}
@@ -111,7 +111,7 @@ func TestRobotsCacheBoundedReadsBackFromStore(t *testing.T) {
 	if !e.Verdict.For("corpusbot").Decide("/private8").Allowed || e.Verdict.For("corpusbot").Decide("/private7").Allowed {
 		t.Error("read back with other rules")
 	}
-	c.Get(origin(7))
+	c.Get(context.Background(), origin(7))
 	if st.reads != 1 {
 		t.Errorf("%d store reads after a second Get, want it from memory", st.reads)
 	}

@@ -53,41 +53,41 @@ var _ fetch.RobotsCache = (*RobotsCache)(nil)
 
 // stored reads the database's entry; store.RobotsCache does the decoding (a
 // fresh one each time, so that its own memory layer never answers).
-func (c *RobotsCache) stored(origin string) (fetch.RobotsEntry, bool) {
-	return store.NewRobotsCache(c.db, c.log).Get(origin)
+func (c *RobotsCache) stored(ctx context.Context, origin string) (fetch.RobotsEntry, bool) {
+	return store.NewRobotsCache(c.db, c.log).Get(ctx, origin)
 }
 
 // Get implements fetch.RobotsCache.
-func (c *RobotsCache) Get(origin string) (fetch.RobotsEntry, bool) {
-	if e, ok := c.mem.Get(origin); ok && c.clock.Now().Before(e.Expires) {
+func (c *RobotsCache) Get(ctx context.Context, origin string) (fetch.RobotsEntry, bool) {
+	if e, ok := c.mem.Get(ctx, origin); ok && c.clock.Now().Before(e.Expires) {
 		return e, true
 	}
 	deadline := c.clock.Now().Add(c.ClaimTTL)
 	for {
-		e, ok := c.stored(origin)
+		e, ok := c.stored(ctx, origin)
 		now := c.clock.Now()
 		if ok && now.Before(e.Expires) {
-			c.mem.Put(origin, e)
+			c.mem.Put(ctx, origin, e)
 			return e, true
 		}
-		claimed, err := c.claim(origin, now)
+		held, err := c.holdRefresh(ctx, origin, now)
 		if err != nil {
-			c.log.Warn("robots claim failed", "origin", origin, "err", err)
+			c.log.Warn("robots refresh hold failed", "origin", origin, "err", err)
 			return e, ok
 		}
-		if claimed || !now.Before(deadline) {
+		if held || !now.Before(deadline) {
 			return e, ok // ours to read (or we waited long enough)
 		}
-		if c.clock.Sleep(context.Background(), c.Poll) != nil {
+		if c.clock.Sleep(ctx, c.Poll) != nil { // Ctrl-C ends the wait
 			return e, ok
 		}
 	}
 }
 
-// claim takes origin's refresh for this worker unless another live one
-// holds it; holding it already counts.
-func (c *RobotsCache) claim(origin string, now time.Time) (bool, error) {
-	r, err := c.db.db.ExecContext(context.Background(), `INSERT INTO robots_claims AS c (origin, holder, expires) VALUES ($1, $2, $3)
+// holdRefresh takes origin's refresh for this worker unless another live
+// one holds it; holding it already counts.
+func (c *RobotsCache) holdRefresh(ctx context.Context, origin string, now time.Time) (bool, error) {
+	r, err := c.db.db.ExecContext(ctx, `INSERT INTO robots_claims AS c (origin, holder, expires) VALUES ($1, $2, $3)
 		ON CONFLICT (origin) DO UPDATE SET holder = $2, expires = $3 WHERE c.holder = $2 OR c.expires <= $4`,
 		origin, c.holder, ts(now.Add(c.ClaimTTL)), ts(now))
 	if err != nil {
@@ -99,10 +99,10 @@ func (c *RobotsCache) claim(origin string, now time.Time) (bool, error) {
 
 // Put implements fetch.RobotsCache: the entry is stored for the cluster and
 // this worker's claim, if any, ends.
-func (c *RobotsCache) Put(origin string, e fetch.RobotsEntry) {
-	c.mem.Put(origin, e)
-	store.NewRobotsCache(c.db, c.log).Put(origin, e)
-	if _, err := c.db.db.ExecContext(context.Background(), `DELETE FROM robots_claims WHERE origin = $1 AND holder = $2`, origin, c.holder); err != nil {
-		c.log.Warn("robots claim release failed", "origin", origin, "err", err)
+func (c *RobotsCache) Put(ctx context.Context, origin string, e fetch.RobotsEntry) {
+	c.mem.Put(ctx, origin, e)
+	store.NewRobotsCache(c.db, c.log).Put(ctx, origin, e)
+	if _, err := c.db.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM robots_claims WHERE origin = $1 AND holder = $2`, origin, c.holder); err != nil {
+		c.log.Warn("robots refresh hold release failed", "origin", origin, "err", err)
 	}
 }

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ func TestRobotsCacheClaims(t *testing.T) {
 	a.ClaimTTL, b.ClaimTTL = 300*time.Millisecond, 300*time.Millisecond
 	b.Poll = 5 * time.Millisecond
 	const origin = "https://a.example:443"
-	if _, ok := a.Get(origin); ok { // a claims the read
+	if _, ok := a.Get(context.Background(), origin); ok { // a claims the read
 		t.Fatal("entry before any read")
 	}
 	now := time.Now()
@@ -27,10 +28,10 @@ func TestRobotsCacheClaims(t *testing.T) {
 		Checked: now, Expires: now.Add(time.Hour)}
 	go func() {
 		time.Sleep(100 * time.Millisecond)
-		a.Put(origin, e)
+		a.Put(context.Background(), origin, e)
 	}()
 	begin := time.Now()
-	got, ok := b.Get(origin) // waits for a's read
+	got, ok := b.Get(context.Background(), origin) // waits for a's read
 	if !ok || !got.Checked.Equal(e.Checked) {
 		t.Fatalf("b: %v %+v", ok, got)
 	}
@@ -39,9 +40,9 @@ func TestRobotsCacheClaims(t *testing.T) {
 	}
 	// A second origin whose claimer dies: b reads it itself after ClaimTTL.
 	const other = "https://b.example:443"
-	a.Get(other)
+	a.Get(context.Background(), other)
 	begin = time.Now()
-	if _, ok := b.Get(other); ok {
+	if _, ok := b.Get(context.Background(), other); ok {
 		t.Fatal("entry from nowhere")
 	}
 	if d := time.Since(begin); d < 250*time.Millisecond {

@@ -487,12 +487,12 @@ func testTruncated(t *testing.T, s store.Store) {
 
 func testRefusals(t *testing.T, s store.Store) {
 	r := store.NewRefusals(s, nil)
-	if got := r.Get("a.example"); got != (fetch.RefusalState{}) {
+	if got := r.Get(context.Background(), "a.example"); got != (fetch.RefusalState{}) {
 		t.Fatalf("%+v", got)
 	}
 	want := fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: T0}
-	r.Put("a.example", want)
-	if got := r.Get("a.example"); got != want {
+	r.Put(context.Background(), "a.example", want)
+	if got := r.Get(context.Background(), "a.example"); got != want {
 		t.Fatalf("%+v", got)
 	}
 }
@@ -523,9 +523,9 @@ func testRobotsCache(t *testing.T, s store.Store) {
 		Checked: T0, Expires: T0.Add(24 * time.Hour), Last: &robots.Copy{File: file, FetchedAt: T0},
 		ETag: `"r"`, LastModified: "lm",
 	}
-	store.NewRobotsCache(s, nil).Put("https://a.example", e)
+	store.NewRobotsCache(s, nil).Put(context.Background(), "https://a.example", e)
 	// A new cache (a restarted process) reads it back from the store.
-	got, ok := store.NewRobotsCache(s, nil).Get("https://a.example")
+	got, ok := store.NewRobotsCache(s, nil).Get(context.Background(), "https://a.example")
 	if !ok {
 		t.Fatal("not found after restart")
 	}
@@ -539,8 +539,8 @@ func testRobotsCache(t *testing.T, s store.Store) {
 		t.Fatalf("sitemaps %v", sm)
 	}
 	// No file (a 404): distinct from an empty file.
-	store.NewRobotsCache(s, nil).Put("https://b.example", fetch.RobotsEntry{Verdict: robots.Verdict{State: robots.StateNoFile, TTL: time.Hour}, Checked: T0})
-	got, _ = store.NewRobotsCache(s, nil).Get("https://b.example")
+	store.NewRobotsCache(s, nil).Put(context.Background(), "https://b.example", fetch.RobotsEntry{Verdict: robots.Verdict{State: robots.StateNoFile, TTL: time.Hour}, Checked: T0})
+	got, _ = store.NewRobotsCache(s, nil).Get(context.Background(), "https://b.example")
 	if got.Verdict.File != nil || got.Last != nil || got.Verdict.State != robots.StateNoFile {
 		t.Fatalf("no-file entry: %+v", got)
 	}
