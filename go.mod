@@ -13,6 +13,7 @@ require (
 	github.com/jimsmart/grobotstxt v1.0.3
 	github.com/mmcdole/gofeed v1.4.2
 	github.com/nlnwa/gowarc/v3 v3.1.0
+	github.com/parquet-go/parquet-go v0.32.1
 	github.com/temoto/robotstxt v1.1.2
 	golang.org/x/net v0.63.0
 	golang.org/x/text v0.44.0
@@ -36,9 +37,14 @@ require (
 	github.com/mmcdole/goxpp/v2 v2.0.0 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/nlnwa/whatwg-url v0.6.2 // indirect
+	github.com/parquet-go/bitpack v1.0.3 // indirect
+	github.com/parquet-go/jsonlite v1.5.5 // indirect
+	github.com/pierrec/lz4/v4 v4.1.33 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/twpayne/go-geom v1.6.1 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
 	modernc.org/libc v1.80.1 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
