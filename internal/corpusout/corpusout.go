@@ -27,6 +27,8 @@
 //	            null                      (an empty list when none)
 //	text        string                    BYTE_ARRAY STRING, required
 //
+// What the fields hold:
+//
 //   - url is the post's URL (its key), source the URL of the source it was
 //     found through, site the site's name (scheme and host).
 //   - title and author are as the post or its feed gave them; "" when

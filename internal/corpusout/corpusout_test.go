@@ -273,4 +273,3 @@ func TestParquetDatesInUTC(t *testing.T) {
 		t.Errorf("published read back as %s", got)
 	}
 }
-
