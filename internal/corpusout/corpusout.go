@@ -1,0 +1,227 @@
+// Package corpusout writes the corpus's posts out for other tools: as JSON
+// lines (one post a line, for jq and scripts) or as an Apache Parquet file
+// (one row a post, for DuckDB, pandas, Polars, Spark and Arrow). Both writers
+// stream: a post is encoded as it is written, and the Parquet writer holds
+// at most one row group (ParquetRowGroupRows posts) before writing it out,
+// so memory does not grow with the corpus. It does no I/O beyond writing to
+// the io.Writer it is given.
+//
+// # Schema
+//
+// Each post has these fields, the JSON key and the Parquet column having the
+// same name:
+//
+//	field       JSON                      Parquet
+//	url         string                    BYTE_ARRAY STRING, required
+//	source      string                    BYTE_ARRAY STRING, required
+//	site        string                    BYTE_ARRAY STRING, required
+//	title       string                    BYTE_ARRAY STRING, required
+//	author      string                    BYTE_ARRAY STRING, required
+//	published   string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
+//	lastmod     string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
+//	first_seen  string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
+//	state       string                    BYTE_ARRAY STRING, required
+//	text_from   string                    BYTE_ARRAY STRING, required
+//	text_bytes  number                    INT64, required
+//	citations   array of strings, never   LIST of BYTE_ARRAY STRING, required
+//	            null                      (an empty list when none)
+//	text        string                    BYTE_ARRAY STRING, required
+//
+// What the fields hold:
+//
+//   - url is the post's URL (its key), source the URL of the source it was
+//     found through, site the site's name (scheme and host).
+//   - title and author are as the post or its feed gave them; "" when
+//     unknown.
+//   - published is the date the post gives itself, lastmod the date it was
+//     last changed (from its sitemap or feed), first_seen when the crawler
+//     first found it. In JSON an unknown date is ""; in Parquet it is null.
+//     Parquet keeps milliseconds, in UTC.
+//   - state is the post's state in the crawl, text_from where its text came
+//     from (the feed or the page), text_bytes the length of its text in
+//     bytes, citations the URLs it links to, in order.
+//   - text is the post's text; "" when the export leaves texts out.
+//
+// The Parquet file is compressed with zstd, dictionary-encodes the columns
+// with few distinct values (source, site, author, state, text_from), and
+// has row groups of ParquetRowGroupRows rows.
+package corpusout
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+)
+
+// Post is one post as exported. Dates are RFC 3339 strings, "" when
+// unknown.
+type Post struct {
+	URL       string   `json:"url"`
+	Source    string   `json:"source"`
+	Site      string   `json:"site"`
+	Title     string   `json:"title"`
+	Author    string   `json:"author"`
+	Published string   `json:"published"`
+	Lastmod   string   `json:"lastmod"`
+	FirstSeen string   `json:"first_seen"`
+	State     string   `json:"state"`
+	TextFrom  string   `json:"text_from"`
+	TextBytes int      `json:"text_bytes"`
+	Citations []string `json:"citations"`
+	Text      string   `json:"text"`
+}
+
+// JSONLinesWriter writes posts as JSON lines.
+type JSONLinesWriter struct {
+	enc *json.Encoder
+}
+
+// NewJSONLines returns a writer of posts to w, one JSON object a line. Each
+// line is one Write to w; wrap w in a bufio.Writer (and flush it) to write
+// in larger pieces.
+func NewJSONLines(w io.Writer) *JSONLinesWriter {
+	enc := json.NewEncoder(w)
+	// Text and URLs are data, not HTML: "<" stays "<".
+	enc.SetEscapeHTML(false)
+	return &JSONLinesWriter{enc: enc}
+}
+
+// Write writes p as one line.
+func (w *JSONLinesWriter) Write(p Post) error {
+	if p.Citations == nil {
+		p.Citations = []string{}
+	}
+	if err := w.enc.Encode(p); err != nil {
+		return fmt.Errorf("corpusout: writing %s: %w", p.URL, err)
+	}
+	return nil
+}
+
+// ParquetRowGroupRows is the number of posts in each row group of a Parquet
+// file, and so the most the ParquetWriter holds in memory: with texts of a
+// few kilobytes, some tens of megabytes before compression.
+const ParquetRowGroupRows = 10_000
+
+// parquetRow is a Post as a Parquet row: the dates as timestamps, null when
+// unknown.
+type parquetRow struct {
+	URL       string     `parquet:"url"`
+	Source    string     `parquet:"source,dict"`
+	Site      string     `parquet:"site,dict"`
+	Title     string     `parquet:"title"`
+	Author    string     `parquet:"author,dict"`
+	Published *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
+	Lastmod   *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
+	FirstSeen *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
+	State     string     `parquet:"state,dict"`
+	TextFrom  string     `parquet:"text_from,dict"`
+	TextBytes int64      `parquet:"text_bytes"`
+	Citations []string   `parquet:"citations,list"`
+	Text      string     `parquet:"text"`
+}
+
+// ParquetWriter writes posts to a Parquet file.
+type ParquetWriter struct {
+	w *parquet.GenericWriter[parquetRow]
+	// batch gathers rows so that the parquet writer is called once per
+	// batchRows posts rather than once per post.
+	batch []parquetRow
+}
+
+const batchRows = 256
+
+// NewParquet returns a writer of posts to w as a Parquet file; Close writes
+// the file's footer, without which the file cannot be read.
+func NewParquet(w io.Writer) (*ParquetWriter, error) {
+	return newParquet(w, &parquet.Zstd)
+}
+
+func newParquet(w io.Writer, codec compress.Codec) (pw *ParquetWriter, err error) {
+	// parquet-go panics on a schema it cannot build; parquetRow is fixed,
+	// so a panic here is a bug in this package, reported as an error.
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corpusout: parquet schema: %v", r)
+		}
+	}()
+	gw := parquet.NewGenericWriter[parquetRow](w,
+		parquet.Compression(codec),
+		parquet.MaxRowsPerRowGroup(ParquetRowGroupRows),
+		parquet.CreatedBy("corpusbot", "", ""),
+	)
+	return &ParquetWriter{w: gw, batch: make([]parquetRow, 0, batchRows)}, nil
+}
+
+// Write adds p to the file. It fails for a date that is not RFC 3339.
+func (w *ParquetWriter) Write(p Post) error {
+	row := parquetRow{
+		URL: p.URL, Source: p.Source, Site: p.Site, Title: p.Title, Author: p.Author,
+		State: p.State, TextFrom: p.TextFrom, TextBytes: int64(p.TextBytes),
+		Citations: p.Citations, Text: p.Text,
+	}
+	if row.Citations == nil {
+		row.Citations = []string{}
+	}
+	for _, d := range []struct {
+		name  string
+		value string
+		into  **time.Time
+	}{
+		{"published", p.Published, &row.Published},
+		{"lastmod", p.Lastmod, &row.Lastmod},
+		{"first_seen", p.FirstSeen, &row.FirstSeen},
+	} {
+		t, err := parseDate(d.value)
+		if err != nil {
+			return fmt.Errorf("corpusout: %s: %s: %w", p.URL, d.name, err)
+		}
+		*d.into = t
+	}
+	w.batch = append(w.batch, row)
+	if len(w.batch) == cap(w.batch) {
+		return w.flushBatch()
+	}
+	return nil
+}
+
+func (w *ParquetWriter) flushBatch() error {
+	if len(w.batch) == 0 {
+		return nil
+	}
+	_, err := w.w.Write(w.batch)
+	clear(w.batch) // let the texts go
+	w.batch = w.batch[:0]
+	if err != nil {
+		return fmt.Errorf("corpusout: writing parquet rows: %w", err)
+	}
+	return nil
+}
+
+// Close writes the rows still held and the file's footer. It does not close
+// the io.Writer.
+func (w *ParquetWriter) Close() error {
+	if err := w.flushBatch(); err != nil {
+		return err
+	}
+	if err := w.w.Close(); err != nil {
+		return fmt.Errorf("corpusout: closing parquet file: %w", err)
+	}
+	return nil
+}
+
+// parseDate reads an RFC 3339 date, nil for "".
+func parseDate(s string) (*time.Time, error) {
+	if s == "" {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return nil, fmt.Errorf("not an RFC 3339 date: %q", s)
+	}
+	t = t.UTC()
+	return &t, nil
+}
