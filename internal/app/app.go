@@ -21,7 +21,6 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -30,7 +29,7 @@ import (
 type Store interface {
 	store.Store
 	store.Push
-	SiteData() *sqlstore.SiteData
+	SiteData() *store.SiteData
 	Deliveries(ctx context.Context) (pushed, polled, both int, err error)
 	SiteDelivery(ctx context.Context, site string) (map[int64]string, error)
 }

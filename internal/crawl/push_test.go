@@ -15,7 +15,6 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -34,7 +33,7 @@ func newPushWorld(t *testing.T) *pushWorld {
 	pw := &pushWorld{world: w, push: w.db.(store.Push), hub: newTestHub(t)}
 	w.c.Push = pw.push
 	srv, err := web.New(web.Options{
-		Data: w.db.(interface{ SiteData() *sqlstore.SiteData }).SiteData(), Settings: w.s, WebSub: w.c, Now: w.clock.Now, Log: discard,
+		Data: w.db.(interface{ SiteData() *store.SiteData }).SiteData(), Settings: w.s, WebSub: w.c, Now: w.clock.Now, Log: discard,
 		FormLimit: web.RateLimit{Burst: 1000, Every: time.Millisecond},
 		IndexNow:  w.db.(web.IndexNowData), IndexNowFetcher: crawl.IndexNowKeys{Fetcher: w.c.Fetcher},
 	})

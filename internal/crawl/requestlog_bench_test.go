@@ -15,7 +15,6 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // BenchmarkRequestLog is request-log rows stored a second as the fetcher
@@ -114,7 +113,7 @@ func openTxPerWrite(b *testing.B) store.Store {
 		b.Fatal(err)
 	}
 	r.SetMaxOpenConns(4)
-	db := sqlstore.New(w, r, sqlstore.Dialect{Name: "sqlite", QuestionPlaceholders: true}, sqlite.Owner, 0, discard)
+	db := store.New(w, r, store.Dialect{Name: "sqlite", QuestionPlaceholders: true}, sqlite.Owner, 0, discard)
 	b.Cleanup(func() { db.Close() })
 	return db
 }

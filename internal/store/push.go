@@ -35,7 +35,7 @@ type Subscription struct {
 }
 
 // Push is what WebSub and IndexNow need of the store, beside Store.
-// *sqlstore.DB implements both.
+// *store.DB implements both.
 type Push interface {
 	// WantSubscription records that feed s.FeedID declares s.Hub and
 	// s.Topic. A feed with no subscription gets s (in state wanted, with

@@ -1,11 +1,14 @@
 // Package store is the crawler's memory: sources, the robots state of their
-// origins, feeds, sitemaps, posts, the 403 refusal list and the request log.
+// origins, feeds, sitemaps, posts, the 403 refusal list, the request log,
+// WebSub subscriptions and the public site's questions.
 //
-// Store is written for more than one backend (SQLite now, PostgreSQL later):
-// it speaks in the crawler's terms, takes and returns time.Time, and every
-// method that changes more than one row does so atomically, so that a
-// process killed at any moment leaves either all of a change or none of it.
-// The backend-agnostic test suite is storetest.RunSuite.
+// DB is the one implementation, all its SQL written once (db.go) for both
+// backends: SQLite (store/sqlite, the embedded default) and PostgreSQL
+// (store/postgres, a cluster of workers on one database). It speaks in the
+// crawler's terms, takes and returns time.Time, and every method that
+// changes more than one row does so atomically, so that a process killed at
+// any moment leaves either all of a change or none of it. Store is the
+// crawler's view of it; the suites every backend runs are in storetest.
 package store
 
 import (

@@ -18,7 +18,6 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // testNow is the fixed "now" of every test.
@@ -54,7 +53,7 @@ func (c *clock) Add(d time.Duration) {
 type testStore struct {
 	t  testing.TB
 	db *sqlite.DB
-	*sqlstore.SiteData
+	*store.SiteData
 }
 
 // AddSource adds a source as the crawler would ("sources add"), at now.

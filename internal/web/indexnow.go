@@ -16,7 +16,7 @@ import (
 	"corpus.blog/corpusbot/internal/push"
 )
 
-// IndexNowData is the store's side of IndexNow; *sqlstore.DB implements
+// IndexNowData is the store's side of IndexNow; *store.DB implements
 // it (store.Push). nil in Options: /indexnow answers 404.
 type IndexNowData interface {
 	// IndexNowHolds reports whether a source that is not paused is on

@@ -6,7 +6,7 @@ import (
 
 // DeliveryData says how each source's new posts reach the crawler: pushed
 // by its hub (WebSub), polled, or both. It is optional: Options.Deliveries,
-// else Data when it implements it (*sqlstore.DB does, store.Push); without
+// else Data when it implements it (*store.DB does, store.Push); without
 // it the pages say nothing of delivery.
 type DeliveryData interface {
 	// Deliveries counts the sources with an active feed that are pushed

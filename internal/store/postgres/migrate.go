@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
-	"corpus.blog/corpusbot/internal/store/sqlstore"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // migrations are applied in order, each once, each in its own transaction
@@ -157,7 +157,7 @@ var migrations = append([]string{
 	CREATE INDEX feeds_claimed ON feeds(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sources_claimed ON sources(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sitemaps_claimed ON sitemaps(claimed_by) WHERE claimed_until <> 0;`,
-}, sqlstore.Migrations...)
+}, store.Migrations...)
 
 // migrateLock is the pg_advisory_xact_lock key that serialises migrations
 // of workers starting at once.

@@ -7,7 +7,7 @@
 // flight per site across every worker.
 //
 // It speaks database/sql through github.com/jackc/pgx/v5/stdlib; the
-// queries are store/sqlstore's, shared with the SQLite backend. Open takes a
+// queries are the store package's, shared with the SQLite backend. Open takes a
 // postgres:// or postgresql:// URL; extra parameters such as search_path
 // are passed to the server (the tests give every test its own schema).
 package postgres
@@ -19,12 +19,13 @@ import (
 	"fmt"
 	"strings"
 
-	"corpus.blog/corpusbot/internal/store/sqlstore"
+	"corpus.blog/corpusbot/internal/store"
+
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 )
 
-var dialect = sqlstore.Dialect{
+var dialect = store.Dialect{
 	Name:       "postgres",
 	SkipLocked: "FOR UPDATE SKIP LOCKED",
 	Retryable: func(err error) bool {
@@ -36,7 +37,7 @@ var dialect = sqlstore.Dialect{
 // DB is the PostgreSQL Store: the shared queries, and the pool for the
 // cluster's lease and robots cache.
 type DB struct {
-	*sqlstore.DB
+	*store.DB
 	db *sql.DB
 }
 
@@ -56,7 +57,7 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	d := &DB{DB: sqlstore.New(db, db, dialect, "", 0, nil), db: db}
+	d := &DB{DB: store.New(db, db, dialect, "", 0, nil), db: db}
 	if err := d.Backfill(ctx); err != nil {
 		d.Close()
 		return nil, err

@@ -1,10 +1,10 @@
 package postgres
 
-import "corpus.blog/corpusbot/internal/store/sqlstore"
+import "corpus.blog/corpusbot/internal/store"
 
 // The lease's and the robots cache's times are stored as the shared
 // queries store theirs.
 var (
-	ts = sqlstore.Nanos
-	tm = sqlstore.Time
+	ts = store.Nanos
+	tm = store.Time
 )

@@ -12,7 +12,6 @@ import (
 
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // BenchmarkWrites is the store's small writes sent by many goroutines at
@@ -44,7 +43,7 @@ func BenchmarkWrites(b *testing.B) {
 	txPerWrite.GroupCommit = false
 	for _, mode := range []struct {
 		name    string
-		dialect sqlstore.Dialect
+		dialect store.Dialect
 	}{{"tx-per-write", txPerWrite}, {"group-commit", dialect}} {
 		b.Run(mode.name, func(b *testing.B) {
 			ctx := context.Background()

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
-	"corpus.blog/corpusbot/internal/store/sqlstore"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // migrations are applied in order, each once, each in its own transaction;
@@ -125,7 +125,7 @@ var migrations = append([]string{
 	// 3: discovery after a failure is retried later, not judged at once.
 	`ALTER TABLE sources ADD COLUMN discover_after INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sources ADD COLUMN sitemaps_after INTEGER NOT NULL DEFAULT 0;`,
-	// 4: work claims (store/sqlstore claims.go), as on PostgreSQL: the
+	// 4: work claims (store claims.go), as on PostgreSQL: the
 	// queries are shared, and two processes on one file stay out of each
 	// other's way.
 	`ALTER TABLE posts ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
@@ -140,7 +140,7 @@ var migrations = append([]string{
 	CREATE INDEX feeds_claimed ON feeds(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sources_claimed ON sources(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sitemaps_claimed ON sitemaps(claimed_by) WHERE claimed_until <> 0;`,
-}, sqlstore.Migrations...)
+}, store.Migrations...)
 
 func migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {

@@ -1,12 +1,12 @@
 // Package sqlite is the embedded Store backend: one file, WAL, migrations
 // versioned in the code, the pure-Go modernc.org/sqlite driver (no C
-// toolchain needed). The queries are store/sqlstore's, shared with the
+// toolchain needed). The queries are the store package's, shared with the
 // PostgreSQL backend.
 //
 // Writes go through one connection (SQLite has one writer anyway; queueing
 // them in the process rather than in busy loops keeps them fair), and
 // through one goroutine that commits every write waiting in one transaction
-// (sqlstore's group commit): with synchronous=FULL each commit is an fsync,
+// (the store's group commit): with synchronous=FULL each commit is an fsync,
 // which many writes then share. Reads go through a small pool that WAL lets
 // run beside the writer. A write returns once committed, and a committed
 // write survives kill -9 and power loss alike.
@@ -18,7 +18,8 @@ import (
 	"fmt"
 	"net/url"
 
-	"corpus.blog/corpusbot/internal/store/sqlstore"
+	"corpus.blog/corpusbot/internal/store"
+
 	_ "modernc.org/sqlite" // the driver
 )
 
@@ -28,11 +29,11 @@ import (
 // them to lapse.
 const Owner = "sqlite"
 
-var dialect = sqlstore.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true}
+var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true}
 
 // DB is the SQLite Store.
 type DB struct {
-	*sqlstore.DB
+	*store.DB
 }
 
 // Open opens (creating if needed) the database file at path and brings its
@@ -43,7 +44,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // open is Open with the dialect given (the benchmarks compare group commit
 // with a transaction per write).
-func open(ctx context.Context, path string, dialect sqlstore.Dialect) (*DB, error) {
+func open(ctx context.Context, path string, dialect store.Dialect) (*DB, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)" +
 		"&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
 	// The writer keeps its temporary files in memory: above all the
@@ -55,7 +56,7 @@ func open(ctx context.Context, path string, dialect sqlstore.Dialect) (*DB, erro
 	}
 	// Writes go through one connection, the group commit's (the writer
 	// goroutine's transaction holds it); a second one only ever prepares
-	// statements for the first to keep (sqlstore/statements.go), which
+	// statements for the first to keep (store/statements.go), which
 	// database/sql does on whichever connection is free.
 	w.SetMaxOpenConns(2)
 	w.SetMaxIdleConns(2)
@@ -69,7 +70,7 @@ func open(ctx context.Context, path string, dialect sqlstore.Dialect) (*DB, erro
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	r.SetMaxOpenConns(4)
-	db := &DB{sqlstore.New(w, r, dialect, Owner, 0, nil)}
+	db := &DB{store.New(w, r, dialect, Owner, 0, nil)}
 	if err := db.Backfill(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -14,13 +14,12 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // SiteDataStore is a store that also serves the public site.
 type SiteDataStore interface {
 	store.Store
-	SiteData() *sqlstore.SiteData
+	SiteData() *store.SiteData
 }
 
 // SiteData is what the suite asks: the public site's questions (web.Data

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"cmp"
@@ -11,14 +11,13 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
 const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched, attempts, retry_at, error`
 
-func scanPost(sc interface{ Scan(...any) error }) (store.Post, error) {
-	var p store.Post
+func scanPost(sc interface{ Scan(...any) error }) (Post, error) {
+	var p Post
 	var pub, lm, fetched, retry int64
 	var cites string
 	err := sc.Scan(&p.ID, &p.URL, &p.SourceID, &p.Title, &pub, &lm, &p.State, &p.TextFrom, &p.Text, &p.ETag, &p.LastModified, &cites, &p.Due, &fetched,
@@ -33,9 +32,9 @@ func scanPost(sc interface{ Scan(...any) error }) (store.Post, error) {
 	return p, nil
 }
 
-// AddPosts implements store.Store.
-func (d *DB) AddPosts(ctx context.Context, posts []store.NewPost) (store.AddResult, error) {
-	var res store.AddResult
+// AddPosts implements Store.
+func (d *DB) AddPosts(ctx context.Context, posts []NewPost) (AddResult, error) {
+	var res AddResult
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		res, err = addPosts(ctx, tx, posts)
@@ -44,9 +43,9 @@ func (d *DB) AddPosts(ctx context.Context, posts []store.NewPost) (store.AddResu
 	return res, err
 }
 
-// FeedRead implements store.Store.
-func (d *DB) FeedRead(ctx context.Context, posts []store.NewPost, update func(store.AddResult) store.Feed) (store.AddResult, error) {
-	var res store.AddResult
+// FeedRead implements Store.
+func (d *DB) FeedRead(ctx context.Context, posts []NewPost, update func(AddResult) Feed) (AddResult, error) {
+	var res AddResult
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		if res, err = addPosts(ctx, tx, posts); err != nil {
@@ -57,8 +56,8 @@ func (d *DB) FeedRead(ctx context.Context, posts []store.NewPost, update func(st
 	return res, err
 }
 
-func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddResult, error) {
-	var res store.AddResult
+func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) {
+	var res AddResult
 	sp := spellings{}
 	{
 		for i, p := range posts {
@@ -104,12 +103,12 @@ func addPosts(ctx context.Context, tx conn, posts []store.NewPost) (store.AddRes
 	return res, nil
 }
 
-// Post implements store.Store: by any URL that names the post (its key,
+// Post implements Store: by any URL that names the post (its key,
 // a variant its site has shown to be the same, an alias).
-func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
+func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 	key, err := postKey(ctx, d.r, spellings{}, u)
 	if err != nil {
-		return store.Post{}, fmt.Errorf("post %s: %w", u, err)
+		return Post{}, fmt.Errorf("post %s: %w", u, err)
 	}
 	p, err := scanPost(d.r.QueryRowContext(ctx, `SELECT `+postCols+` FROM posts WHERE url = $1`, key))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -118,17 +117,17 @@ func (d *DB) Post(ctx context.Context, u string) (store.Post, error) {
 	return p, err
 }
 
-// PostsDue implements store.Store. It claims what it returns for this
+// PostsDue implements Store. It claims what it returns for this
 // DB's claimer (see SetClaims): rows claimed by another live claimer are
 // skipped, and the row locks are taken with SKIP LOCKED, so two workers
 // asking at once get disjoint batches.
-func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]store.Post, error) {
+func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]Post, error) {
 	cond, args := `due = 1 AND retry_at <= $5`, d.claimArgs(limit, ts(now))
 	if sourceID != 0 {
 		cond, args = `due = 1 AND retry_at <= $5 AND source_id = $6`, append(args, sourceID)
 	}
 	q := d.claimQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`)
-	var out []store.Post
+	var out []Post
 	err := d.tx(ctx, func(tx conn) error {
 		out = nil
 		return d.each(ctx, tx, q, args, func(rows *sql.Rows) error {
@@ -140,14 +139,14 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit 
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b store.Post) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b Post) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 
-// SavePage implements store.Store: the outcome of one page fetch and its
+// SavePage implements Store: the outcome of one page fetch and its
 // citations, clearing Due in the same transaction, so a post is fetched
 // again only if the process died between the response and this commit.
-func (d *DB) SavePage(ctx context.Context, r store.PageResult) error {
+func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 	if !r.Retry.At.IsZero() {
 		_, err := d.w.ExecContext(ctx, `UPDATE posts SET attempts = $1, retry_at = $2, error = $3, claimed_by = '', claimed_until = 0 WHERE id = $4`,
 			r.Retry.Attempts, ts(r.Retry.At), noNUL(r.Retry.Error), r.PostID)
@@ -206,8 +205,8 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// EachPost implements store.Store.
-func (d *DB) EachPost(ctx context.Context, fn func(store.Post) error) error {
+// EachPost implements Store.
+func (d *DB) EachPost(ctx context.Context, fn func(Post) error) error {
 	return d.each(ctx, d.r, `SELECT `+postCols+` FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
 		p, err := scanPost(rows)
 		if err != nil {

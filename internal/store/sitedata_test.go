@@ -1,4 +1,4 @@
-package sqlstore_test
+package store_test
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
 
@@ -35,9 +34,9 @@ func openSQLite(t *testing.T) *sqlite.DB {
 // as it does when more sites have unreachable origins than it lists.
 type unlisted struct{ *sqlite.DB }
 
-func (u unlisted) SiteData() *sqlstore.SiteData {
+func (u unlisted) SiteData() *store.SiteData {
 	d := u.DB.SiteData()
-	sqlstore.SetMaxUnreachable(d, 0)
+	store.SetMaxUnreachable(d, 0)
 	return d
 }
 

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 )
 
 // How sources' new posts reach us, for the public site: pushed (WebSub),
-// polled, or both (store.Push, web.DeliveryData).
+// polled, or both (Push, web.DeliveryData).
 
 // deliveryQuery counts, per source with an active feed, its active feeds
 // with and without an active subscription.
@@ -29,7 +29,7 @@ func delivery(pushed, polled int64) string {
 	return "polled"
 }
 
-// Deliveries implements store.Push.
+// Deliveries implements Push.
 func (d *DB) Deliveries(ctx context.Context) (pushed, polled, both int, err error) {
 	err = d.each(ctx, d.r, deliveryQuery+` GROUP BY f.source_id`, nil, func(rows *sql.Rows) error {
 		var id, p, q int64
@@ -52,7 +52,7 @@ func (d *DB) Deliveries(ctx context.Context) (pushed, polled, both int, err erro
 	return pushed, polled, both, nil
 }
 
-// SiteDelivery implements store.Push.
+// SiteDelivery implements Push.
 func (d *DB) SiteDelivery(ctx context.Context, site string) (map[int64]string, error) {
 	out := map[int64]string{}
 	err := d.each(ctx, d.r, deliveryQuery+` AND src.site = $1 GROUP BY f.source_id`, []any{site}, func(rows *sql.Rows) error {

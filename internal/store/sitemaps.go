@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"cmp"
@@ -10,14 +10,13 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 const sitemapCols = `id, source_id, url, via, parent_id, state, etag, last_modified, last_read, lastmod, read_lastmod, error, attempts, retry_at,
 	kind, skipped_pages, skipped_taxonomies, skipped_authors, skipped_other`
 
-func scanSitemap(sc interface{ Scan(...any) error }) (store.Sitemap, error) {
-	var s store.Sitemap
+func scanSitemap(sc interface{ Scan(...any) error }) (Sitemap, error) {
+	var s Sitemap
 	var read, lm, rlm, retry int64
 	err := sc.Scan(&s.ID, &s.SourceID, &s.URL, &s.Via, &s.ParentID, &s.State, &s.ETag, &s.LastModified, &read, &lm, &rlm, &s.Error, &s.Attempts, &retry,
 		&s.Kind, &s.SkippedPages, &s.SkippedTaxonomies, &s.SkippedAuthors, &s.SkippedOther)
@@ -26,14 +25,14 @@ func scanSitemap(sc interface{ Scan(...any) error }) (store.Sitemap, error) {
 }
 
 // notSkipped keeps sitemaps that are read: one recorded as
-// store.SitemapSkipped (its name says it lists no posts) is never due, so
+// SitemapSkipped (its name says it lists no posts) is never due, so
 // that it neither makes its source due forever nor makes it look truncated.
 const notSkipped = ` AND state <> '` + model.SitemapSkipped + `'`
 
-// AddSitemap implements store.Store: known (source, URL) pairs are kept
+// AddSitemap implements Store: known (source, URL) pairs are kept
 // (their state and kind are the crawl's to change, by UpdateSitemap), but a
 // child's lastmod as its index now states it is recorded.
-func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, error) {
+func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
 	if s.State == "" {
 		s.State = "active"
 	}
@@ -62,8 +61,8 @@ func (d *DB) AddSitemap(ctx context.Context, s store.Sitemap) (store.Sitemap, er
 	return out, err
 }
 
-// UpdateSitemap implements store.Store.
-func (d *DB) UpdateSitemap(ctx context.Context, s store.Sitemap) error {
+// UpdateSitemap implements Store.
+func (d *DB) UpdateSitemap(ctx context.Context, s Sitemap) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6,
 		attempts = $8, retry_at = $9, kind = $10, skipped_pages = $11, skipped_taxonomies = $12, skipped_authors = $13, skipped_other = $14,
 		claimed_until = 0 WHERE id = $7`,
@@ -75,30 +74,30 @@ func (d *DB) UpdateSitemap(ctx context.Context, s store.Sitemap) error {
 	return nil
 }
 
-// SourceSitemaps implements store.Store: the top-level sitemaps.
-func (d *DB) SourceSitemaps(ctx context.Context, sourceID int64) ([]store.Sitemap, error) {
+// SourceSitemaps implements Store: the top-level sitemaps.
+func (d *DB) SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error) {
 	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND parent_id = 0 ORDER BY id`, sourceID)
 }
 
-// ChildSitemaps implements store.Store, newest lastmod first.
-func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]store.Sitemap, error) {
+// ChildSitemaps implements Store, newest lastmod first.
+func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error) {
 	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE parent_id = $1 ORDER BY lastmod DESC, id`, parentID)
 }
 
-// SitemapsDue implements store.Store. With truncated, a source qualifies
+// SitemapsDue implements Store. With truncated, a source qualifies
 // while it has a sitemap never read or sitemap-only posts not yet fetched:
 // once its archive is filled in, it stops qualifying. A skipped sitemap is
 // never due, and so never "never read": a source whose only unread
 // sitemaps are taxonomies is not truncated by them.
 //
 // It claims what it returns; UpdateSitemap releases the claim.
-func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]store.Sitemap, error) {
+func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]Sitemap, error) {
 	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND retry_at <= $6` + notSkipped + ` AND ` + freeClaim + notPaused
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
 	args := d.claimArgs(ts(before), limit, ts(now))
-	var out []store.Sitemap
+	var out []Sitemap
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		out, err = d.sitemaps(ctx, tx, d.claimQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), args...)
@@ -107,14 +106,14 @@ func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated b
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b store.Sitemap) int {
+	slices.SortFunc(out, func(a, b Sitemap) int {
 		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
 	})
 	return out, nil
 }
 
-func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]store.Sitemap, error) {
-	var out []store.Sitemap
+func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]Sitemap, error) {
+	var out []Sitemap
 	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
 		s, err := scanSitemap(rows)
 		out = append(out, s)
@@ -123,12 +122,12 @@ func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]sto
 	return out, err
 }
 
-// IngestSitemap implements store.Store, in one transaction with prepared
+// IngestSitemap implements Store, in one transaction with prepared
 // statements: a 50,000-URL sitemap is one commit.
-func (d *DB) IngestSitemap(ctx context.Context, sm store.Sitemap, urls []store.SitemapURL, whole bool) (store.Diff, error) {
-	var diff store.Diff
+func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, whole bool) (Diff, error) {
+	var diff Diff
 	err := d.tx(ctx, func(tx conn) error {
-		diff = store.Diff{}
+		diff = Diff{}
 		// Each read's rows carry its number; rows left with an older one
 		// were not in this read.
 		var gen int64
@@ -262,9 +261,9 @@ func removeUnseen(ctx context.Context, tx conn, sitemapID, gen int64) (int, erro
 	return n, nil
 }
 
-var _ store.Store = (*DB)(nil)
+var _ Store = (*DB)(nil)
 
-// MoveSitemap implements store.Store, as MoveFeed for feeds; the alias is
+// MoveSitemap implements Store, as MoveFeed for feeds; the alias is
 // of the source's sitemap.
 func (d *DB) MoveSitemap(ctx context.Context, id int64, url string) error {
 	return d.tx(ctx, func(tx conn) error {

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"context"
@@ -8,13 +8,12 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/store"
 )
 
-// Robots implements store.Store. A missing file is NULL, so that an empty
+// Robots implements Store. A missing file is NULL, so that an empty
 // file (which allows everything) stays distinct from none.
-func (d *DB) Robots(ctx context.Context, origin string) (store.RobotsRecord, error) {
-	r := store.RobotsRecord{Origin: origin}
+func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
+	r := RobotsRecord{Origin: origin}
 	var file, last sql.NullString
 	var ttl, checked, expires, lastFetched, unreach int64
 	err := d.r.QueryRowContext(ctx, `SELECT state, ttl, file, checked, expires, last_file, last_fetched, unreachable_since, etag, last_modified
@@ -33,8 +32,8 @@ func (d *DB) Robots(ctx context.Context, origin string) (store.RobotsRecord, err
 	return r, nil
 }
 
-// PutRobots implements store.Store.
-func (d *DB) PutRobots(ctx context.Context, r store.RobotsRecord) error {
+// PutRobots implements Store.
+func (d *DB) PutRobots(ctx context.Context, r RobotsRecord) error {
 	file := sql.NullString{String: r.File, Valid: r.HasFile}
 	last := sql.NullString{String: r.LastFile, Valid: r.HasLast}
 	_, err := d.w.ExecContext(ctx, `INSERT INTO robots_cache(origin, state, ttl, file, checked, expires, last_file, last_fetched,

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"cmp"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 // The frontier's questions (package crawl, frontier.go): which sites have
@@ -46,16 +45,16 @@ func dueSource(now, smBefore string) string {
 const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
 	AND ((c.claimed_by <> $1 AND c.claimed_until >= $7) OR c.round = $4))`
 
-// DueSites implements store.Store.
-func (d *DB) DueSites(ctx context.Context, q store.SiteQuery, limit int) ([]store.DueSite, error) {
+// DueSites implements Store.
+func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, error) {
 	if q.Round == "" {
 		return nil, errors.New("due sites: no round")
 	}
 	owner, now, _ := d.claims.stamp()
-	var out []store.DueSite
+	var out []DueSite
 	err := d.each(ctx, d.r, `SELECT s.id, s.site FROM sources s WHERE s.id > $5 AND `+dueSource("$2", "$3")+` AND `+siteFree+`
 		ORDER BY s.id LIMIT $6`, []any{owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, q.After, limit, now}, func(rows *sql.Rows) error {
-		var s store.DueSite
+		var s DueSite
 		err := rows.Scan(&s.SourceID, &s.Site)
 		out = append(out, s)
 		return err
@@ -66,8 +65,8 @@ func (d *DB) DueSites(ctx context.Context, q store.SiteQuery, limit int) ([]stor
 	return out, nil
 }
 
-// DueSitesHeld implements store.Store.
-func (d *DB) DueSitesHeld(ctx context.Context, q store.SiteQuery) (int, error) {
+// DueSitesHeld implements Store.
+func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	owner, now, _ := d.claims.stamp()
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$2", "$3")+`
@@ -79,8 +78,8 @@ func (d *DB) DueSitesHeld(ctx context.Context, q store.SiteQuery) (int, error) {
 	return n, nil
 }
 
-// CountDueSites implements store.Store.
-func (d *DB) CountDueSites(ctx context.Context, q store.SiteQuery) (int, error) {
+// CountDueSites implements Store.
+func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$1", "$2"),
 		ts(q.Now), ts(q.SitemapsBefore)).Scan(&n)
@@ -90,7 +89,7 @@ func (d *DB) CountDueSites(ctx context.Context, q store.SiteQuery) (int, error) 
 	return n, nil
 }
 
-// CheckOutSites implements store.Store.
+// CheckOutSites implements Store.
 func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
 	owner, now, until := d.claims.stamp()
 	var out []string
@@ -115,7 +114,7 @@ func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([
 	return out, err
 }
 
-// CheckInSite implements store.Store.
+// CheckInSite implements Store.
 func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	owner, _, _ := d.claims.stamp()
 	return d.tx(ctx, func(tx conn) error {
@@ -128,8 +127,8 @@ func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	})
 }
 
-// SiteSources implements store.Store.
-func (d *DB) SiteSources(ctx context.Context, site string) ([]store.Source, error) {
+// SiteSources implements Store.
+func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 	out, err := d.sources(ctx, d.r, `SELECT `+sourceCols+` FROM sources WHERE site = $1 AND paused = 0 ORDER BY id`, site)
 	if err != nil {
 		return nil, fmt.Errorf("sources of %s: %w", site, err)
@@ -137,37 +136,37 @@ func (d *DB) SiteSources(ctx context.Context, site string) ([]store.Source, erro
 	return out, nil
 }
 
-// ClaimSource implements store.Store.
-func (d *DB) ClaimSource(ctx context.Context, id int64) (store.Source, bool, error) {
+// ClaimSource implements Store.
+func (d *DB) ClaimSource(ctx context.Context, id int64) (Source, bool, error) {
 	out, err := d.claimSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+freeClaim, id)
 	if err != nil {
-		return store.Source{}, false, fmt.Errorf("claim source %d: %w", id, err)
+		return Source{}, false, fmt.Errorf("claim source %d: %w", id, err)
 	}
 	if len(out) == 0 {
-		return store.Source{}, false, nil
+		return Source{}, false, nil
 	}
 	return out[0], true, nil
 }
 
-// FeedsToRead implements store.Store.
-func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]store.Feed, error) {
+// FeedsToRead implements Store.
+func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND (checked = 0 OR attempts > 0)
-		AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
+		AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
-// SourceCataloguesDue implements store.Store.
-func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]store.Feed, error) {
+// SourceCataloguesDue implements Store.
+func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN ('none', 'pending', 'interrupted')
 		AND state = 'active' AND last_read <> 0 AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id`,
-		func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
+		func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
-// SourceSitemapsDue implements store.Store: the source's sitemaps not read
+// SourceSitemapsDue implements Store: the source's sitemaps not read
 // for SITEMAP_INTERVAL, and those of its index children whose retry is due;
 // never one recorded as skipped.
-func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]store.Sitemap, error) {
+func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error) {
 	args := d.claimArgs(sourceID, ts(before), ts(now))
-	var out []store.Sitemap
+	var out []Sitemap
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		out, err = d.sitemaps(ctx, tx, d.claimQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
@@ -175,7 +174,7 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 			args...)
 		return err
 	})
-	slices.SortFunc(out, func(a, b store.Sitemap) int {
+	slices.SortFunc(out, func(a, b Sitemap) int {
 		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
 	})
 	if err != nil {
@@ -184,7 +183,7 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 	return out, nil
 }
 
-// SiteRetryAt implements store.Store: the least of the retry times after
+// SiteRetryAt implements Store: the least of the retry times after
 // now of the site's (unpaused) sources' items that wait for one.
 func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64

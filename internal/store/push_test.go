@@ -1,4 +1,4 @@
-package sqlstore_test
+package store_test
 
 import (
 	"context"
@@ -13,12 +13,11 @@ import (
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/postgres/pgtest"
 	"corpus.blog/corpusbot/internal/store/sqlite"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // backends runs fn on SQLite and, when CORPUSBOT_TEST_POSTGRES is set, on
 // PostgreSQL: the queries are shared, and so are their tests.
-func backends(t *testing.T, fn func(t *testing.T, db *sqlstore.DB, s store.Store)) {
+func backends(t *testing.T, fn func(t *testing.T, db *store.DB, s store.Store)) {
 	t.Run("sqlite", func(t *testing.T) {
 		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "push.db"))
 		if err != nil {
@@ -39,7 +38,7 @@ func backends(t *testing.T, fn func(t *testing.T, db *sqlstore.DB, s store.Store
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
-func pause(t *testing.T, db *sqlstore.DB, sourceID int64) {
+func pause(t *testing.T, db *store.DB, sourceID int64) {
 	t.Helper()
 	if _, err := db.Writer().ExecContext(context.Background(), `UPDATE sources SET paused = 1 WHERE id = $1`, sourceID); err != nil {
 		t.Fatal(err)
@@ -47,7 +46,7 @@ func pause(t *testing.T, db *sqlstore.DB, sourceID int64) {
 }
 
 func TestSubscriptions(t *testing.T) {
-	backends(t, func(t *testing.T, db *sqlstore.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
 		ctx := context.Background()
 		src, _, err := st.AddSource(ctx, "https://blog.example/", t0)
 		if err != nil {
@@ -122,7 +121,7 @@ func TestSubscriptions(t *testing.T) {
 }
 
 func TestPushRead(t *testing.T) {
-	backends(t, func(t *testing.T, db *sqlstore.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
 		ctx := context.Background()
 		src, _, _ := st.AddSource(ctx, "https://blog.example/", t0)
 		f, _ := st.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://blog.example/feed"})
@@ -160,7 +159,7 @@ func TestPushRead(t *testing.T) {
 }
 
 func TestIndexNowStore(t *testing.T) {
-	backends(t, func(t *testing.T, db *sqlstore.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
 		ctx := context.Background()
 		a, _, _ := st.AddSource(ctx, "https://blog.example/", t0)
 		b, _, _ := st.AddSource(ctx, "https://news.blog.example/", t0)
@@ -198,7 +197,7 @@ func TestIndexNowStore(t *testing.T) {
 }
 
 func TestDeliveries(t *testing.T) {
-	backends(t, func(t *testing.T, db *sqlstore.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
 		ctx := context.Background()
 		add := func(home string, feeds ...string) (store.Source, []store.Feed) {
 			s, _, _ := st.AddSource(ctx, home, t0)

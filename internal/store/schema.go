@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 // Migrations are the schema changes both backends share, written in the
 // SQL both accept (one column per ALTER TABLE, BIGINT for times). Each
@@ -72,7 +72,7 @@ var Migrations = []string{
 	);
 	CREATE INDEX subscriptions_next ON subscriptions(next_action);
 	CREATE INDEX subscriptions_source ON subscriptions(source_id, state);`,
-	// The public site's aggregates (sqlstore sitedata*.go): posts by state
+	// The public site's aggregates (store sitedata*.go): posts by state
 	// and month and per source by state, feeds and sitemaps per source by
 	// state (the source-state CASE), the rows of a sitemap's latest read,
 	// the conditional records (never-304), the log by day and origins by

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// PutOrigin implements store.Store.
+// PutOrigin implements Store.
 func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked) VALUES ($1, $2, $3, $4)
 		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked`,
@@ -21,7 +21,7 @@ func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	return nil
 }
 
-// Origin implements store.Store.
+// Origin implements Store.
 func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	o := model.Origin{Origin: origin}
 	var checked int64
@@ -33,7 +33,7 @@ func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	return o, err
 }
 
-// Refusal implements store.Store; an unknown site has the zero state.
+// Refusal implements Store; an unknown site has the zero state.
 func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, error) {
 	var s fetch.RefusalState
 	var asked int64
@@ -46,7 +46,7 @@ func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, erro
 	return s, err
 }
 
-// PutRefusal implements store.Store.
+// PutRefusal implements Store.
 func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO refusals(site, consecutive403, served, refused, last_asked) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT(site) DO UPDATE SET consecutive403 = excluded.consecutive403, served = excluded.served,
@@ -55,7 +55,7 @@ func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) 
 	return err
 }
 
-// LogRequests implements store.Store.
+// LogRequests implements Store.
 func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	if len(recs) == 0 {
 		return nil
@@ -81,7 +81,7 @@ func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	})
 }
 
-// RequestCount implements store.Store.
+// RequestCount implements Store.
 func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error) {
 	var n int
 	var err error

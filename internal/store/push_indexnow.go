@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// IndexNow's store side (store.Push): which hosts we hold, and submitted
+// IndexNow's store side (Push): which hosts we hold, and submitted
 // URLs made due for a conditional page fetch.
 
-// IndexNowHolds implements store.Push.
+// IndexNowHolds implements Push.
 func (d *DB) IndexNowHolds(ctx context.Context, host string) (bool, error) {
 	site := model.SiteOfURL("https://" + host + "/")
 	if site == "" {
@@ -31,7 +31,7 @@ func (d *DB) IndexNowHolds(ctx context.Context, host string) (bool, error) {
 	return true, nil
 }
 
-// IndexNowDue implements store.Push. A known post keeps its ETag and
+// IndexNowDue implements Push. A known post keeps its ETag and
 // Last-Modified, so the page job's fetch is conditional: a page that did
 // not change costs a 304.
 func (d *DB) IndexNowDue(ctx context.Context, urls []string) (int, error) {

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"context"
@@ -8,19 +8,18 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/store"
 )
 
-// The WebSub subscriptions (store.Push). One row per feed; the crawler's
+// The WebSub subscriptions (Push). One row per feed; the crawler's
 // state machine (package push, crawl push*.go) decides, this only keeps.
 
-var _ store.Push = (*DB)(nil)
+var _ Push = (*DB)(nil)
 
 const subCols = `callback, feed_id, source_id, hub, topic, secret, state, lease, requested, verified, expires, next_action,
 	attempts, error, deliveries, delivered, (SELECT paused FROM sources WHERE id = subscriptions.source_id)`
 
-func scanSub(sc interface{ Scan(...any) error }) (store.Subscription, error) {
-	var s store.Subscription
+func scanSub(sc interface{ Scan(...any) error }) (Subscription, error) {
+	var s Subscription
 	var lease, req, ver, exp, next, deliv int64
 	var paused sql.NullInt64
 	err := sc.Scan(&s.Callback, &s.FeedID, &s.SourceID, &s.Hub, &s.Topic, &s.Secret, &s.State, &lease, &req, &ver, &exp, &next,
@@ -31,9 +30,9 @@ func scanSub(sc interface{ Scan(...any) error }) (store.Subscription, error) {
 	return s, err
 }
 
-// WantSubscription implements store.Push.
-func (d *DB) WantSubscription(ctx context.Context, s store.Subscription) (store.Subscription, error) {
-	var out store.Subscription
+// WantSubscription implements Push.
+func (d *DB) WantSubscription(ctx context.Context, s Subscription) (Subscription, error) {
+	var out Subscription
 	err := d.tx(ctx, func(tx conn) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO subscriptions(callback, feed_id, source_id, hub, topic, secret, state, next_action)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT(feed_id) DO NOTHING`,
@@ -58,17 +57,17 @@ func (d *DB) WantSubscription(ctx context.Context, s store.Subscription) (store.
 	return out, nil
 }
 
-// Subscription implements store.Push.
-func (d *DB) Subscription(ctx context.Context, callback string) (store.Subscription, error) {
+// Subscription implements Push.
+func (d *DB) Subscription(ctx context.Context, callback string) (Subscription, error) {
 	return d.oneSub(ctx, `callback = $1`, callback)
 }
 
-// FeedSubscription implements store.Push.
-func (d *DB) FeedSubscription(ctx context.Context, feedID int64) (store.Subscription, error) {
+// FeedSubscription implements Push.
+func (d *DB) FeedSubscription(ctx context.Context, feedID int64) (Subscription, error) {
 	return d.oneSub(ctx, `feed_id = $1`, feedID)
 }
 
-func (d *DB) oneSub(ctx context.Context, cond string, arg any) (store.Subscription, error) {
+func (d *DB) oneSub(ctx context.Context, cond string, arg any) (Subscription, error) {
 	s, err := scanSub(d.r.QueryRowContext(ctx, `SELECT `+subCols+` FROM subscriptions WHERE `+cond, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("subscription %v: %w", arg, model.ErrNotFound)
@@ -79,8 +78,8 @@ func (d *DB) oneSub(ctx context.Context, cond string, arg any) (store.Subscripti
 	return s, nil
 }
 
-// PutSubscription implements store.Push.
-func (d *DB) PutSubscription(ctx context.Context, s store.Subscription) error {
+// PutSubscription implements Push.
+func (d *DB) PutSubscription(ctx context.Context, s Subscription) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE subscriptions SET hub = $1, topic = $2, secret = $3, state = $4, lease = $5, requested = $6,
 		verified = $7, expires = $8, next_action = $9, attempts = $10, error = $11, claimed_until = 0 WHERE callback = $12`,
 		s.Hub, s.Topic, s.Secret, s.State, int64(s.Lease), ts(s.Requested), ts(s.Verified), ts(s.Expires), ts(s.NextAction),
@@ -91,13 +90,13 @@ func (d *DB) PutSubscription(ctx context.Context, s store.Subscription) error {
 	return nil
 }
 
-// SubscriptionsDue implements store.Push. Each row is claimed by setting
+// SubscriptionsDue implements Push. Each row is claimed by setting
 // its claimed_until, which only one claimer can do while the last claim
 // runs; PutSubscription releases it.
-func (d *DB) SubscriptionsDue(ctx context.Context, now, claimUntil time.Time, limit int) ([]store.Subscription, error) {
-	var out []store.Subscription
+func (d *DB) SubscriptionsDue(ctx context.Context, now, claimUntil time.Time, limit int) ([]Subscription, error) {
+	var out []Subscription
 	err := d.tx(ctx, func(tx conn) error {
-		var cands []store.Subscription
+		var cands []Subscription
 		err := d.each(ctx, tx, `SELECT `+subCols+` FROM subscriptions WHERE claimed_until < $1 AND (next_action <= $1
 			OR (state IN ('active', 'requested', 'wanted') AND source_id IN (SELECT id FROM sources WHERE paused <> 0)))
 		ORDER BY next_action, callback LIMIT $2`,
@@ -128,9 +127,9 @@ func (d *DB) SubscriptionsDue(ctx context.Context, now, claimUntil time.Time, li
 	return out, nil
 }
 
-// PushRead implements store.Push.
-func (d *DB) PushRead(ctx context.Context, callback string, now time.Time, posts []store.NewPost, update func(store.AddResult) store.Feed) (store.AddResult, error) {
-	var res store.AddResult
+// PushRead implements Push.
+func (d *DB) PushRead(ctx context.Context, callback string, now time.Time, posts []NewPost, update func(AddResult) Feed) (AddResult, error) {
+	var res AddResult
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		if res, err = addPosts(ctx, tx, posts); err != nil {

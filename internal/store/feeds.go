@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"cmp"
@@ -10,13 +10,12 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 const feedCols = `id, source_id, url, state, etag, last_modified, last_read, checked, error, catalogue, next_page, pages, title, history, next_due, attempts, retry_at`
 
-func scanFeed(sc interface{ Scan(...any) error }) (store.Feed, error) {
-	var f store.Feed
+func scanFeed(sc interface{ Scan(...any) error }) (Feed, error) {
+	var f Feed
 	var read, checked, next, retry int64
 	err := sc.Scan(&f.ID, &f.SourceID, &f.URL, &f.State, &f.ETag, &f.LastModified, &read, &checked, &f.Error, &f.Catalogue, &f.NextPage, &f.Pages,
 		&f.Title, &f.History, &next, &f.Attempts, &retry)
@@ -24,8 +23,8 @@ func scanFeed(sc interface{ Scan(...any) error }) (store.Feed, error) {
 	return f, err
 }
 
-// AddFeed implements store.Store.
-func (d *DB) AddFeed(ctx context.Context, f store.Feed) (store.Feed, error) {
+// AddFeed implements Store.
+func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
 	if f.State == "" {
 		f.State = model.FeedActive
 	}
@@ -54,8 +53,8 @@ func (d *DB) AddFeed(ctx context.Context, f store.Feed) (store.Feed, error) {
 	return out, err
 }
 
-// UpdateFeed implements store.Store.
-func (d *DB) UpdateFeed(ctx context.Context, f store.Feed) error {
+// UpdateFeed implements Store.
+func (d *DB) UpdateFeed(ctx context.Context, f Feed) error {
 	return d.tx(ctx, func(tx conn) error { return d.updateFeed(ctx, tx, f) })
 }
 
@@ -63,7 +62,7 @@ func (d *DB) UpdateFeed(ctx context.Context, f store.Feed) error {
 // the middle of a catalogue walk (pending), where it renews the claim for
 // whoever wrote, so that the walk's next page is not handed to another
 // worker.
-func (d *DB) updateFeed(ctx context.Context, tx conn, f store.Feed) error {
+func (d *DB) updateFeed(ctx context.Context, tx conn, f Feed) error {
 	owner, _, until := d.claims.stamp()
 	_, err := tx.ExecContext(ctx, `UPDATE feeds SET state = $1, etag = $2, last_modified = $3, last_read = $4, checked = $5,
 		error = $6, catalogue = $7, next_page = $8, pages = $9,
@@ -78,30 +77,30 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f store.Feed) error {
 	return nil
 }
 
-// SourceFeeds implements store.Store.
-func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]store.Feed, error) {
+// SourceFeeds implements Store.
+func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error) {
 	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds WHERE source_id = $1 ORDER BY id`, sourceID)
 }
 
-// FeedsDue implements store.Store. Each state is its own index range, so
+// FeedsDue implements Store. Each state is its own index range, so
 // the choice costs a few index seeks however many feeds there are. It
 // claims what it returns (see claims). The due conditions are repeated
 // outside the union: PostgreSQL re-checks only the locking level's
 // conditions on a row another worker changed meanwhile (one that finished
 // it), not the subqueries'. (As a CASE, which no planner turns into an
 // index scan: SQLite would otherwise scan every active feed for the OR.)
-func (d *DB) FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
+func (d *DB) FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error) {
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, "")
 }
 
-// PollsDue implements store.Store: FeedsDue without the feeds never tried,
+// PollsDue implements Store: FeedsDue without the feeds never tried,
 // whose first read belongs to their source's discovery.
-func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error) {
+func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error) {
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, " AND checked <> 0")
 }
 
 // feedsDue is FeedsDue with an extra condition on the active feeds.
-func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int, activeCond string) ([]store.Feed, error) {
+func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int, activeCond string) ([]Feed, error) {
 	// How long each is overdue, so that the three kinds share one order.
 	overdue := `CASE state WHEN 'active' THEN $7 - next_due WHEN 'error' THEN $4 - checked ELSE $5 - checked END`
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
@@ -109,14 +108,14 @@ func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) e
 			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) d)
 		AND `+freeClaim+` AND retry_at <= $7 AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
-		ORDER BY `+overdue+` DESC, id LIMIT $6`, func(a, b store.Feed) int {
+		ORDER BY `+overdue+` DESC, id LIMIT $6`, func(a, b Feed) int {
 		return cmp.Or(cmp.Compare(overdueBy(b, now, errorBefore, disallowedBefore), overdueBy(a, now, errorBefore, disallowedBefore)), cmp.Compare(a.ID, b.ID))
 	}, ts(errorBefore), ts(disallowedBefore), limit, ts(now))
 }
 
 // overdueBy is FeedsDue's order key in Go, for sorting what the claim
 // returned.
-func overdueBy(f store.Feed, now, errorBefore, disallowedBefore time.Time) int64 {
+func overdueBy(f Feed, now, errorBefore, disallowedBefore time.Time) int64 {
 	switch f.State {
 	case model.FeedActive:
 		return ts(now) - ts(f.NextDue)
@@ -126,7 +125,7 @@ func overdueBy(f store.Feed, now, errorBefore, disallowedBefore time.Time) int64
 	return ts(disallowedBefore) - ts(f.Checked)
 }
 
-// FeedHistories implements store.Store.
+// FeedHistories implements Store.
 func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	var out []string
 	err := d.each(ctx, d.r, `SELECT history FROM feeds WHERE state = 'active'`, nil, func(rows *sql.Rows) error {
@@ -141,19 +140,19 @@ func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// CataloguesDue implements store.Store, claiming what it returns: the
+// CataloguesDue implements Store, claiming what it returns: the
 // feed's claim is renewed by every page the walk stores and released when
 // the walk ends (see updateFeed), so one worker walks a catalogue at a time
 // and a poll of the same feed never writes over the walk's progress.
-func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]store.Feed, error) {
+func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Feed, error) {
 	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN ('none', 'pending', 'interrupted') AND state = 'active'
-		AND last_read <> 0 AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`, func(a, b store.Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
+		AND last_read <> 0 AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
 }
 
 // claimFeeds claims the feeds choice selects, sorted by order.
-func (d *DB) claimFeeds(ctx context.Context, choice string, order func(a, b store.Feed) int, args ...any) ([]store.Feed, error) {
+func (d *DB) claimFeeds(ctx context.Context, choice string, order func(a, b Feed) int, args ...any) ([]Feed, error) {
 	q, qargs := d.claimQuery("feeds", feedCols, choice), d.claimArgs(args...)
-	var out []store.Feed
+	var out []Feed
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		out, err = d.feeds(ctx, tx, q, qargs...)
@@ -166,8 +165,8 @@ func (d *DB) claimFeeds(ctx context.Context, choice string, order func(a, b stor
 	return out, nil
 }
 
-func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]store.Feed, error) {
-	var out []store.Feed
+func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]Feed, error) {
+	var out []Feed
 	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
 		f, err := scanFeed(rows)
 		out = append(out, f)
@@ -176,7 +175,7 @@ func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]store.
 	return out, err
 }
 
-// MoveFeed implements store.Store. A feed already held at the new URL
+// MoveFeed implements Store. A feed already held at the new URL
 // (the site's homepage named both) keeps it; this one then stays where it
 // was.
 func (d *DB) MoveFeed(ctx context.Context, id int64, url string) error {

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"cmp"
@@ -10,13 +10,12 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 const sourceCols = `id, url, added, discovered, sitemaps_checked, site, discover_after, sitemaps_after, attempts, error`
 
-func scanSource(sc interface{ Scan(...any) error }) (store.Source, error) {
-	var s store.Source
+func scanSource(sc interface{ Scan(...any) error }) (Source, error) {
+	var s Source
 	var added, disc, smc, discAfter, smAfter int64
 	if err := sc.Scan(&s.ID, &s.URL, &added, &disc, &smc, &s.Site, &discAfter, &smAfter, &s.Attempts, &s.Error); err != nil {
 		return s, err
@@ -26,12 +25,12 @@ func scanSource(sc interface{ Scan(...any) error }) (store.Source, error) {
 	return s, nil
 }
 
-// AddSource implements store.Store; the bool says whether it was new.
-func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (store.Source, bool, error) {
+// AddSource implements Store; the bool says whether it was new.
+func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (Source, bool, error) {
 	// A source of a site that opted out starts paused, as the opt-out form
 	// promises: nothing of it is ever fetched.
 	site := model.SiteOfURL(u)
-	var s store.Source
+	var s Source
 	var added bool
 	err := d.tx(ctx, func(tx conn) error {
 		var paused int
@@ -63,8 +62,8 @@ func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (store.Sour
 	return s, added, nil
 }
 
-// Source implements store.Store.
-func (d *DB) Source(ctx context.Context, id int64) (store.Source, error) {
+// Source implements Store.
+func (d *DB) Source(ctx context.Context, id int64) (Source, error) {
 	s, err := scanSource(d.r.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
@@ -72,8 +71,8 @@ func (d *DB) Source(ctx context.Context, id int64) (store.Source, error) {
 	return s, err
 }
 
-// EachSource implements store.Store.
-func (d *DB) EachSource(ctx context.Context, fn func(store.Source) error) error {
+// EachSource implements Store.
+func (d *DB) EachSource(ctx context.Context, fn func(Source) error) error {
 	return d.each(ctx, d.r, `SELECT `+sourceCols+` FROM sources ORDER BY id`, nil, func(rows *sql.Rows) error {
 		s, err := scanSource(rows)
 		if err != nil {
@@ -83,17 +82,17 @@ func (d *DB) EachSource(ctx context.Context, fn func(store.Source) error) error 
 	})
 }
 
-// SourcesToDiscover implements store.Store, claiming what it returns
+// SourcesToDiscover implements Store, claiming what it returns
 // (released by MarkDiscovered and PostponeDiscovery).
-func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]store.Source, error) {
+func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]Source, error) {
 	return d.claimSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND paused = 0 AND `+freeClaim+`
 		ORDER BY id LIMIT $5`, ts(now), limit)
 }
 
 // claimSources claims the sources choice selects, in id order.
-func (d *DB) claimSources(ctx context.Context, choice string, args ...any) ([]store.Source, error) {
+func (d *DB) claimSources(ctx context.Context, choice string, args ...any) ([]Source, error) {
 	q, qargs := d.claimQuery("sources", sourceCols, choice), d.claimArgs(args...)
-	var out []store.Source
+	var out []Source
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
 		out, err = d.sources(ctx, tx, q, qargs...)
@@ -102,33 +101,33 @@ func (d *DB) claimSources(ctx context.Context, choice string, args ...any) ([]st
 	if err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b store.Source) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(out, func(a, b Source) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 
-// PostponeDiscovery implements store.Store.
-func (d *DB) PostponeDiscovery(ctx context.Context, id int64, r store.Retry) error {
+// PostponeDiscovery implements Store.
+func (d *DB) PostponeDiscovery(ctx context.Context, id int64, r Retry) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
-// PostponeSitemaps implements store.Store.
-func (d *DB) PostponeSitemaps(ctx context.Context, id int64, r store.Retry) error {
+// PostponeSitemaps implements Store.
+func (d *DB) PostponeSitemaps(ctx context.Context, id int64, r Retry) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
-// MarkDiscovered implements store.Store.
+// MarkDiscovered implements Store.
 func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err
 }
 
-// SourcesForSitemaps implements store.Store, claiming what it returns
+// SourcesForSitemaps implements Store, claiming what it returns
 // (released by MarkSitemapsChecked and PostponeSitemaps).
-func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]store.Source, error) {
+func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error) {
 	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND paused = 0 AND ` + freeClaim
 	if truncated {
 		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.catalogue <> 'done')`
@@ -136,14 +135,14 @@ func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Ti
 	return d.claimSources(ctx, q+` ORDER BY id LIMIT $5`, ts(now), limit)
 }
 
-// MarkSitemapsChecked implements store.Store.
+// MarkSitemapsChecked implements Store.
 func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err
 }
 
-func (d *DB) sources(ctx context.Context, c conn, q string, args ...any) ([]store.Source, error) {
-	var out []store.Source
+func (d *DB) sources(ctx context.Context, c conn, q string, args ...any) ([]Source, error) {
+	var out []Source
 	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
 		s, err := scanSource(rows)
 		out = append(out, s)

@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
-// OptedOut implements store.Store.
+// OptedOut implements Store.
 func (d *DB) OptedOut(ctx context.Context, site string) (bool, error) {
 	var one int
 	err := d.r.QueryRowContext(ctx, `SELECT 1 FROM opted_out WHERE site = $1`, site).Scan(&one)

@@ -1,10 +1,11 @@
-// Package sqlstore is the store.Store both SQL backends share: every query,
-// transaction and work claim, written once in PostgreSQL's $n placeholder
-// syntax and rewritten per Dialect. The backends (store/sqlite and
-// store/postgres) own only what truly differs: opening the connection, the
-// schema's DDL and its migration, and, for PostgreSQL, the cluster's site
-// leases and robots cache. Both run the same storetest suites.
-package sqlstore
+// The SQL both backends share: every query, transaction and work checkout
+// is written once, in PostgreSQL's $n placeholder syntax, and rewritten per
+// Dialect. The backends (store/sqlite and store/postgres) own only what
+// truly differs: opening the connection, the schema's DDL and its
+// migration, and, for PostgreSQL, the cluster's site leases and robots
+// cache. Both run the same storetest suites.
+
+package store
 
 import (
 	"context"

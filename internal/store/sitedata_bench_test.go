@@ -1,4 +1,4 @@
-package sqlstore_test
+package store_test
 
 import (
 	"context"
@@ -11,15 +11,15 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
-	"corpus.blog/corpusbot/internal/store/sqlstore"
 )
 
 // The public site's scale: 100,000 sources, 1,000,000 posts by default
 // (-sitedata.posts=5000000 for the full figure), a request log of
 // as many records, read on SQLite:
 //
-//	go test -run '^$' -bench SiteData -benchtime 10x ./internal/store/sqlstore
+//	go test -run '^$' -bench SiteData -benchtime 10x ./internal/store
 var (
 	benchSources  = flag.Int("sitedata.sources", 100000, "sources in BenchmarkSiteData")
 	benchPosts    = flag.Int("sitedata.posts", 1000000, "posts in BenchmarkSiteData")
@@ -69,7 +69,7 @@ func BenchmarkSiteData(b *testing.B) {
 
 // benchStore builds the store: once, since a benchmark with
 // sub-benchmarks runs once.
-func benchStore(b *testing.B) (*sqlite.DB, *sqlstore.SiteData) {
+func benchStore(b *testing.B) (*sqlite.DB, *store.SiteData) {
 	begin := time.Now()
 	db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "sitedata.db"))
 	if err != nil {

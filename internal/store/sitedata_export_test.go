@@ -1,4 +1,4 @@
-package sqlstore
+package store
 
 // SetMaxUnreachable lowers the bound of stateExpr's list of sites, so that
 // the suite runs the path taken past it too.
