@@ -14,8 +14,8 @@ func TestRegisterFlags(t *testing.T) {
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	want := []string{
 		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "concurrency", "db", "disallowed-recheck",
-		"feed-budget", "feed-interval", "feed-max-interval", "feed-schedule", "min-gap", "public-url", "push-lease", "push-safety-poll", "refusal-recheck", "retry-attempts", "retry-window", "robots-guess-ttl", "robots-ttl", "run-interval",
-		"sitemap-interval", "user-agent",
+		"feed-budget", "feed-interval", "feed-max-interval", "feed-schedule", "log-format", "log-level", "min-gap", "public-url", "push-lease", "push-safety-poll", "refusal-recheck", "request-log-retention", "retry-attempts", "retry-window", "robots-guess-ttl", "robots-ttl", "run-interval",
+		"sitemap-interval", "trusted-proxies", "user-agent",
 	}
 	if len(names) != len(want) {
 		t.Fatalf("flags = %v, want %v", names, want)

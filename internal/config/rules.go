@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/clientip"
 )
 
 // rule is a bound on one setting. desc goes into the help text, so the
@@ -149,5 +151,14 @@ var publicURLRule = rule[string]{
 			return fmt.Errorf("%q is not an absolute http or https URL", v)
 		}
 		return nil
+	},
+}
+
+// trustedProxiesRule accepts what clientip.ParseTrusted reads.
+var trustedProxiesRule = rule[string]{
+	desc: "CIDRs or addresses, comma-separated, or empty",
+	check: func(v string) error {
+		_, err := clientip.ParseTrusted(v)
+		return err
 	},
 }

@@ -9,57 +9,65 @@ import (
 // Settings is the crawler's whole configuration. The zero value is not
 // useful; start from Defaults or Load.
 type Settings struct {
-	DB                 string // SQLite file path or postgres:// URL
-	UserAgent          string
-	MinGap             time.Duration
-	CataloguePageDelay time.Duration
-	CatalogueMaxPages  int
-	RobotsTTL          time.Duration
-	RobotsGuessTTL     time.Duration
-	RefusalRecheck     time.Duration
-	FeedInterval       time.Duration // fixed: every feed's interval; adaptive: the mean interval planned for
-	FeedSchedule       string        // ScheduleAdaptive or ScheduleFixed
-	FeedBudget         int           // feed polls an hour at most
-	FeedMaxInterval    time.Duration // adaptive: the longest any feed waits
-	SitemapInterval    time.Duration
-	DisallowedRecheck  time.Duration // how often a feed robots.txt disallows is tried again
-	RunInterval        time.Duration // how often `run` starts a round of due work
-	PushSafetyPoll     time.Duration // a feed pushed by WebSub is still polled at least this often
-	PushLease          time.Duration // the WebSub lease asked of hubs
-	PublicURL          string        // the public site's base URL; "" turns WebSub off
-	BodyMax            int64         // bytes
-	AllowPrivate       bool
-	Concurrency        int           // sites worked on at once by one process
-	RetryAttempts      int           // tries of an item failing with transient faults, the first included
-	RetryWindow        time.Duration // the span those tries are spread over
+	DB                  string // SQLite file path or postgres:// URL
+	UserAgent           string
+	MinGap              time.Duration
+	CataloguePageDelay  time.Duration
+	CatalogueMaxPages   int
+	RobotsTTL           time.Duration
+	RobotsGuessTTL      time.Duration
+	RefusalRecheck      time.Duration
+	FeedInterval        time.Duration // fixed: every feed's interval; adaptive: the mean interval planned for
+	FeedSchedule        string        // ScheduleAdaptive or ScheduleFixed
+	FeedBudget          int           // feed polls an hour at most
+	FeedMaxInterval     time.Duration // adaptive: the longest any feed waits
+	SitemapInterval     time.Duration
+	DisallowedRecheck   time.Duration // how often a feed robots.txt disallows is tried again
+	RunInterval         time.Duration // how often `run` starts a round of due work
+	PushSafetyPoll      time.Duration // a feed pushed by WebSub is still polled at least this often
+	PushLease           time.Duration // the WebSub lease asked of hubs
+	PublicURL           string        // the public site's base URL; "" turns WebSub off
+	BodyMax             int64         // bytes
+	AllowPrivate        bool
+	Concurrency         int           // sites worked on at once by one process
+	RetryAttempts       int           // tries of an item failing with transient faults, the first included
+	RetryWindow         time.Duration // the span those tries are spread over
+	LogLevel            string        // debug, info, warn or error
+	LogFormat           string        // text or json
+	TrustedProxies      string        // CIDRs whose X-Forwarded-For the public site believes
+	RequestLogRetention time.Duration // request-log rows older than this are pruned each round (0: kept)
 }
 
 // Defaults returns the settings promised by the command-line contract.
 func Defaults() Settings {
 	return Settings{
-		DB:                 "./corpusbot.db",
-		UserAgent:          "CorpusBot/1.0 (+https://corpus.blog/crawler)",
-		MinGap:             time.Second,
-		CataloguePageDelay: 2 * time.Second,
-		CatalogueMaxPages:  200,
-		RobotsTTL:          24 * time.Hour,
-		RobotsGuessTTL:     6 * time.Hour,
-		RefusalRecheck:     168 * time.Hour,
-		FeedInterval:       24 * time.Hour,
-		FeedSchedule:       ScheduleAdaptive,
-		FeedBudget:         300,
-		FeedMaxInterval:    7 * 24 * time.Hour,
-		SitemapInterval:    24 * time.Hour,
-		DisallowedRecheck:  168 * time.Hour,
-		RunInterval:        time.Hour,
-		PushSafetyPoll:     7 * 24 * time.Hour,
-		PushLease:          10 * 24 * time.Hour,
-		PublicURL:          "",
-		BodyMax:            5 * 1000 * 1000,
-		AllowPrivate:       false,
-		Concurrency:        DefaultConcurrency,
-		RetryAttempts:      5,
-		RetryWindow:        72 * time.Hour,
+		DB:                  "./corpusbot.db",
+		UserAgent:           "CorpusBot/1.0 (+https://corpus.blog/crawler)",
+		MinGap:              time.Second,
+		CataloguePageDelay:  2 * time.Second,
+		CatalogueMaxPages:   200,
+		RobotsTTL:           24 * time.Hour,
+		RobotsGuessTTL:      6 * time.Hour,
+		RefusalRecheck:      168 * time.Hour,
+		FeedInterval:        24 * time.Hour,
+		FeedSchedule:        ScheduleAdaptive,
+		FeedBudget:          300,
+		FeedMaxInterval:     7 * 24 * time.Hour,
+		SitemapInterval:     24 * time.Hour,
+		DisallowedRecheck:   168 * time.Hour,
+		RunInterval:         time.Hour,
+		PushSafetyPoll:      7 * 24 * time.Hour,
+		PushLease:           10 * 24 * time.Hour,
+		PublicURL:           "",
+		BodyMax:             5 * 1000 * 1000,
+		AllowPrivate:        false,
+		Concurrency:         DefaultConcurrency,
+		RetryAttempts:       5,
+		RetryWindow:         72 * time.Hour,
+		LogLevel:            "info",
+		LogFormat:           "text",
+		TrustedProxies:      "",
+		RequestLogRetention: 90 * 24 * time.Hour,
 	}
 }
 

@@ -128,6 +128,16 @@ var table = []spec{
 		func(s *Settings) *int { return &s.RetryAttempts }, intKind, within(1, 100, strconv.Itoa)),
 	define("RETRY_WINDOW", "the span the retries of a failing item are spread over: the first as soon as the site's back-off and Retry-After allow, each later one a constant factor longer (0: every retry as soon as politeness allows)",
 		func(s *Settings) *time.Duration { return &s.RetryWindow }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
+	define("LOG_LEVEL", "the least severe log lines written: debug (every request), info, warn (work lost or postponed) or error",
+		func(s *Settings) *string { return &s.LogLevel }, stringKind("debug, info, warn or error"), oneOf("debug", "info", "warn", "error")),
+	define("LOG_FORMAT", "how log lines are written to stderr: text (key=value) or json (one object a line, for log collectors)",
+		func(s *Settings) *string { return &s.LogFormat }, stringKind("text or json"), oneOf("text", "json")),
+	define("TRUSTED_PROXIES", "the reverse proxies in front of corpusbot serve, as CIDRs or addresses separated by commas: a visitor's address is taken from X-Forwarded-For only when the connection comes from one of them (empty: never)",
+		func(s *Settings) *string { return &s.TrustedProxies }, stringKind("CIDRs or addresses, comma-separated, or empty"), trustedProxiesRule),
+	// Ninety days: the public site shows thirty days of requests per site
+	// and the never-304 gap needs a history; older rows only grow the file.
+	define("REQUEST_LOG_RETENTION", "how long request-log rows are kept; older ones are deleted a batch at a time in every run round (0: kept forever)",
+		func(s *Settings) *time.Duration { return &s.RequestLogRetention }, durationKind, within(0, 100*365*24*time.Hour, formatDuration)),
 }
 
 // indexOf finds a setting by its canonical name, or returns -1.
