@@ -9,6 +9,7 @@ import (
 	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/metrics"
 )
 
 // crawlFlags are the flags every crawl command takes: --config and --db,
@@ -29,9 +30,14 @@ func openStore(ctx context.Context, s config.Settings) (*app.DB, error) {
 }
 
 // newCrawler wires the one fetcher and the crawler over db; progress goes
-// to stderr as log lines. Close it before closing the store.
-func newCrawler(env environment, db *app.DB, s config.Settings) (*app.Crawl, error) {
-	return app.NewCrawl(db, app.Options{Settings: s, Log: crawlLogger(env.stderr)})
+// to stderr as log lines (LOG_LEVEL, LOG_FORMAT). Close it before closing
+// the store.
+func newCrawler(env environment, db *app.DB, s config.Settings, m *metrics.Metrics) (*app.Crawl, error) {
+	log, err := crawlLogger(env.stderr, s)
+	if err != nil {
+		return nil, err
+	}
+	return app.NewCrawl(db, app.Options{Settings: s, Log: log, Metrics: m})
 }
 
 // interruptible is a context that Ctrl-C or SIGTERM cancels, so that a
@@ -43,6 +49,12 @@ func interruptible() (context.Context, context.CancelFunc) {
 // crawlCommand is the shape of every crawl command but `sources add`:
 // settings, store, crawler, an interruptible context, then job.
 func crawlCommand(env environment, configPath string, fs *flags, job func(ctx context.Context, c *crawl.Crawler) error) error {
+	return crawlCommandServing(env, configPath, fs, "", job)
+}
+
+// crawlCommandServing is crawlCommand with the metrics and the health
+// check served at metricsAddr while the job runs ("" serves nothing).
+func crawlCommandServing(env environment, configPath string, fs *flags, metricsAddr string, job func(ctx context.Context, c *crawl.Crawler) error) error {
 	s, err := loadSettings(env, configPath, fs.FlagSet)
 	if err != nil {
 		return err
@@ -54,11 +66,22 @@ func crawlCommand(env environment, configPath string, fs *flags, job func(ctx co
 		return err
 	}
 	defer st.Close()
-	c, err := newCrawler(env, st, s)
+	var m *metrics.Metrics
+	if metricsAddr != "" {
+		m = metrics.New()
+	}
+	c, err := newCrawler(env, st, s, m)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	if metricsAddr != "" {
+		stopOps, err := serveOps(ctx, metricsAddr, opsHandler(m, st, nil), c.Crawler.Log)
+		if err != nil {
+			return err
+		}
+		defer stopOps()
+	}
 	if err := job(ctx, c.Crawler); err != nil && ctx.Err() == nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+
+	"corpus.blog/corpusbot/internal/version"
 )
 
 func main() {
@@ -47,6 +49,9 @@ func commands() []command {
 		{"serve", "serve the public site: crawler page, coverage, sources, opt-out, claims", serveSite},
 		{"verify", "check by forward-confirmed reverse DNS that an IP is this crawler's", verifyCommand},
 		{"demo", "crawl a simulated web offline, beside a naive crawler, and report", demoCmd},
+		{"db backup", "copy the SQLite database to a new file, consistently, while it is in use", dbBackup},
+		{"db vacuum", "give the space of deleted rows back to the file system (SQLite)", dbVacuum},
+		{"version", "print the version, the source revision and the Go release it was built with", versionCmd},
 	}
 }
 
@@ -77,6 +82,10 @@ func run(env environment, args []string) int {
 		if len(args) == 0 {
 			return exitUsage
 		}
+		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		fmt.Fprintln(env.stdout, version.Get())
 		return 0
 	}
 	cmd, rest, ok := findCommand(args)

@@ -8,16 +8,20 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/logging"
 )
 
-// crawlLogger is where a crawl command's progress goes: on a terminal one
-// status line rewritten in place (warnings and errors on lines of their
-// own), otherwise plain log lines, one per event, for files and journals.
-func crawlLogger(w io.Writer) *slog.Logger {
-	if isTerminal(w) {
-		return slog.New(&progressHandler{w: w, mu: new(sync.Mutex)})
+// crawlLogger is where a crawl command's progress goes: on a terminal, at
+// the default level and format, one status line rewritten in place
+// (warnings and errors on lines of their own); otherwise log lines, one per
+// event, for files and journals, at LOG_LEVEL in LOG_FORMAT.
+func crawlLogger(w io.Writer, s config.Settings) (*slog.Logger, error) {
+	if isTerminal(w) && s.LogLevel == "info" && s.LogFormat == "text" {
+		return slog.New(&progressHandler{w: w, mu: new(sync.Mutex)}), nil
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	return logging.New(w, s.LogLevel, s.LogFormat)
 }
 
 func isTerminal(w io.Writer) bool {

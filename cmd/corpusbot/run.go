@@ -13,6 +13,7 @@ func runCrawl(env environment, args []string) error {
 		"hourly by default, the cadence of the crawler page). --once does all the work that is due and\n"+
 		"exits. Ctrl-C stops cleanly.")
 	once := fs.Bool("once", false, "do all the work that is due, then exit")
+	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at /metrics and the health check at /healthz on this address (e.g. 127.0.0.1:9090); empty: off")
 	configPath := crawlFlags(fs)
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
@@ -21,7 +22,7 @@ func runCrawl(env environment, args []string) error {
 	if len(positional) != 0 {
 		return usageError("run takes no arguments (see --help)")
 	}
-	return crawlCommand(env, *configPath, fs, func(ctx context.Context, c *crawl.Crawler) error {
+	return crawlCommandServing(env, *configPath, fs, *metricsAddr, func(ctx context.Context, c *crawl.Crawler) error {
 		if *once {
 			return c.Once(ctx)
 		}

@@ -10,7 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"corpus.blog/corpusbot/internal/clientip"
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/logging"
+	"corpus.blog/corpusbot/internal/metrics"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -54,19 +57,31 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 		return err
 	}
 	defer st.Close()
-	log := slog.New(slog.NewTextHandler(env.stderr, nil))
-	c, err := newCrawler(env, st, s)
+	log, err := logging.New(env.stderr, s.LogLevel, s.LogFormat)
+	if err != nil {
+		return err
+	}
+	trusted, err := clientip.ParseTrusted(s.TrustedProxies)
+	if err != nil {
+		return fmt.Errorf("TRUSTED_PROXIES: %w", err)
+	}
+	proxies := clientip.Resolver{Trusted: trusted}
+	m := metrics.New()
+	c, err := newCrawler(env, st, s, m)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
 	opts := c.SiteOptions(s)
-	opts.Log = log
+	opts.Log, opts.Proxies = log, proxies
 	set(&opts)
-	site, err := web.New(opts)
+	pages, err := web.New(opts)
 	if err != nil {
 		return err
 	}
+	// /metrics and /healthz beside the site; every request in the access
+	// log, under the client address the trusted proxies forwarded.
+	site := logging.AccessLog(opsHandler(m, st, pages), log, proxies.ClientString)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

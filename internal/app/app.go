@@ -14,10 +14,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"time"
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/metrics"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -31,6 +33,8 @@ type Store interface {
 	store.Push
 	SiteData() *store.SiteData
 	Deliveries(ctx context.Context) (pushed, polled, both int, err error)
+	Ping(ctx context.Context) error
+	Gauges(ctx context.Context, now time.Time) (posts, due map[string]int64, err error)
 	SiteDelivery(ctx context.Context, site string) (map[int64]string, error)
 }
 
@@ -79,6 +83,8 @@ type Options struct {
 	Observe func(fetch.Record)
 	// Concurrency overrides the setting when above zero.
 	Concurrency int
+	// Metrics, when set, counts every request (nil: none kept).
+	Metrics *metrics.Metrics
 }
 
 // Crawl is the wired crawler over one database.
@@ -100,10 +106,17 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	}
 	c := &crawl.Crawler{Store: db.Store, Clock: clock, Settings: o.Settings, Log: o.Log,
 		CallbackBase: o.Settings.PublicURL, Push: db.Store, Concurrency: o.Concurrency}
-	observe := c.Observe
-	if o.Observe != nil {
-		observe = func(r fetch.Record) { o.Observe(r); c.Observe(r) }
+	observe := func(r fetch.Record) {
+		if o.Observe != nil {
+			o.Observe(r)
+		}
+		countRequest(o.Metrics, r)
+		c.Observe(r)
 	}
+	o.Metrics.SampleWith(func(ctx context.Context) (metrics.Sample, error) {
+		posts, due, err := db.Gauges(ctx, clock.Now())
+		return metrics.Sample{PostsByState: posts, DueByKind: due}, err
+	})
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
 		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, o.Log),
@@ -122,6 +135,16 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	}
 	c.Fetcher = f
 	return &Crawl{DB: db, Fetcher: f, Crawler: c}, nil
+}
+
+// countRequest is one record in the metrics: a request sent (any status),
+// or one declined before sending (robots.txt, the refusal list, an
+// opt-out), by purpose and outcome.
+func countRequest(m *metrics.Metrics, r fetch.Record) {
+	m.ObserveRequest(string(r.Purpose), r.Status, string(r.Outcome), r.Bytes, r.Duration)
+	if r.Purpose == fetch.PurposeRobots && r.Outcome == fetch.OutcomeFetched {
+		m.ObserveRobotsFetch(r.Status)
+	}
 }
 
 // Close stores the request log's last records and lets the fetcher's idle

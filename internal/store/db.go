@@ -11,6 +11,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -259,3 +260,50 @@ func (s stmt) Close() error { return s.s.Close() }
 // Writer is the writer pool, for what the shared queries do not cover (a
 // backend's own tables, bulk loads in benchmarks).
 func (d *DB) Writer() *sql.DB { return d.wdb }
+
+// Ping reports whether the database answers a query now (the health
+// check's question).
+func (d *DB) Ping(ctx context.Context) error {
+	var one int
+	if err := d.r.QueryRowContext(ctx, `SELECT 1`).Scan(&one); err != nil {
+		return fmt.Errorf("%s database: %w", d.dialect.Name, err)
+	}
+	return nil
+}
+
+// Gauges counts what the metrics sample at each scrape: posts by state,
+// and the work owed now by kind (sources to discover, posts to fetch,
+// feeds whose next read is due).
+func (d *DB) Gauges(ctx context.Context, now time.Time) (posts, due map[string]int64, err error) {
+	posts, due = map[string]int64{}, map[string]int64{}
+	rows, err := d.r.QueryContext(ctx, `SELECT state, COUNT(*) FROM posts GROUP BY state`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("posts by state: %w", err)
+	}
+	for rows.Next() {
+		var state string
+		var n int64
+		if err := rows.Scan(&state, &n); err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("posts by state: %w", err)
+		}
+		posts[state] = n
+	}
+	rows.Close()
+	for kind, q := range map[string]string{
+		"discovery": `SELECT COUNT(*) FROM sources WHERE discovered = 0 AND paused = 0`,
+		"page":      `SELECT COUNT(*) FROM posts WHERE due = 1`,
+		"feed":      `SELECT COUNT(*) FROM feeds WHERE state = 'active' AND next_due <= $1`,
+	} {
+		var n int64
+		args := []any{}
+		if kind == "feed" {
+			args = append(args, ts(now))
+		}
+		if err := d.r.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+			return nil, nil, fmt.Errorf("due %s: %w", kind, err)
+		}
+		due[kind] = n
+	}
+	return posts, due, nil
+}

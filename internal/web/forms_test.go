@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"corpus.blog/corpusbot/internal/clientip"
 )
 
 func TestParseSite(t *testing.T) {
@@ -216,7 +218,7 @@ func TestClientKey(t *testing.T) {
 		"[::ffff:198.51.100.7]:1":    "198.51.100.7",
 		"junk":                       "junk",
 	} {
-		if got := clientKey(&http.Request{RemoteAddr: addr}); got != want {
+		if got := (&Server{}).clientKey(&http.Request{RemoteAddr: addr}); got != want {
 			t.Errorf("clientKey(%q) = %q, want %q", addr, got, want)
 		}
 	}
@@ -246,5 +248,54 @@ func TestRateLimitedForm(t *testing.T) {
 	r.clock.Add(time.Minute)
 	if res := r.post("/opt-out", url.Values{"site": {"beta.example"}}); res.Code != 200 {
 		t.Errorf("after a minute: %d", res.Code)
+	}
+}
+
+// TestRateLimitBehindProxy: behind a trusted reverse proxy every visitor
+// has its own bucket (the address the proxy forwarded); behind an
+// untrusted one, X-Forwarded-For is ignored and all share the proxy's.
+func TestRateLimitBehindProxy(t *testing.T) {
+	trusted, err := clientip.ParseTrusted("10.0.0.0/8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(r *rig, peer, forwarded string) int {
+		req := httptest.NewRequest(http.MethodPost, "/opt-out", strings.NewReader(url.Values{"site": {"beta.example"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+		req.Header.Set("X-Forwarded-For", forwarded)
+		req.RemoteAddr = peer
+		return r.do(req).Code
+	}
+	limit := func(o *Options) {
+		o.FormLimit = RateLimit{Burst: 1, Every: time.Hour}
+		o.Proxies = clientip.Resolver{Trusted: trusted}
+	}
+
+	r := newRig(t, limit)
+	if code := send(r, "10.1.2.3:5000", "203.0.113.1"); code != 200 {
+		t.Fatalf("first visitor: %d", code)
+	}
+	if code := send(r, "10.1.2.3:5000", "203.0.113.2"); code != 200 {
+		t.Fatalf("second visitor behind the trusted proxy shares the first one's bucket: %d", code)
+	}
+	if code := send(r, "10.1.2.3:5000", "203.0.113.1"); code != http.StatusTooManyRequests {
+		t.Fatalf("first visitor again: %d, want 429", code)
+	}
+	// A client that is not a trusted proxy cannot pick its bucket.
+	if code := send(r, "198.51.100.9:1", "203.0.113.77"); code != 200 {
+		t.Fatalf("direct client: %d", code)
+	}
+	if code := send(r, "198.51.100.9:1", "203.0.113.78"); code != http.StatusTooManyRequests {
+		t.Fatalf("a direct client escaped its bucket by writing X-Forwarded-For: %d", code)
+	}
+
+	// The same proxy, not trusted: every visitor behind it shares its bucket.
+	u := newRig(t, func(o *Options) { o.FormLimit = RateLimit{Burst: 1, Every: time.Hour} })
+	if code := send(u, "10.1.2.3:5000", "203.0.113.1"); code != 200 {
+		t.Fatalf("untrusted proxy, first: %d", code)
+	}
+	if code := send(u, "10.1.2.3:5000", "203.0.113.2"); code != http.StatusTooManyRequests {
+		t.Fatalf("untrusted proxy: X-Forwarded-For believed: %d", code)
 	}
 }

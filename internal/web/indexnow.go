@@ -106,7 +106,7 @@ func (s *Server) indexNowAllowed(w http.ResponseWriter, r *http.Request) bool {
 		http.NotFound(w, r)
 		return false
 	}
-	if ok, wait := s.indexLimiter.allow(clientKey(r)); !ok {
+	if ok, wait := s.indexLimiter.allow(s.clientKey(r)); !ok {
 		w.Header().Set("Retry-After", strconv.Itoa(max(int(math.Ceil(wait.Seconds())), 1)))
 		http.Error(w, "too many requests", http.StatusTooManyRequests)
 		return false

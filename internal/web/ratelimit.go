@@ -2,9 +2,7 @@ package web
 
 import (
 	"math"
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -75,16 +73,14 @@ func (l *limiter) sweep(now time.Time) {
 	}
 }
 
-// clientKey is the rate-limit key of a request: its peer address. Headers
-// such as X-Forwarded-For are not trusted: any client can write them.
-func clientKey(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
+// clientKey is the rate-limit key of a request: the client's address as
+// Options.Proxies has it — the peer, or, behind a trusted reverse proxy,
+// the address it forwarded. Headers from anyone else are not trusted: any
+// client can write them.
+func (s *Server) clientKey(r *http.Request) string {
+	a := s.opt.Proxies.ClientAddr(r)
+	if !a.IsValid() {
+		return r.RemoteAddr
 	}
 	a = a.Unmap()
 	if a.Is6() {
@@ -97,7 +93,7 @@ func clientKey(r *http.Request) string {
 // limited rate-limits a handler of POSTs.
 func (s *Server) limited(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		ok, wait := s.limiter.allow(clientKey(r))
+		ok, wait := s.limiter.allow(s.clientKey(r))
 		if !ok {
 			secs := int(math.Ceil(wait.Seconds()))
 			w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))

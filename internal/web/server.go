@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"corpus.blog/corpusbot/internal/clientip"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/verify"
 )
@@ -46,6 +47,10 @@ type Options struct {
 	// address: a token bucket of FormLimit.Burst refilled one per
 	// FormLimit.Every (5, one per minute).
 	FormLimit RateLimit
+	// Proxies are the reverse proxies whose X-Forwarded-For names the
+	// client (TRUSTED_PROXIES); the zero value trusts none, so the client
+	// is the peer.
+	Proxies clientip.Resolver
 	// TrustedOrigins are extra origins (scheme://host[:port]) allowed to
 	// POST, for a front proxy that rewrites Host.
 	TrustedOrigins []string

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"corpus.blog/corpusbot/internal/store/postgres"
+	"corpus.blog/corpusbot/internal/store/sqlite"
+	"corpus.blog/corpusbot/internal/version"
+)
+
+func versionCmd(env environment, args []string) error {
+	fs := newFlags("version", "version\n\nPrints the module version, the source revision (VCS) and the Go release of this binary.")
+	positional, err := fs.parse(args, env.stdout)
+	if err != nil {
+		return err
+	}
+	if len(positional) != 0 {
+		return usageError("version takes no arguments")
+	}
+	fmt.Fprintln(env.stdout, version.Get())
+	return nil
+}
+
+// postgresBackupHint is what to run instead on PostgreSQL, whose own tool
+// takes a consistent copy of a live database.
+const postgresBackupHint = "on PostgreSQL use pg_dump: pg_dump --format=custom --file=corpusbot.dump \"$CORPUSBOT_DB\" (restore with pg_restore)"
+
+func dbBackup(env environment, args []string) error {
+	fs := newFlags("db backup", "db backup FILE [--db PATH]\n\n"+
+		"Writes a consistent copy of the SQLite database to FILE (which must not exist) while the\n"+
+		"crawler and the site keep running (VACUUM INTO: the copy is also compacted). The copy opens\n"+
+		"like the original: point CORPUSBOT_DB at it to restore. On PostgreSQL use pg_dump:\n"+
+		"  pg_dump --format=custom --file=corpusbot.dump \"$CORPUSBOT_DB\"")
+	configPath := crawlFlags(fs, "DB")
+	positional, err := fs.parse(args, env.stdout)
+	if err != nil {
+		return err
+	}
+	if len(positional) != 1 {
+		return usageError("db backup takes one argument, the file to write")
+	}
+	s, err := loadSettings(env, *configPath, fs.FlagSet)
+	if err != nil {
+		return err
+	}
+	if postgres.IsDSN(s.DB) {
+		return usageError("%s", postgresBackupHint)
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	db, err := openExisting(ctx, s.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := sqlite.Backup(ctx, db.Writer(), positional[0]); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "backed up %s to %s\n", s.DB, positional[0])
+	return nil
+}
+
+func dbVacuum(env environment, args []string) error {
+	fs := newFlags("db vacuum", "db vacuum [--db PATH]\n\n"+
+		"Rebuilds the SQLite file without the space of deleted rows (after REQUEST_LOG_RETENTION has\n"+
+		"pruned old request-log rows, for instance) and empties the write-ahead log. Writers wait\n"+
+		"while it runs. PostgreSQL vacuums itself (autovacuum).")
+	configPath := crawlFlags(fs, "DB")
+	positional, err := fs.parse(args, env.stdout)
+	if err != nil {
+		return err
+	}
+	if len(positional) != 0 {
+		return usageError("db vacuum takes no arguments")
+	}
+	s, err := loadSettings(env, *configPath, fs.FlagSet)
+	if err != nil {
+		return err
+	}
+	if postgres.IsDSN(s.DB) {
+		return usageError("PostgreSQL vacuums itself (autovacuum); run VACUUM there if you must")
+	}
+	ctx, stop := interruptible()
+	defer stop()
+	db, err := openExisting(ctx, s.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := sqlite.Vacuum(ctx, db.Writer()); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "vacuumed %s\n", s.DB)
+	return nil
+}
+
+// openExisting opens a SQLite database that must already exist: a command
+// that only reads or maintains one never creates an empty one by mistake.
+func openExisting(ctx context.Context, path string) (*sqlite.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("no database at %s: run `corpusbot sources add` first, or pass --db", path)
+	}
+	return sqlite.Open(ctx, path)
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/app"
+	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/metrics"
+	"corpus.blog/corpusbot/internal/simweb"
+)
+
+// TestMetricsMatchTheServer crawls a simulated web with metrics on, then
+// scrapes /metrics: the requests counted (all, 304s, by purpose) are the
+// ones the servers recorded.
+func TestMetricsMatchTheServer(t *testing.T) {
+	ctx := context.Background()
+	clock := simweb.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	web := simweb.New(simweb.WithClock(clock.Now))
+	defer web.Close()
+	hosts := serveNonpostBlogs(t, web)
+
+	s := config.Defaults()
+	s.DB = filepath.Join(t.TempDir(), "m.db")
+	st, err := app.OpenStore(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	m := metrics.New()
+	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock, Metrics: m,
+		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range hosts {
+		if _, _, err := st.AddSource(ctx, "http://"+h+"/", clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 { // the second round asks again: 304s
+		if err := wired.Crawler.Once(ctx); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(48 * time.Hour)
+	}
+	wired.Close()
+
+	sent, notModified := 0, 0
+	for _, r := range web.Requests() {
+		sent++
+		if r.Status == http.StatusNotModified {
+			notModified++
+		}
+	}
+	if sent == 0 || notModified == 0 {
+		t.Fatalf("the crawl made %d requests, %d answered 304: nothing to compare", sent, notModified)
+	}
+
+	srv := httptest.NewServer(opsHandler(m, st, nil))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	answered, declined, got304 := 0.0, 0.0, 0.0
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		name, value, ok := strings.Cut(line, " ")
+		if !ok || strings.HasPrefix(line, "#") {
+			continue
+		}
+		v, _ := strconv.ParseFloat(value, 64)
+		switch {
+		case strings.HasPrefix(name, "corpusbot_requests_total{"):
+			// Declined before sending (no connection made), or no answer.
+			if strings.Contains(name, `code_class="none"`) {
+				declined += v
+			} else {
+				answered += v
+			}
+		case strings.HasPrefix(name, "corpusbot_not_modified_total{"):
+			got304 += v
+		}
+	}
+	if int(answered) != sent || int(got304) != notModified {
+		t.Errorf("metrics: %v requests answered, %v 304s; the servers recorded %d and %d (declined before sending: %v)",
+			answered, got304, sent, notModified, declined)
+	}
+	if !strings.Contains(scrape(t, srv.URL+"/metrics"), `corpusbot_posts{`) {
+		t.Error("no posts-by-state sample in the scrape")
+	}
+}
+
+func scrape(t *testing.T, u string) string {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return string(b)
+}
+
+// TestHealthz: 200 while the database answers, 503 once it is gone.
+func TestHealthz(t *testing.T) {
+	s := config.Defaults()
+	s.DB = filepath.Join(t.TempDir(), "h.db")
+	st, err := app.OpenStore(t.Context(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(opsHandler(nil, st, nil))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("healthy: %d", res.StatusCode)
+	}
+	st.Close()
+	res, err = http.Get(srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "unavailable") {
+		t.Fatalf("database closed: %d %s", res.StatusCode, body)
+	}
+}
