@@ -188,11 +188,11 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64
 	err := d.r.QueryRowContext(ctx, `SELECT MIN(t) FROM (
-		SELECT s.discover_after AS t FROM sources s WHERE s.site = $1 AND s.paused = 0 AND s.discovered = 0 AND s.discover_after > $2
+		SELECT s.discover_after AS t FROM sources s WHERE s.site = $1 AND s.paused = 0 AND +s.discovered = 0 AND s.discover_after > $2
 		UNION ALL SELECT s.sitemaps_after FROM sources s WHERE s.site = $1 AND s.paused = 0 AND s.discovered <> 0
 			AND s.sitemaps_checked = 0 AND s.sitemaps_after > $2
-		UNION ALL SELECT f.retry_at FROM feeds f JOIN sources s ON s.id = f.source_id
-			WHERE s.site = $1 AND s.paused = 0 AND f.state = 'active' AND f.retry_at > $2
+		UNION ALL SELECT f.retry_at FROM sources s CROSS JOIN feeds f
+			WHERE f.source_id = s.id AND s.site = $1 AND s.paused = 0 AND f.state = 'active' AND f.retry_at > $2
 		UNION ALL SELECT m.retry_at FROM sitemaps m JOIN sources s ON s.id = m.source_id
 			WHERE s.site = $1 AND s.paused = 0 AND m.retry_at > $2
 		UNION ALL SELECT p.retry_at FROM posts p JOIN sources s ON s.id = p.source_id
