@@ -130,11 +130,12 @@ func export(env environment, args []string) error {
 
 	dest := env.stdout
 	var file *os.File
+	regular := false // a regular file, which a failed export removes
 	if *output != "" {
 		if file, err = os.Create(*output); err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
-		dest = file
+		dest, regular = file, isRegularFile(file)
 	}
 	out := bufio.NewWriterSize(dest, 64<<10)
 	switch {
@@ -154,13 +155,19 @@ func export(env environment, args []string) error {
 		if cerr := file.Close(); err == nil {
 			err = cerr
 		}
-		if err != nil {
+		if err != nil && regular {
 			// A file cut short (a Parquet file without its footer cannot
-			// even be opened) would pass for an export; leave none.
+			// even be opened) would pass for an export; leave none. Only a
+			// regular file: --output /dev/null or a named pipe stays.
 			os.Remove(*output)
 		}
 	}
 	return err
+}
+
+func isRegularFile(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
 }
 
 // The formats of export --format.

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -275,5 +279,31 @@ func TestExportFlags(t *testing.T) {
 	}
 	if matches, _ := filepath.Glob(file + "*"); len(matches) != 0 {
 		t.Errorf("failed export left %v", matches)
+	}
+}
+
+// TestExportFailureLeavesNoFile breaks the last post's stored citations, so
+// that the export fails after it has written rows: the non-zero exit comes
+// with no file, not with a Parquet file cut short.
+func TestExportFailureLeavesNoFile(t *testing.T) {
+	dbPath := crawledStore(t)
+	raw, err := sql.Open("sqlite", "file:"+dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE posts SET citations = 'not json' WHERE id = (SELECT max(id) FROM posts)`); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	env := map[string]string{"CORPUSBOT_DB": dbPath}
+	for _, format := range []string{"parquet", "jsonl"} {
+		file := filepath.Join(t.TempDir(), "corpus."+format)
+		_, errOut, code := runCLI(t, nil, env, "export", "--text", "--format", format, "--output", file)
+		if code == 0 || !strings.Contains(errOut, "citations") {
+			t.Errorf("%s: export of a broken post: %d %q, want a failure naming it", format, code, errOut)
+		}
+		if _, err := os.Stat(file); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: a failed export left %s (%v)", format, file, err)
+		}
 	}
 }
