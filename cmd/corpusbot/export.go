@@ -5,9 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/url"
+	"os"
 	"time"
 
+	"corpus.blog/corpusbot/internal/corpusout"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
@@ -73,9 +77,16 @@ type sitemapStateLine struct {
 const maxSitemapDepth = 3
 
 func export(env environment, args []string) error {
-	fs := newFlags("export", "export [--sources]\n\n"+
-		"Prints the posts (or, with --sources, the sources) as JSON lines. Text is never printed:\n"+
-		"only its size and where it came from.\n\n"+
+	fs := newFlags("export", "export [--sources] [--text] [--format jsonl|parquet] [--output FILE]\n\n"+
+		"Prints the posts (or, with --sources, the sources) as JSON lines. Text only with --text or\n"+
+		"--format parquet: without them a post line gives only its text's size and where it came from.\n\n"+
+		"Formats (--format), for posts:\n"+
+		"  jsonl     one JSON object a line (the default); --text adds \"text\" and the fields site,\n"+
+		"            author and first_seen to each line\n"+
+		"  parquet   an Apache Parquet file, one row a post, text included (for DuckDB, pandas, Polars);\n"+
+		"            written to --output, or to standard output when that is not a terminal\n"+
+		"The fields and the Parquet schema are in README.md, \"Getting the corpus out\". The export is\n"+
+		"streamed: it holds one post at a time (one row group of a Parquet file), whatever the corpus's size.\n\n"+
 		"A source line's sitemaps (the top-level ones) carry \"kind\", what the sitemap's name says it\n"+
 		"lists: posts, pages, taxonomies, authors, other or unknown. Sitemaps of pages, taxonomies,\n"+
 		"authors and other things are never read (state \"skipped\"); the entries of a sitemap that is\n"+
@@ -84,6 +95,9 @@ func export(env environment, args []string) error {
 		"  \"skipped\":{\"pages\":3,\"taxonomies\":12,\"authors\":2,\"other\":1}   entries not queued, by shape\n"+
 		"  \"sitemaps_skipped\":{\"pages\":1,\"taxonomies\":2,\"authors\":1,\"other\":0}   sitemaps not read, by name")
 	sources := fs.Bool("sources", false, "print sources with their robots, refusal, feeds and sitemaps")
+	withText := fs.Bool("text", false, "add each post's text (and site, author, first_seen) to its JSON line")
+	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
+	output := fs.String("output", "", "write to this file instead of standard output")
 	configPath := crawlFlags(fs, "DB")
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
@@ -91,6 +105,17 @@ func export(env environment, args []string) error {
 	}
 	if len(positional) != 0 {
 		return usageError("export takes no arguments (see --help)")
+	}
+	switch *format {
+	case formatJSONLines, formatParquet:
+	default:
+		return usageError("--format %q: want jsonl or parquet", *format)
+	}
+	if *sources && (*withText || *format != formatJSONLines) {
+		return usageError("--sources prints JSON lines of sources: it takes neither --text nor --format parquet")
+	}
+	if *format == formatParquet && *output == "" && isTerminal(env.stdout) {
+		return usageError("a Parquet file is binary: give --output FILE, or redirect standard output")
 	}
 	s, err := loadSettings(env, *configPath, fs.FlagSet)
 	if err != nil {
@@ -102,23 +127,65 @@ func export(env environment, args []string) error {
 		return err
 	}
 	defer st.Close()
-	out := bufio.NewWriterSize(env.stdout, 64<<10)
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	if *sources {
-		err = exportSources(ctx, st, enc)
-	} else {
-		err = exportPosts(ctx, st, enc)
+
+	dest := env.stdout
+	var file *os.File
+	regular := false // a regular file, which a failed export removes
+	if *output != "" {
+		if file, err = os.Create(*output); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		dest, regular = file, isRegularFile(file)
+	}
+	out := bufio.NewWriterSize(dest, 64<<10)
+	switch {
+	case *sources:
+		err = exportSources(ctx, st, newLineEncoder(out))
+	case *format == formatParquet:
+		err = exportParquet(ctx, st, out)
+	case *withText:
+		err = exportPostsWithText(ctx, st, corpusout.NewJSONLines(out))
+	default:
+		err = exportPosts(ctx, st, newLineEncoder(out))
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
+	if file != nil {
+		if cerr := file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil && regular {
+			// A file cut short (a Parquet file without its footer cannot
+			// even be opened) would pass for an export; leave none. Only a
+			// regular file: --output /dev/null or a named pipe stays.
+			os.Remove(*output)
+		}
+	}
 	return err
 }
 
+func isRegularFile(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
+}
+
+// The formats of export --format.
+const (
+	formatJSONLines = "jsonl"
+	formatParquet   = "parquet"
+)
+
+func newLineEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// exportPosts writes the contract's post lines, without text.
 func exportPosts(ctx context.Context, st store.Store, enc *json.Encoder) error {
-	urls := map[int64]string{}
-	if err := st.EachSource(ctx, func(s store.Source) error { urls[s.ID] = s.URL; return nil }); err != nil {
+	urls, err := sourceURLs(ctx, st)
+	if err != nil {
 		return err
 	}
 	return st.EachPost(ctx, func(p store.Post) error {
@@ -129,6 +196,60 @@ func exportPosts(ctx context.Context, st store.Store, enc *json.Encoder) error {
 		return enc.Encode(postLine{URL: p.URL, Source: urls[p.SourceID], Title: p.Title, Published: exportTime(p.Published),
 			Lastmod: exportTime(p.Lastmod), State: p.State, TextFrom: p.TextFrom, TextBytes: len(p.Text), Citations: cites})
 	})
+}
+
+// postWriter is what exportPostsWithText writes to: corpusout's JSON lines
+// or Parquet writer.
+type postWriter interface {
+	Write(corpusout.Post) error
+}
+
+// exportPostsWithText writes every post, text included, one at a time as
+// the store reads them.
+func exportPostsWithText(ctx context.Context, st store.Store, w postWriter) error {
+	urls, err := sourceURLs(ctx, st)
+	if err != nil {
+		return err
+	}
+	return st.EachPost(ctx, func(p store.Post) error {
+		if err := w.Write(outPost(p, urls[p.SourceID])); err != nil {
+			return fmt.Errorf("export %s: %w", p.URL, err)
+		}
+		return nil
+	})
+}
+
+func exportParquet(ctx context.Context, st store.Store, out io.Writer) error {
+	pw, err := corpusout.NewParquet(out)
+	if err != nil {
+		return err
+	}
+	if err := exportPostsWithText(ctx, st, pw); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// outPost is p as exported with its text. The store keeps no author and no
+// first-seen date yet: both are left empty, as the schema allows.
+func outPost(p store.Post, sourceURL string) corpusout.Post {
+	cites := p.Citations
+	if cites == nil {
+		cites = []string{}
+	}
+	return corpusout.Post{URL: p.URL, Source: sourceURL, Site: model.SiteOfURL(p.URL), Title: p.Title,
+		Published: exportTime(p.Published), Lastmod: exportTime(p.Lastmod), State: p.State, TextFrom: p.TextFrom,
+		TextBytes: len(p.Text), Citations: cites, Text: p.Text}
+}
+
+// sourceURLs maps every source's ID to its URL: small beside the posts,
+// and read before them so that no store read is open inside another.
+func sourceURLs(ctx context.Context, st store.Store) (map[int64]string, error) {
+	urls := map[int64]string{}
+	if err := st.EachSource(ctx, func(s store.Source) error { urls[s.ID] = s.URL; return nil }); err != nil {
+		return nil, err
+	}
+	return urls, nil
 }
 
 func exportSources(ctx context.Context, st store.Store, enc *json.Encoder) error {

@@ -3,19 +3,43 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/url"
+	"os"
 	"time"
+
+	"corpus.blog/corpusbot/internal/sourcelist"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 func sourcesAdd(env environment, args []string) error {
-	fs := newFlags("sources add", "sources add [--db FILE] URL...\n\n"+
-		"Adds sources by their homepage URL. Adding a known source again changes nothing.")
+	fs := newFlags("sources add", "sources add [--db FILE] URL...\n"+
+		"       sources add [--db FILE] --file FILE|-\n\n"+
+		"Adds sources by their homepage URL. Adding a known source again changes nothing.\n\n"+
+		"--file reads the sources from FILE (- for standard input): an OPML document, as feed readers\n"+
+		"export their subscriptions, or one URL a line (blank lines and lines starting with # skipped).\n"+
+		"An OPML outline adds its site (htmlUrl), or its feed (xmlUrl) when it names no site; the crawl\n"+
+		"finds the feeds from either. One line is printed for each entry, in input order:\n"+
+		"  added URL                  a new source\n"+
+		"  known URL                  already a source, or named earlier in the input\n"+
+		"  rejected line N: reason    not an http or https URL, say; the other entries are still added\n"+
+		"then a summary: \"N added, N known, N rejected\". The exit status is non-zero only when the input\n"+
+		"could not be read at all (no such file, or an OPML document that is not well formed), never for\n"+
+		"rejected entries.")
+	file := fs.String("file", "", "read the sources from this file (OPML, or one URL a line); - for standard input")
 	configPath := crawlFlags(fs, "DB")
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
 		return err
 	}
+	if *file != "" {
+		if len(positional) != 0 {
+			return usageError("give URLs or --file, not both (see --help)")
+		}
+		return sourcesAddFile(env, *file, *configPath, fs)
+	}
 	if len(positional) == 0 {
-		return usageError("want at least one homepage URL (see --help)")
+		return usageError("want at least one homepage URL, or --file (see --help)")
 	}
 	var urls []string
 	for _, raw := range positional {
@@ -26,10 +50,7 @@ func sourcesAdd(env environment, args []string) error {
 		if u.Scheme != "http" && u.Scheme != "https" {
 			return usageError("URL %q is not http or https", raw)
 		}
-		if u.Path == "" {
-			u.Path = "/"
-		}
-		urls = append(urls, u.String())
+		urls = append(urls, sourceURL(u))
 	}
 	s, err := loadSettings(env, *configPath, fs.FlagSet)
 	if err != nil {
@@ -42,7 +63,7 @@ func sourcesAdd(env environment, args []string) error {
 	}
 	defer st.Close()
 	for _, u := range urls {
-		_, isNew, err := st.AddSource(ctx, u, time.Now())
+		isNew, err := addSource(ctx, st, u)
 		if err != nil {
 			return err
 		}
@@ -53,4 +74,121 @@ func sourcesAdd(env environment, args []string) error {
 		}
 	}
 	return nil
+}
+
+// sourceURL is u as a source is stored: a bare host gets its root path, so
+// that "https://a.example" and "https://a.example/" are one source.
+func sourceURL(u *url.URL) string {
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return u.String()
+}
+
+func addSource(ctx context.Context, st store.Store, u string) (bool, error) {
+	_, isNew, err := st.AddSource(ctx, u, time.Now())
+	if err != nil {
+		return false, fmt.Errorf("add %s: %w", u, err)
+	}
+	return isNew, nil
+}
+
+// sourcesAddFile adds the sources of a list (sourcelist.Parse), printing a
+// line for each entry and a summary. The list is read whole before the
+// store is opened, so that a file that cannot be read changes nothing.
+func sourcesAddFile(env environment, path, configPath string, fs *flags) error {
+	var in io.Reader = env.stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return fmt.Errorf("source list: %w", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	entries, err := sourcelist.Parse(in)
+	if err != nil {
+		return fmt.Errorf("source list %s: %w", path, err)
+	}
+	s, err := loadSettings(env, configPath, fs.FlagSet)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	st, err := openStore(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	var added, known, rejected int
+	for _, o := range inInputOrder(entries) {
+		e := o.entry
+		switch {
+		case e.Err != nil:
+			rejected++
+			fmt.Fprintf(env.stdout, "rejected line %d: %v\n", e.Line, e.Err)
+			continue
+		case o.repeat:
+			known++
+			fmt.Fprintf(env.stdout, "known %s\n", listedURL(e.URL))
+			continue
+		}
+		u := listedURL(e.URL)
+		isNew, err := addSource(ctx, st, u)
+		if err != nil {
+			return err
+		}
+		if isNew {
+			added++
+			fmt.Fprintf(env.stdout, "added %s\n", u)
+		} else {
+			known++
+			fmt.Fprintf(env.stdout, "known %s\n", u)
+		}
+	}
+	fmt.Fprintf(env.stdout, "%d added, %d known, %d rejected\n", added, known, rejected)
+	return nil
+}
+
+// listedURL is the URL of a good entry as a source is stored (sourcelist
+// has checked that it parses as an absolute http or https URL).
+func listedURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return sourceURL(u)
+}
+
+// orderedEntry is one entry of a list, saying whether an earlier entry
+// names the same source.
+type orderedEntry struct {
+	entry  sourcelist.Entry
+	repeat bool
+}
+
+// inInputOrder returns entries in their order, each marked as sourcelist.Dedup
+// judges it. Dedup returns the unique entries and the repeats apart, each in
+// input order; this merges them back, so that every entry gets its line of
+// output where it stands. An entry is the next unique one when its fields
+// match it; identical entries are interchangeable, and the first of them is
+// the unique one.
+func inInputOrder(entries []sourcelist.Entry) []orderedEntry {
+	unique, _ := sourcelist.Dedup(entries)
+	out := make([]orderedEntry, 0, len(entries))
+	next := 0
+	for _, e := range entries {
+		if next < len(unique) && sameEntry(unique[next], e) {
+			next++
+			out = append(out, orderedEntry{entry: e})
+			continue
+		}
+		out = append(out, orderedEntry{entry: e, repeat: true})
+	}
+	return out
+}
+
+func sameEntry(a, b sourcelist.Entry) bool {
+	return a.Line == b.Line && a.URL == b.URL && a.Feed == b.Feed && a.Title == b.Title && (a.Err == nil) == (b.Err == nil)
 }
