@@ -42,10 +42,43 @@ func (c *Crawler) Once(ctx context.Context) error {
 			break
 		}
 	}
+	if perr := c.pruneRequestLog(ctx); perr != nil {
+		c.log().Warn("request log not pruned", "err", perr)
+	}
 	s := r.progress.Snapshot()
 	c.log().Info("round done", "sites", s.SitesDone, "requests", s.Requests, "errors", s.Errors,
 		"took", s.Elapsed.Round(time.Millisecond).String())
 	return err
+}
+
+// pruneBatch is how many request-log rows one prune transaction deletes.
+const pruneBatch = 5000
+
+// pruneRequestLog deletes the request-log rows older than
+// REQUEST_LOG_RETENTION (0 keeps them all), a batch at a time so that the
+// crawl's own writes are never kept waiting long.
+func (c *Crawler) pruneRequestLog(ctx context.Context) error {
+	keep := c.Settings.RequestLogRetention
+	if keep <= 0 {
+		return nil
+	}
+	c.flushRequests(ctx)
+	before := c.Clock.Now().Add(-keep)
+	var total int64
+	for ctx.Err() == nil {
+		n, err := c.Store.PruneRequests(ctx, before, pruneBatch)
+		total += n
+		if err != nil {
+			return err
+		}
+		if n < pruneBatch {
+			break
+		}
+	}
+	if total > 0 {
+		c.log().Info("request log pruned", "rows", total, "before", before.Format(time.RFC3339))
+	}
+	return nil
 }
 
 // batch is how many items one call of a batch job takes at a time.

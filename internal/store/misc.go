@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
@@ -91,4 +92,17 @@ func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, erro
 		err = d.r.QueryRowContext(ctx, `SELECT count(*) FROM requests WHERE purpose = $1`, string(purpose)).Scan(&n)
 	}
 	return n, err
+}
+
+// PruneRequests implements store.Store: at most limit request-log rows
+// that started before before are deleted, oldest first, in one small
+// transaction, so that pruning never holds the writer for long.
+func (d *DB) PruneRequests(ctx context.Context, before time.Time, limit int) (int64, error) {
+	res, err := d.w.ExecContext(ctx, `DELETE FROM requests WHERE id IN (
+		SELECT id FROM requests WHERE start < $1 ORDER BY start LIMIT $2)`, ts(before), limit)
+	if err != nil {
+		return 0, fmt.Errorf("prune request log: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
 }
