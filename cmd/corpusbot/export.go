@@ -81,8 +81,8 @@ func export(env environment, args []string) error {
 		"Prints the posts (or, with --sources, the sources) as JSON lines. Text only with --text or\n"+
 		"--format parquet: without them a post line gives only its text's size and where it came from.\n\n"+
 		"Formats (--format), for posts:\n"+
-		"  jsonl     one JSON object a line (the default); --text adds \"text\" and the fields site,\n"+
-		"            author and first_seen to each line\n"+
+		"  jsonl     one JSON object a line (the default); --text adds \"text\" and \"site\" (the post's\n"+
+		"            registrable domain) to each line\n"+
 		"  parquet   an Apache Parquet file, one row a post, text included (for DuckDB, pandas, Polars);\n"+
 		"            written to --output, or to standard output when that is not a terminal\n"+
 		"The fields and the Parquet schema are in README.md, \"Getting the corpus out\". The export is\n"+
@@ -95,7 +95,7 @@ func export(env environment, args []string) error {
 		"  \"skipped\":{\"pages\":3,\"taxonomies\":12,\"authors\":2,\"other\":1}   entries not queued, by shape\n"+
 		"  \"sitemaps_skipped\":{\"pages\":1,\"taxonomies\":2,\"authors\":1,\"other\":0}   sitemaps not read, by name")
 	sources := fs.Bool("sources", false, "print sources with their robots, refusal, feeds and sitemaps")
-	withText := fs.Bool("text", false, "add each post's text (and site, author, first_seen) to its JSON line")
+	withText := fs.Bool("text", false, "add each post's text (and its site) to its JSON line")
 	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
 	output := fs.String("output", "", "write to this file instead of standard output")
 	configPath := crawlFlags(fs, "DB")
@@ -230,8 +230,7 @@ func exportParquet(ctx context.Context, st store.Store, out io.Writer) error {
 	return pw.Close()
 }
 
-// outPost is p as exported with its text. The store keeps no author and no
-// first-seen date yet: both are left empty, as the schema allows.
+// outPost is p as exported with its text.
 func outPost(p store.Post, sourceURL string) corpusout.Post {
 	cites := p.Citations
 	if cites == nil {

@@ -111,7 +111,7 @@ func TestExportTextRoundTrip(t *testing.T) {
 	seen := map[string]bool{}
 	exported := map[string]corpusout.Post{}
 	for _, raw := range lines {
-		wantKeys(t, raw, "url", "source", "site", "title", "author", "published", "lastmod", "first_seen",
+		wantKeys(t, raw, "url", "source", "site", "title", "published", "lastmod",
 			"state", "text_from", "text_bytes", "citations", "text")
 		var got corpusout.Post
 		if err := json.Unmarshal([]byte(raw), &got); err != nil {
@@ -159,7 +159,7 @@ func TestExportTextRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := exported[got.URL]
-		want.Site, want.Author, want.FirstSeen, want.Text = "", "", "", ""
+		want.Site, want.Text = "", ""
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("plain line differs from the --text one:\n got %+v\nwant %+v", got, want)
 		}
@@ -173,10 +173,8 @@ type exportedRow struct {
 	Source    string     `parquet:"source"`
 	Site      string     `parquet:"site"`
 	Title     string     `parquet:"title"`
-	Author    string     `parquet:"author"`
 	Published *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
 	Lastmod   *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
-	FirstSeen *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
 	State     string     `parquet:"state"`
 	TextFrom  string     `parquet:"text_from"`
 	TextBytes int64      `parquet:"text_bytes"`
@@ -235,8 +233,8 @@ func comparePostRows(t *testing.T, rows []exportedRow, want []corpusout.Post) {
 		return tm.UTC().Format(time.RFC3339)
 	}
 	for i, r := range rows {
-		got := corpusout.Post{URL: r.URL, Source: r.Source, Site: r.Site, Title: r.Title, Author: r.Author,
-			Published: date(r.Published), Lastmod: date(r.Lastmod), FirstSeen: date(r.FirstSeen), State: r.State,
+		got := corpusout.Post{URL: r.URL, Source: r.Source, Site: r.Site, Title: r.Title,
+			Published: date(r.Published), Lastmod: date(r.Lastmod), State: r.State,
 			TextFrom: r.TextFrom, TextBytes: int(r.TextBytes), Citations: r.Citations, Text: r.Text}
 		if got.Citations == nil {
 			got.Citations = []string{}

@@ -16,10 +16,8 @@
 //	source      string                    BYTE_ARRAY STRING, required
 //	site        string                    BYTE_ARRAY STRING, required
 //	title       string                    BYTE_ARRAY STRING, required
-//	author      string                    BYTE_ARRAY STRING, required
 //	published   string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
 //	lastmod     string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
-//	first_seen  string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
 //	state       string                    BYTE_ARRAY STRING, required
 //	text_from   string                    BYTE_ARRAY STRING, required
 //	text_bytes  number                    INT64, required
@@ -30,12 +28,11 @@
 // What the fields hold:
 //
 //   - url is the post's URL (its key), source the URL of the source it was
-//     found through, site the site's name (scheme and host).
-//   - title and author are as the post or its feed gave them; "" when
-//     unknown.
+//     found through, site the site it belongs to (its registrable
+//     domain, model.Site).
+//   - title is as the post or its feed gave it; "" when unknown.
 //   - published is the date the post gives itself, lastmod the date it was
-//     last changed (from its sitemap or feed), first_seen when the crawler
-//     first found it. In JSON an unknown date is ""; in Parquet it is null.
+//     last changed (from its sitemap or feed). In JSON an unknown date is ""; in Parquet it is null.
 //     Parquet keeps milliseconds, in UTC.
 //   - state is the post's state in the crawl, text_from where its text came
 //     from (the feed or the page), text_bytes the length of its text in
@@ -43,7 +40,7 @@
 //   - text is the post's text; "" when the export leaves texts out.
 //
 // The Parquet file is compressed with zstd, dictionary-encodes the columns
-// with few distinct values (source, site, author, state, text_from), and
+// with few distinct values (source, site, state, text_from), and
 // has row groups of ParquetRowGroupRows rows.
 package corpusout
 
@@ -64,10 +61,8 @@ type Post struct {
 	Source    string   `json:"source"`
 	Site      string   `json:"site"`
 	Title     string   `json:"title"`
-	Author    string   `json:"author"`
 	Published string   `json:"published"`
 	Lastmod   string   `json:"lastmod"`
-	FirstSeen string   `json:"first_seen"`
 	State     string   `json:"state"`
 	TextFrom  string   `json:"text_from"`
 	TextBytes int      `json:"text_bytes"`
@@ -113,10 +108,8 @@ type parquetRow struct {
 	Source    string     `parquet:"source,dict"`
 	Site      string     `parquet:"site,dict"`
 	Title     string     `parquet:"title"`
-	Author    string     `parquet:"author,dict"`
 	Published *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
 	Lastmod   *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
-	FirstSeen *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
 	State     string     `parquet:"state,dict"`
 	TextFrom  string     `parquet:"text_from,dict"`
 	TextBytes int64      `parquet:"text_bytes"`
@@ -159,7 +152,7 @@ func newParquet(w io.Writer, codec compress.Codec) (pw *ParquetWriter, err error
 // Write adds p to the file. It fails for a date that is not RFC 3339.
 func (w *ParquetWriter) Write(p Post) error {
 	row := parquetRow{
-		URL: p.URL, Source: p.Source, Site: p.Site, Title: p.Title, Author: p.Author,
+		URL: p.URL, Source: p.Source, Site: p.Site, Title: p.Title,
 		State: p.State, TextFrom: p.TextFrom, TextBytes: int64(p.TextBytes),
 		Citations: p.Citations, Text: p.Text,
 	}
@@ -173,7 +166,6 @@ func (w *ParquetWriter) Write(p Post) error {
 	}{
 		{"published", p.Published, &row.Published},
 		{"lastmod", p.Lastmod, &row.Lastmod},
-		{"first_seen", p.FirstSeen, &row.FirstSeen},
 	} {
 		t, err := parseDate(d.value)
 		if err != nil {
