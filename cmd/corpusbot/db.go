@@ -28,59 +28,54 @@ func versionCmd(env environment, args []string) error {
 const postgresBackupHint = "on PostgreSQL use pg_dump: pg_dump --format=custom --file=corpusbot.dump \"$CORPUSBOT_DB\" (restore with pg_restore)"
 
 func dbBackup(env environment, args []string) error {
-	fs := newFlags("db backup", "db backup FILE [--db PATH]\n\n"+
+	return sqliteMaintenance(env, args, "db backup", "db backup FILE [--db PATH]\n\n"+
 		"Writes a consistent copy of the SQLite database to FILE (which must not exist) while the\n"+
 		"crawler and the site keep running (VACUUM INTO: the copy is also compacted). The copy opens\n"+
 		"like the original: point CORPUSBOT_DB at it to restore. On PostgreSQL use pg_dump:\n"+
-		"  pg_dump --format=custom --file=corpusbot.dump \"$CORPUSBOT_DB\"")
-	configPath := crawlFlags(fs, "DB")
-	positional, err := fs.parse(args, env.stdout)
-	if err != nil {
-		return err
-	}
-	if len(positional) != 1 {
-		return usageError("db backup takes one argument, the file to write")
-	}
-	s, err := loadSettings(env, *configPath, fs.FlagSet)
-	if err != nil {
-		return err
-	}
-	if postgres.IsDSN(s.DB) {
-		return usageError("%s", postgresBackupHint)
-	}
-	ctx, stop := interruptible()
-	defer stop()
-	db, err := openExisting(ctx, s.DB)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	if err := sqlite.Backup(ctx, db.Writer(), positional[0]); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stdout, "backed up %s to %s\n", s.DB, positional[0])
-	return nil
+		"  pg_dump --format=custom --file=corpusbot.dump \"$CORPUSBOT_DB\"",
+		1, postgresBackupHint,
+		func(ctx context.Context, db *sqlite.DB, path string, args []string) (string, error) {
+			if err := sqlite.Backup(ctx, db.Writer(), args[0]); err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("backed up %s to %s", path, args[0]), nil
+		})
 }
 
 func dbVacuum(env environment, args []string) error {
-	fs := newFlags("db vacuum", "db vacuum [--db PATH]\n\n"+
+	return sqliteMaintenance(env, args, "db vacuum", "db vacuum [--db PATH]\n\n"+
 		"Rebuilds the SQLite file without the space of deleted rows (after REQUEST_LOG_RETENTION has\n"+
 		"pruned old request-log rows, for instance) and empties the write-ahead log. Writers wait\n"+
-		"while it runs. PostgreSQL vacuums itself (autovacuum).")
+		"while it runs. PostgreSQL vacuums itself (autovacuum).",
+		0, "PostgreSQL vacuums itself (autovacuum); run VACUUM there if you must",
+		func(ctx context.Context, db *sqlite.DB, path string, _ []string) (string, error) {
+			if err := sqlite.Vacuum(ctx, db.Writer()); err != nil {
+				return "", err
+			}
+			return "vacuumed " + path, nil
+		})
+}
+
+// sqliteMaintenance is the shape of the db commands: settings (--db), nargs
+// positional arguments, a refusal naming what to do instead on PostgreSQL,
+// the existing SQLite database opened, job run on it and its line printed.
+func sqliteMaintenance(env environment, args []string, name, usage string, nargs int, onPostgres string,
+	job func(ctx context.Context, db *sqlite.DB, path string, args []string) (string, error)) error {
+	fs := newFlags(name, usage)
 	configPath := crawlFlags(fs, "DB")
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
 		return err
 	}
-	if len(positional) != 0 {
-		return usageError("db vacuum takes no arguments")
+	if len(positional) != nargs {
+		return usageError("%s takes %d argument(s) (see --help)", name, nargs)
 	}
 	s, err := loadSettings(env, *configPath, fs.FlagSet)
 	if err != nil {
 		return err
 	}
 	if postgres.IsDSN(s.DB) {
-		return usageError("PostgreSQL vacuums itself (autovacuum); run VACUUM there if you must")
+		return usageError("%s", onPostgres)
 	}
 	ctx, stop := interruptible()
 	defer stop()
@@ -89,10 +84,11 @@ func dbVacuum(env environment, args []string) error {
 		return err
 	}
 	defer db.Close()
-	if err := sqlite.Vacuum(ctx, db.Writer()); err != nil {
+	line, err := job(ctx, db, s.DB, positional)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stdout, "vacuumed %s\n", s.DB)
+	fmt.Fprintln(env.stdout, line)
 	return nil
 }
 
