@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/signal"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,9 +14,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
@@ -56,49 +53,10 @@ func scaleSettings() config.Settings {
 // from the parent's web. It prints "REQ unix-nanos url" for every request
 // it completes and runs rounds until SIGTERM.
 func TestClusterScaleChild(t *testing.T) {
-	arg := os.Getenv(scaleChildEnv)
-	if arg == "" {
-		t.Skip("run by TestClusterScale and BenchmarkClusterScale")
-	}
-	p := strings.Split(arg, "|")
-	dsn, addr, worker := p[0], p[1], p[2]
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
-	db, err := postgres.Open(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	db.SetClaims("worker-"+worker, 0, nil)
-	s := scaleSettings()
-	clock := fetch.RealClock{}
-	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: quietLog}
-	var mu sync.Mutex
-	out := bufio.NewWriter(os.Stdout)
-	remote := simweb.Remote{Addr: addr}
-	f, err := fetch.New(fetch.Options{
-		Settings: s, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: quietLog,
-		Refusals: store.NewRefusals(db, quietLog), Robots: postgres.NewRobotsCache(db, clock, quietLog),
-		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{Log: quietLog}),
-		Observe: func(r fetch.Record) {
-			mu.Lock()
-			fmt.Fprintf(out, "REQ %d %s\n", time.Now().UnixNano(), r.URL)
-			out.Flush()
-			mu.Unlock()
-			c.Observe(r)
-		},
+	runClusterWorker(t, scaleChildEnv, clusterWorker{
+		settings: scaleSettings(), pause: 100 * time.Millisecond,
+		line: func(r fetch.Record) string { return fmt.Sprintf("REQ %d %s", time.Now().UnixNano(), r.URL) },
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.CloseIdleConnections()
-	c.Fetcher = f
-	for ctx.Err() == nil {
-		if err := c.Once(ctx); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(os.Stderr, "worker %s: %v\n", worker, err)
-		}
-		clock.Sleep(ctx, 100*time.Millisecond)
-	}
 }
 
 // clusterPass is one first pass by n worker processes.
@@ -167,7 +125,7 @@ func runClusterPass(tb testing.TB, workers int, limit time.Duration) clusterPass
 	}
 	deadline := began.Add(limit)
 	for time.Now().Before(deadline) {
-		if indexedPostsTB(tb, db) == len(pages) {
+		if indexedPosts(tb, db) == len(pages) {
 			due, err := db.CountDueSites(ctx, store.SiteQuery{Now: time.Now(), SitemapsBefore: began})
 			if err != nil {
 				tb.Fatal(err)
@@ -187,21 +145,6 @@ func runClusterPass(tb testing.TB, workers int, limit time.Duration) clusterPass
 	s := scaleSettings()
 	p.violations = web.Violations(s.UserAgent, s.ProductToken(), func(string) time.Duration { return s.MinGap })
 	return p
-}
-
-// indexedPostsTB is indexedPosts for a testing.TB.
-func indexedPostsTB(tb testing.TB, db *postgres.DB) int {
-	n := 0
-	err := db.EachPost(context.Background(), func(p store.Post) error {
-		if p.State == model.PostIndexed {
-			n++
-		}
-		return nil
-	})
-	if err != nil {
-		tb.Error(err)
-	}
-	return n
 }
 
 // TestClusterScale: three workers on one database over 200 sites, none

@@ -89,9 +89,36 @@ func blogFarm(web *simweb.Web, sites, pages, perPage int) map[string]bool {
 // It prints "REQ purpose url" for every request it completes and runs
 // until SIGTERM.
 func TestClusterChild(t *testing.T) {
-	arg := os.Getenv(clusterEnv)
+	runClusterWorker(t, clusterEnv, clusterWorker{
+		settings: clusterSettings(), claimTTL: clusterClaimTTL, pause: 20 * time.Millisecond,
+		tune: func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB) {
+			rc.ClaimTTL = clusterClaimTTL
+			o.Lease = postgres.NewLease(db.SQL(), o.Clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard})
+			o.Timeouts = fetch.Timeouts{Total: 5 * time.Second}
+		},
+		line: func(r fetch.Record) string { return fmt.Sprintf("REQ %s %s", r.Purpose, r.URL) },
+	})
+}
+
+// clusterWorker is how a worker process of a cluster test runs: its
+// settings, its claims' lifetime (0: the default), the pause between two
+// rounds, changes to its fetcher's options, and the line it prints to the
+// parent for every record.
+type clusterWorker struct {
+	settings config.Settings
+	claimTTL time.Duration
+	pause    time.Duration
+	tune     func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB)
+	line     func(fetch.Record) string
+}
+
+// runClusterWorker is the body of a worker process: the real crawler on
+// the database and the parent's simulated web that the env variable names
+// ("dsn|web address|worker"), rounds until SIGTERM.
+func runClusterWorker(t *testing.T, env string, w clusterWorker) {
+	arg := os.Getenv(env)
 	if arg == "" {
-		t.Skip("run by TestCluster")
+		t.Skip("run by its parent test")
 	}
 	p := strings.Split(arg, "|")
 	dsn, addr, worker := p[0], p[1], p[2]
@@ -102,29 +129,30 @@ func TestClusterChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.SetClaims("worker-"+worker, clusterClaimTTL, nil)
-	s := clusterSettings()
+	db.SetClaims("worker-"+worker, w.claimTTL, nil)
 	clock := fetch.RealClock{}
-	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
+	c := &crawl.Crawler{Store: db, Clock: clock, Settings: w.settings, Log: discard}
 	defer c.Close()
 	rc := postgres.NewRobotsCache(db, clock, discard)
-	rc.ClaimTTL = clusterClaimTTL
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
 	remote := simweb.Remote{Addr: addr}
-	f, err := fetch.New(fetch.Options{
-		Settings: s, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: discard,
+	o := fetch.Options{
+		Settings: w.settings, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: discard,
 		Refusals: store.NewRefusals(db, discard), Robots: rc,
-		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard}),
+		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{Log: discard}),
 		Observe: func(r fetch.Record) {
 			mu.Lock()
-			fmt.Fprintf(out, "REQ %s %s\n", r.Purpose, r.URL)
+			fmt.Fprintln(out, w.line(r))
 			out.Flush()
 			mu.Unlock()
 			c.Observe(r)
 		},
-		Timeouts: fetch.Timeouts{Total: 5 * time.Second},
-	})
+	}
+	if w.tune != nil {
+		w.tune(&o, rc, db)
+	}
+	f, err := fetch.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +162,7 @@ func TestClusterChild(t *testing.T) {
 		if err := c.Once(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(os.Stderr, "worker %s: %v\n", worker, err)
 		}
-		clock.Sleep(ctx, 20*time.Millisecond)
+		clock.Sleep(ctx, w.pause)
 	}
 }
 
@@ -303,7 +331,7 @@ func claimsHeld(t *testing.T, db *postgres.DB, owner string) int {
 	return total
 }
 
-func indexedPosts(t *testing.T, db *postgres.DB) int {
+func indexedPosts(t testing.TB, db *postgres.DB) int {
 	n := 0
 	err := db.EachPost(context.Background(), func(p store.Post) error {
 		if p.State == model.PostIndexed {

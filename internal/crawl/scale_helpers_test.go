@@ -2,7 +2,6 @@ package crawl_test
 
 import (
 	"context"
-	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -72,19 +71,15 @@ func rusage() usage {
 	return usage{cpu: tv(ru.Utime) + tv(ru.Stime), maxRSS: int64(ru.Maxrss) * 1024} // Linux: KiB
 }
 
-// quietLog discards the crawler's log: a hundred thousand "discovered"
-// lines would be measured otherwise.
-var quietLog = slog.New(slog.DiscardHandler)
-
 // scaleCrawler is the crawler of `corpusbot run` over db and web, on clock,
 // with observe (may be nil) seeing every record before the crawler does.
 func scaleCrawler(tb testing.TB, s config.Settings, db store.Store, web *simweb.Web, clock fetch.Clock, observe func(fetch.Record)) *crawl.Crawler {
 	tb.Helper()
-	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: quietLog}
+	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
-		TLS: web.ClientTLS(), Logger: quietLog, Refusals: store.NewRefusals(db, quietLog),
-		Robots: store.NewRobotsCache(db, quietLog),
+		TLS: web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
+		Robots: store.NewRobotsCache(db, discard),
 		OptedOut: func(ctx context.Context, site string) bool {
 			out, err := db.OptedOut(ctx, site)
 			return err != nil || out
