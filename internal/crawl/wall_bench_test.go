@@ -13,6 +13,7 @@ import (
 	"corpus.blog/corpusbot/internal/demo"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/internal/simweb/farm"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 )
 
@@ -139,8 +140,8 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 	p.bound = bound
 	delays := map[string]time.Duration{}
 	for _, b := range pop.Blogs {
-		if b.Robots == demo.RobotsCrawlDelay {
-			delays[b.Host] = demo.CrawlDelay
+		if b.Robots == farm.RobotsCrawlDelay {
+			delays[b.Host] = farm.CrawlDelay
 		}
 	}
 	floorSite, floor := politenessFloor(reqs, s, delays)

@@ -6,68 +6,25 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/internal/simweb/farm"
 )
 
-// FeedKind is the format of a blog's feed.
-type FeedKind int
-
-// The feed formats; FeedNone is a blog without any.
-const (
-	FeedNone FeedKind = iota
-	FeedRSS
-	FeedAtom
-	FeedJSON
-)
-
-// CatalogueKind is how a feed's older entries are reached.
-type CatalogueKind int
-
-// The catalogue styles.
-const (
-	CatalogueNone  CatalogueKind = iota // page one is all there is
-	CataloguePaged                      // WordPress: ?paged=N
-	CatalogueNext                       // RFC 5005: rel="next" (Atom, RSS) or next_url (JSON Feed)
-)
-
-// SitemapKind is whether and how a blog publishes a sitemap.
-type SitemapKind int
-
-// The sitemap styles.
-const (
-	SitemapNone      SitemapKind = iota
-	SitemapRobots                // /sitemap.xml, named by a Sitemap: line
-	SitemapWellKnown             // /sitemap.xml, named nowhere
-	SitemapIndex                 // /sitemap_index.xml naming one child per year, named by a Sitemap: line
-)
-
-// RobotsKind is what a blog's /robots.txt answers.
-type RobotsKind int
-
-// The robots.txt variants.
-const (
-	RobotsAllowAll   RobotsKind = iota // 200, everything allowed
-	RobotsSection                      // 200, /private/ disallowed
-	RobotsDisallowUs                   // 200, CorpusBot disallowed everything, others welcome
-	RobotsCrawlDelay                   // 200, Crawl-delay: 5
-	RobotsNoFeed                       // 200, the feed disallowed (the sitemap is not)
-	Robots404                          // no file: allow all
-	Robots503                          // server error: crawling paused
-)
-
-// CrawlDelay is the Crawl-delay of RobotsCrawlDelay blogs.
-const CrawlDelay = 5 * time.Second
+// The blogs' shapes — feed format, catalogue style, sitemap style,
+// robots.txt answer — are the farm's vocabulary (package simweb/farm), one
+// home for the simulated web's sites whether they are held in memory here
+// or generated per request there.
 
 // Spec describes one blog of the population.
 type Spec struct {
 	Host      string
 	Posts     int // posts on day 1
-	Feed      FeedKind
+	Feed      farm.FeedKind
 	Unlinked  bool // the feed is not declared by <link rel="alternate">: found at a well-known path
 	Full      bool // the feed carries each post's whole text
 	FeedSize  int  // entries per feed page (default 10)
-	Catalogue CatalogueKind
-	Sitemap   SitemapKind
-	Robots    RobotsKind
+	Catalogue farm.CatalogueKind
+	Sitemap   farm.SitemapKind
+	Robots    farm.RobotsKind
 	Refuse    bool // a firewall answers 403 to everything but robots.txt
 	Shell     bool // post pages render only in the browser
 	Noindex   int  // every Noindex-th post says noindex (0: none)
@@ -122,11 +79,11 @@ func (b *Blog) URL(path string) string { return "http://" + b.Host + path }
 // FeedPath is where the feed is served.
 func (b *Blog) FeedPath() string {
 	switch b.Feed {
-	case FeedAtom:
+	case farm.FeedAtom:
 		return "/atom.xml"
-	case FeedJSON:
+	case farm.FeedJSON:
 		return "/feed.json"
-	case FeedRSS:
+	case farm.FeedRSS:
 		return "/feed"
 	}
 	return ""
@@ -136,23 +93,23 @@ func (b *Blog) FeedPath() string {
 func (b *Blog) robotsBody() string {
 	var sb strings.Builder
 	switch b.Robots {
-	case Robots404, Robots503:
+	case farm.Robots404, farm.Robots503:
 		return ""
-	case RobotsSection:
+	case farm.RobotsSection:
 		sb.WriteString("User-agent: *\nDisallow: /private/\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\n")
-	case RobotsDisallowUs:
+	case farm.RobotsDisallowUs:
 		sb.WriteString("User-agent: CorpusBot\nDisallow: /\n\nUser-agent: *\nAllow: /\n")
-	case RobotsCrawlDelay:
-		fmt.Fprintf(&sb, "User-agent: *\nCrawl-delay: %d\nDisallow: /search\n", int(CrawlDelay/time.Second))
-	case RobotsNoFeed:
+	case farm.RobotsCrawlDelay:
+		fmt.Fprintf(&sb, "User-agent: *\nCrawl-delay: %d\nDisallow: /search\n", int(farm.CrawlDelay/time.Second))
+	case farm.RobotsNoFeed:
 		fmt.Fprintf(&sb, "User-agent: *\nDisallow: %s\n", b.FeedPath())
 	default:
 		sb.WriteString("User-agent: *\nAllow: /\n")
 	}
 	switch b.Sitemap {
-	case SitemapRobots:
+	case farm.SitemapRobots:
 		fmt.Fprintf(&sb, "\nSitemap: %s\n", b.URL("/sitemap.xml"))
-	case SitemapIndex:
+	case farm.SitemapIndex:
 		fmt.Fprintf(&sb, "\nSitemap: %s\n", b.URL("/sitemap_index.xml"))
 	}
 	return sb.String()
@@ -162,9 +119,9 @@ func (b *Blog) robotsBody() string {
 // crawler's design read each variant.
 func (b *Blog) robotsRules(agent string) *robots.Rules {
 	switch b.Robots {
-	case Robots503:
+	case farm.Robots503:
 		return robots.DisallowAll()
-	case Robots404:
+	case farm.Robots404:
 		return robots.AllowAll()
 	}
 	return robots.Parse([]byte(b.robotsBody())).For(agent)

@@ -14,6 +14,7 @@ import (
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/internal/simweb/farm"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -123,8 +124,8 @@ func (b *bot) runDay(ctx context.Context, d int) ([]simweb.Request, []fetch.Reco
 func (b *bot) violations() []string {
 	gaps := map[string]time.Duration{}
 	for _, bl := range b.pop.Blogs {
-		if bl.Robots == RobotsCrawlDelay {
-			gaps[bl.Host] = CrawlDelay
+		if bl.Robots == farm.RobotsCrawlDelay {
+			gaps[bl.Host] = farm.CrawlDelay
 		}
 	}
 	return b.web.Violations(b.s.UserAgent, b.s.ProductToken(), func(site string) time.Duration {

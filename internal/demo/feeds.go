@@ -6,11 +6,13 @@ import (
 	"html"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/simweb/farm"
 )
 
 // feedPages is how many pages the feed has: one unless it is paged.
 func feedPages(b *Blog, live int) int {
-	if b.Catalogue == CatalogueNone {
+	if b.Catalogue == farm.CatalogueNone {
 		return 1
 	}
 	return max(1, (live+b.feedSize()-1)/b.feedSize())
@@ -18,7 +20,7 @@ func feedPages(b *Blog, live int) int {
 
 // feedPageParam is the query parameter that selects a page of the feed.
 func feedPageParam(b *Blog) string {
-	if b.Catalogue == CatalogueNext {
+	if b.Catalogue == farm.CatalogueNext {
 		return "page"
 	}
 	return "paged"
@@ -38,13 +40,13 @@ func feedPage(b *Blog, live []*Post, n int) string {
 	lo, hi := (n-1)*size, min(n*size, len(live))
 	entries := live[lo:hi]
 	next := ""
-	if b.Catalogue == CatalogueNext && hi < len(live) {
+	if b.Catalogue == farm.CatalogueNext && hi < len(live) {
 		next = feedPageURL(b, n+1)
 	}
 	switch b.Feed {
-	case FeedAtom:
+	case farm.FeedAtom:
 		return atomFeed(b, entries, next)
-	case FeedJSON:
+	case farm.FeedJSON:
 		return jsonFeed(b, entries, next)
 	}
 	return rssFeed(b, entries, next)

@@ -5,6 +5,8 @@ import (
 	"html"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/simweb/farm"
 )
 
 // The HTML of a blog: a homepage listing the newest posts, listing pages
@@ -19,7 +21,7 @@ func pageHead(b *strings.Builder, blog *Blog, titleText, extra string) {
 	fmt.Fprintf(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s | %s</title>\n", html.EscapeString(titleText), blog.Host)
 	b.WriteString(`<meta name="viewport" content="width=device-width, initial-scale=1">` + "\n")
 	b.WriteString(`<link rel="stylesheet" href="/static/style.css">` + "\n")
-	if blog.Feed != FeedNone && !blog.Unlinked {
+	if blog.Feed != farm.FeedNone && !blog.Unlinked {
 		fmt.Fprintf(b, `<link rel="alternate" type="%s" title="%s" href="%s">`+"\n", feedType(blog.Feed), blog.Host, blog.FeedPath())
 	}
 	b.WriteString(extra)
@@ -29,7 +31,7 @@ func pageHead(b *strings.Builder, blog *Blog, titleText, extra string) {
 
 func pageFoot(b *strings.Builder, blog *Blog) {
 	b.WriteString("<footer><p>Written by hand, served by a small server.")
-	if blog.Feed != FeedNone {
+	if blog.Feed != farm.FeedNone {
 		fmt.Fprintf(b, ` <a href="%s">Subscribe</a>.`, blog.FeedPath())
 	}
 	b.WriteString("</p></footer>\n</body></html>\n")
@@ -124,11 +126,11 @@ func shellPage(blog *Blog, p *Post) string {
 `, html.EscapeString(p.Title), blog.Host, p.seed%0xffff)
 }
 
-func feedType(k FeedKind) string {
+func feedType(k farm.FeedKind) string {
 	switch k {
-	case FeedAtom:
+	case farm.FeedAtom:
 		return "application/atom+xml"
-	case FeedJSON:
+	case farm.FeedJSON:
 		return "application/feed+json"
 	}
 	return "application/rss+xml"

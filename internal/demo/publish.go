@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/internal/simweb/farm"
 )
 
 const (
@@ -29,7 +30,7 @@ type site struct {
 func newSite(web *simweb.Web, b *Blog) *site {
 	s := &site{blog: b, host: web.Host(b.Host), docs: map[string]*simweb.Resource{}, text: map[string]string{}}
 	s.serveRobots()
-	if b.Feed != FeedNone {
+	if b.Feed != farm.FeedNone {
 		s.host.Handle(b.FeedPath(), http.HandlerFunc(s.serveFeed))
 	}
 	return s
@@ -38,9 +39,9 @@ func newSite(web *simweb.Web, b *Blog) *site {
 func (s *site) serveRobots() {
 	b := s.blog
 	switch b.Robots {
-	case Robots404:
+	case farm.Robots404:
 		s.host.RobotsStatus(http.StatusNotFound)
-	case Robots503:
+	case farm.Robots503:
 		s.host.RobotsStatus(http.StatusServiceUnavailable)
 	default:
 		r := s.host.Robots(b.robotsBody())
@@ -64,7 +65,7 @@ func (s *site) serveRobots() {
 // ignores the query, as most servers do.
 func (s *site) serveFeed(w http.ResponseWriter, r *http.Request) {
 	key := s.blog.FeedPath()
-	if s.blog.Catalogue != CatalogueNone {
+	if s.blog.Catalogue != farm.CatalogueNone {
 		if v := r.URL.Query().Get(feedPageParam(s.blog)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 {
@@ -109,7 +110,7 @@ func (s *site) publish(mod time.Time) {
 		}
 		put(p.Path, htmlType, postPage(b, p, older, newer))
 	}
-	if b.Feed != FeedNone {
+	if b.Feed != farm.FeedNone {
 		ct := feedType(b.Feed)
 		for n := 1; n <= feedPages(b, len(live)); n++ {
 			key := b.FeedPath()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/simweb/farm"
 )
 
 // sitemapDoc is one sitemap file of a blog, by path.
@@ -17,9 +19,9 @@ type sitemapDoc struct {
 // where nothing moved).
 func sitemapDocs(b *Blog, live []*Post) []sitemapDoc {
 	switch b.Sitemap {
-	case SitemapNone:
+	case farm.SitemapNone:
 		return nil
-	case SitemapIndex:
+	case farm.SitemapIndex:
 	default:
 		return []sitemapDoc{{"/sitemap.xml", urlset(b, live)}}
 	}

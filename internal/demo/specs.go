@@ -1,6 +1,10 @@
 package demo
 
-import "fmt"
+import (
+	"fmt"
+
+	"corpus.blog/corpusbot/internal/simweb/farm"
+)
 
 // archetypes are the kinds of blog the demo population is made of: the
 // publishing stacks and the robots.txt answers a crawler of blogs meets.
@@ -9,31 +13,31 @@ var archetypes = []struct {
 	spec Spec
 }{
 	// WordPress: RSS summaries, ?paged=N, a sitemap index, the stock robots.txt.
-	{"press", Spec{Feed: FeedRSS, Catalogue: CataloguePaged, Sitemap: SitemapIndex, Robots: RobotsSection}},
+	{"press", Spec{Feed: farm.FeedRSS, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapIndex, Robots: farm.RobotsSection}},
 	// WordPress with full-content feeds and an undeclared /sitemap.xml.
-	{"fulltext", Spec{Feed: FeedRSS, Full: true, Catalogue: CataloguePaged, Sitemap: SitemapWellKnown}},
+	{"fulltext", Spec{Feed: farm.FeedRSS, Full: true, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapWellKnown}},
 	// A static site generator: Atom with RFC 5005 next pages, no robots.txt.
-	{"hugo", Spec{Feed: FeedAtom, Catalogue: CatalogueNext, Sitemap: SitemapWellKnown, Robots: Robots404}},
+	{"hugo", Spec{Feed: farm.FeedAtom, Catalogue: farm.CatalogueNext, Sitemap: farm.SitemapWellKnown, Robots: farm.Robots404}},
 	// JSON Feed, full content, next_url pages, a Crawl-delay.
-	{"jsonfeed", Spec{Feed: FeedJSON, Full: true, Catalogue: CatalogueNext, Sitemap: SitemapRobots, Robots: RobotsCrawlDelay}},
+	{"jsonfeed", Spec{Feed: farm.FeedJSON, Full: true, Catalogue: farm.CatalogueNext, Sitemap: farm.SitemapRobots, Robots: farm.RobotsCrawlDelay}},
 	// A feed no <link> tag declares (found at /atom.xml), no sitemap.
-	{"unlinked", Spec{Feed: FeedAtom, Unlinked: true, Catalogue: CatalogueNone}},
+	{"unlinked", Spec{Feed: farm.FeedAtom, Unlinked: true, Catalogue: farm.CatalogueNone}},
 	// Posts under /private/ that robots.txt disallows.
-	{"section", Spec{Feed: FeedRSS, Catalogue: CataloguePaged, Sitemap: SitemapRobots, Robots: RobotsSection, Private: 4}},
+	{"section", Spec{Feed: farm.FeedRSS, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapRobots, Robots: farm.RobotsSection, Private: 4}},
 	// Some posts say noindex.
-	{"noindex", Spec{Feed: FeedAtom, Catalogue: CatalogueNext, Sitemap: SitemapRobots, Noindex: 3}},
+	{"noindex", Spec{Feed: farm.FeedAtom, Catalogue: farm.CatalogueNext, Sitemap: farm.SitemapRobots, Noindex: 3}},
 	// Post pages render only in the browser.
-	{"spa", Spec{Feed: FeedRSS, Catalogue: CatalogueNone, Sitemap: SitemapRobots, Shell: true}},
+	{"spa", Spec{Feed: farm.FeedRSS, Catalogue: farm.CatalogueNone, Sitemap: farm.SitemapRobots, Shell: true}},
 	// The feed is disallowed, the sitemap is not.
-	{"nofeed", Spec{Feed: FeedRSS, Catalogue: CataloguePaged, Sitemap: SitemapIndex, Robots: RobotsNoFeed}},
+	{"nofeed", Spec{Feed: farm.FeedRSS, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapIndex, Robots: farm.RobotsNoFeed}},
 	// No feed and no sitemap: a gap for a crawler that does not walk sites.
-	{"handmade", Spec{Feed: FeedNone, Sitemap: SitemapNone}},
+	{"handmade", Spec{Feed: farm.FeedNone, Sitemap: farm.SitemapNone}},
 	// robots.txt names CorpusBot and disallows everything.
-	{"private", Spec{Feed: FeedRSS, Catalogue: CataloguePaged, Sitemap: SitemapRobots, Robots: RobotsDisallowUs}},
+	{"private", Spec{Feed: farm.FeedRSS, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapRobots, Robots: farm.RobotsDisallowUs}},
 	// robots.txt answers 503: crawling paused.
-	{"broken", Spec{Feed: FeedRSS, Catalogue: CataloguePaged, Sitemap: SitemapWellKnown, Robots: Robots503}},
+	{"broken", Spec{Feed: farm.FeedRSS, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapWellKnown, Robots: farm.Robots503}},
 	// A firewall answers 403 to everything but robots.txt.
-	{"walled", Spec{Feed: FeedRSS, Catalogue: CataloguePaged, Sitemap: SitemapRobots, Refuse: true}},
+	{"walled", Spec{Feed: farm.FeedRSS, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapRobots, Refuse: true}},
 }
 
 // DemoSpecs is the demo's population: three blogs of every archetype, of
@@ -61,8 +65,8 @@ func DemoSpecs(scale float64) []Spec {
 // sitemap named in robots.txt.
 func ProposalSpec(posts, newPerDay, modifiedPerDay int) Spec {
 	return Spec{
-		Host: "proposal.example", Posts: posts, Feed: FeedRSS, Catalogue: CataloguePaged,
-		Sitemap: SitemapRobots, Robots: RobotsAllowAll,
+		Host: "proposal.example", Posts: posts, Feed: farm.FeedRSS, Catalogue: farm.CataloguePaged,
+		Sitemap: farm.SitemapRobots, Robots: farm.RobotsAllowAll,
 		Changes: Rates{New: newPerDay, Modified: modifiedPerDay},
 	}
 }

@@ -3,18 +3,9 @@ package demo
 import (
 	"math/rand/v2"
 	"strings"
-)
 
-// words is the vocabulary of the generated posts: varied enough that the
-// pages compress about as well as real prose, not a thousandfold.
-var words = strings.Fields(`the a of and to in is that it for on with as was by this be are from at or an
-have not but which one all were they their there been has more when will would can who out about so up if
-what some into its time only new other could very after two may first also any these like than then now
-crawler feed sitemap page server request blog post archive robots budget polite cache header date index
-garden kettle river lantern orchard meadow copper harbour thistle bramble willow cedar granite pebble
-morning evening winter summer autumn spring journey letter market village bridge window library notebook
-quietly slowly briefly clearly simply gently nearly rarely often always never perhaps maybe indeed
-build measure compare write read walk fetch parse store change publish remove update notice wonder`)
+	"corpus.blog/corpusbot/internal/simweb/farm"
+)
 
 // prose is n words of deterministic text for seed, in sentences.
 func prose(seed uint64, n int) string {
@@ -22,7 +13,7 @@ func prose(seed uint64, n int) string {
 	var b strings.Builder
 	sentence := 0
 	for i := 0; i < n; i++ {
-		w := words[r.IntN(len(words))]
+		w := farm.Words[r.IntN(len(farm.Words))]
 		if sentence == 0 {
 			w = strings.ToUpper(w[:1]) + w[1:]
 		}

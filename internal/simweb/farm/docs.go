@@ -312,8 +312,10 @@ func (s Site) sitemapIndex() string {
 
 func yearPath(y int) string { return "/sitemap-posts-" + strconv.Itoa(y) + ".xml" }
 
-// words is the vocabulary of the generated text (package demo's).
-var words = strings.Fields(`the a of and to in is that it for on with as was by this be are from at or an
+// Words is the vocabulary of the simulated web's generated text, the
+// demo's posts and the farm's alike: varied enough that pages compress
+// about as well as real prose, not a thousandfold.
+var Words = strings.Fields(`the a of and to in is that it for on with as was by this be are from at or an
 have not but which one all were they their there been has more when will would can who out about so up if
 what some into its time only new other could very after two may first also any these like than then now
 crawler feed sitemap page server request blog post archive robots budget polite cache header date index
@@ -330,7 +332,7 @@ func prose(seed uint64, n int, sentences bool) string {
 	b.Grow(n * 7)
 	start := true
 	for i := range n {
-		w := words[r.IntN(len(words))]
+		w := Words[r.IntN(len(Words))]
 		if start {
 			b.WriteString(strings.ToUpper(w[:1]))
 			w = w[1:]
