@@ -144,3 +144,21 @@ func TestHealthz(t *testing.T) {
 		t.Fatalf("database closed: %d %s", res.StatusCode, body)
 	}
 }
+
+// TestRunOnceNothingReached: a run in which no request is answered (here
+// the private-address guard refuses the only source's address; no packet
+// leaves the machine) exits 1 and says why; the round's summary line says
+// what was tried.
+func TestRunOnceNothingReached(t *testing.T) {
+	env := map[string]string{"CORPUSBOT_DB": filepath.Join(t.TempDir(), "r.db")}
+	if _, errOut, code := runCLI(t, nil, env, "sources", "add", "http://127.0.0.1:9/"); code != 0 {
+		t.Fatalf("sources add: %s", errOut)
+	}
+	_, errOut, code := runCLI(t, nil, env, "run", "--once")
+	if code != exitFailure || !strings.Contains(errOut, "no source could be reached") {
+		t.Fatalf("run --once: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(errOut, "round done") || !strings.Contains(errOut, "error_reasons") {
+		t.Errorf("no round summary with the reasons: %q", errOut)
+	}
+}

@@ -11,7 +11,10 @@ func runCrawl(env environment, args []string) error {
 		"The scheduler: discovers new sources, polls the feeds that are due, walks catalogues, discovers\n"+
 		"and reads sitemaps and fetches the pages owed, then again every RUN_INTERVAL (--run-interval;\n"+
 		"hourly by default, the cadence of the crawler page). --once does all the work that is due and\n"+
-		"exits. Ctrl-C stops cleanly.")
+		"exits: with status 1 when requests were made and not one was answered (no network, DNS down,\n"+
+		"every target refused by the private-address guard), the reasons in the message. Each round\n"+
+		"ends with one summary line: requests, 304s, new, modified and removed posts, errors by\n"+
+		"reason, how long it took and when the next round starts. Ctrl-C stops cleanly.")
 	once := fs.Bool("once", false, "do all the work that is due, then exit")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at /metrics and the health check at /healthz on this address (e.g. 127.0.0.1:9090); empty: off")
 	configPath := crawlFlags(fs)

@@ -79,6 +79,7 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 		if err != nil {
 			return fmt.Errorf("catalogue %s: %w", page, err)
 		}
+		c.progress.Load().posts(added.Added, added.Modified, 0)
 		c.log().Info("catalogue page", "feed", f.URL, "page", page, "new", added.Added)
 		if f.Catalogue == model.CatalogueDone {
 			return nil

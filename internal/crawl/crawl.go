@@ -49,6 +49,7 @@ type Crawler struct {
 
 	robotsStatus sync.Map                 // origin -> last robots.txt status seen (from Observe)
 	progress     atomic.Pointer[Progress] // the round in progress, counting requests
+	cadence      time.Duration            // Loop's: a round's summary names the next one
 
 	requests requestLog // Observe's records on their way to the store (requestlog.go)
 

@@ -70,6 +70,7 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		}
 	}
 	if r.State == model.PostRemoved {
+		c.progress.Load().posts(0, 0, 1)
 		// The record, its text and its citations stay; it is only hidden.
 		r.Text, r.TextFrom, r.Citations, r.ETag, r.LastModified = p.Text, p.TextFrom, p.Citations, p.ETag, p.LastModified
 	}

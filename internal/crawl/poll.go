@@ -121,6 +121,7 @@ func (c *Crawler) ingestFeed(ctx context.Context, f store.Feed, b feedBody, now 
 	if b.pushed {
 		msg = "feed delivery read"
 	}
+	c.progress.Load().posts(added.Added, added.Modified, 0)
 	c.log().Info(msg, "feed", f.URL, "entries", len(parsed.Entries), "new", added.Added, "modified", added.Modified)
 	return parsed, nil
 }

@@ -1,7 +1,14 @@
 package crawl
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +26,14 @@ type Progress struct {
 	failed   atomic.Int64
 	requests atomic.Int64
 	errors   atomic.Int64
+	// answered counts requests a server answered (any status), so that a
+	// round in which none was can say so; unchanged the 304s.
+	answered  atomic.Int64
+	unchanged atomic.Int64
+	// Posts found new, found modified and found removed in the round.
+	newPosts, modifiedPosts, removedPosts atomic.Int64
+	mu                                    sync.Mutex
+	reasons                               map[string]int64 // errors by Record.Reason
 }
 
 // ProgressSnapshot is a Progress at one moment.
@@ -91,9 +106,60 @@ func (p *Progress) observe(rec fetch.Record) {
 		return // declined before any connection: not a request
 	}
 	p.requests.Add(1)
+	if rec.Status != 0 {
+		p.answered.Add(1)
+	}
+	if rec.Outcome == fetch.OutcomeUnchanged {
+		p.unchanged.Add(1)
+	}
 	if rec.Outcome == fetch.OutcomeError || rec.Status >= 500 || rec.Status == 429 {
 		p.errors.Add(1)
+		p.mu.Lock()
+		if p.reasons == nil {
+			p.reasons = map[string]int64{}
+		}
+		p.reasons[rec.Reason()]++
+		p.mu.Unlock()
 	}
+}
+
+// posts counts posts the round found new, modified or removed.
+func (p *Progress) posts(added, modified, removed int) {
+	if p != nil {
+		p.newPosts.Add(int64(added))
+		p.modifiedPosts.Add(int64(modified))
+		p.removedPosts.Add(int64(removed))
+	}
+}
+
+// errorReasons is the round's errors by reason, most frequent first, as
+// "reason×n" joined by commas; "" when there was none.
+func (p *Progress) errorReasons() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	keys := slices.SortedFunc(maps.Keys(p.reasons), func(a, b string) int {
+		return cmp.Or(cmp.Compare(p.reasons[b], p.reasons[a]), cmp.Compare(a, b))
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s×%d", k, p.reasons[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ErrNothingReached ends a round in which requests were made and not one
+// was answered: the network, DNS or a proxy is down for us, or every
+// target is refused by the private-address guard. `run --once` exits
+// non-zero with it.
+var ErrNothingReached = errors.New("no source could be reached")
+
+// unreached is ErrNothingReached with the round's reasons, when the round
+// made requests and none was answered; nil otherwise.
+func (p *Progress) unreached() error {
+	if p == nil || p.requests.Load() == 0 || p.answered.Load() > 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %d requests, none answered (%s)", ErrNothingReached, p.requests.Load(), p.errorReasons())
 }
 
 // progressEvery is how often a round in progress says how far it is.

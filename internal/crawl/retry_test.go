@@ -2,6 +2,7 @@ package crawl_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
@@ -262,4 +264,37 @@ func TestRetryThreeDaysOfChaos(t *testing.T) {
 	}
 	t.Logf("%d requests, %d transient faults, %d of %d posts not indexed", len(w.web.Requests()), faults, missing, len(posts))
 	w.clean()
+}
+
+// A round in which requests were made and not one was answered (every
+// name failing to resolve, as with no network) ends in ErrNothingReached,
+// naming the reason, so that `run --once` can exit non-zero; a round with
+// one answer does not.
+func TestRoundNothingReached(t *testing.T) {
+	w, clock := newEventWorld(t, nil)
+	ctx := context.Background()
+	for _, host := range []string{"a.example", "b.example"} {
+		retryBlog(w.web, host, "page", simweb.NewResource(htmlType, simweb.HTMLPage))
+		w.web.FailDNS(host, 1000)
+		if _, _, err := w.db.AddSource(ctx, "http://"+host+"/", clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := w.c.Once(ctx)
+	if !errors.Is(err, crawl.ErrNothingReached) || !strings.Contains(err.Error(), "DNS failure") {
+		t.Fatalf("a round with no answer: %v", err)
+	}
+
+	w2, clock2 := newEventWorld(t, nil)
+	retryBlog(w2.web, "up.example", "page", simweb.NewResource(htmlType, simweb.HTMLPage))
+	retryBlog(w2.web, "down.example", "page", simweb.NewResource(htmlType, simweb.HTMLPage))
+	w2.web.FailDNS("down.example", 1000)
+	for _, host := range []string{"up.example", "down.example"} {
+		if _, _, err := w2.db.AddSource(ctx, "http://"+host+"/", clock2.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w2.c.Once(ctx); errors.Is(err, crawl.ErrNothingReached) {
+		t.Fatalf("one site answered, yet: %v", err)
+	}
 }

@@ -45,10 +45,19 @@ func (c *Crawler) Once(ctx context.Context) error {
 	if perr := c.pruneRequestLog(ctx); perr != nil {
 		c.log().Warn("request log not pruned", "err", perr)
 	}
-	s := r.progress.Snapshot()
-	c.log().Info("round done", "sites", s.SitesDone, "requests", s.Requests, "errors", s.Errors,
-		"took", s.Elapsed.Round(time.Millisecond).String())
-	return err
+	s, p := r.progress.Snapshot(), r.progress
+	attrs := []any{"sites", s.SitesDone, "requests", s.Requests, "not_modified", p.unchanged.Load(),
+		"new_posts", p.newPosts.Load(), "modified_posts", p.modifiedPosts.Load(), "removed_posts", p.removedPosts.Load(),
+		"errors", s.Errors}
+	if s.Errors > 0 {
+		attrs = append(attrs, "error_reasons", p.errorReasons())
+	}
+	attrs = append(attrs, "took", s.Elapsed.Round(time.Millisecond).String())
+	if c.cadence > 0 {
+		attrs = append(attrs, "next_round", r.start.Add(c.cadence).Format(time.RFC3339))
+	}
+	c.log().Info("round done", attrs...)
+	return errors.Join(err, p.unreached())
 }
 
 // pruneBatch is how many request-log rows one prune transaction deletes.
@@ -88,6 +97,7 @@ const batch = 1000
 // a failed round is logged and the next one starts on time; a round that
 // overran its hour is followed at once by the next.
 func (c *Crawler) Loop(ctx context.Context, cadence time.Duration) error {
+	c.cadence = cadence
 	for {
 		started := c.Clock.Now()
 		if err := c.Once(ctx); err != nil && ctx.Err() == nil {

@@ -134,6 +134,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}
+		c.progress.Load().posts(diff.New, diff.Modified, diff.Removed)
 		c.log().Info("sitemap read", "sitemap", sm.URL, "kind", class.Kind, "urls", listed, "wanted", len(wanted),
 			"new", diff.New, "modified", diff.Modified, "removed", diff.Removed, "returned", diff.Returned, "whole", got.sum.Whole(),
 			"skipped_pages", sm.SkippedPages, "skipped_taxonomies", sm.SkippedTaxonomies, "skipped_authors", sm.SkippedAuthors,

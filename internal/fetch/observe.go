@@ -39,3 +39,9 @@ func (f *Fetcher) emit(ctx context.Context, r Record) {
 	}
 	f.log.LogAttrs(context.WithoutCancel(ctx), level, "fetch", attrs...)
 }
+
+// Reason is the short, stable reason of a record that did not end in a
+// 2xx or a 304 (Result.Reason's words), "" for one that did.
+func (r Record) Reason() string {
+	return Result{Outcome: r.Outcome, Status: r.Status, Err: r.Err}.Reason()
+}
