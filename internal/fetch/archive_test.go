@@ -171,3 +171,34 @@ func TestArchiveNoAddressThroughProxy(t *testing.T) {
 		t.Error("the proxy was not asked: the test proves nothing")
 	}
 }
+
+// BenchmarkArchiveHook is one page fetch over loopback without
+// Options.Archive and with one that only counts: what the hook costs the
+// fetcher (the trace of the connection, the exchange it is handed).
+func BenchmarkArchiveHook(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(map[bool]string{false: "nil", true: "set"}[on], func(b *testing.B) {
+			var n int
+			r := newRig(b, false, func(s *config.Settings, o *fetch.Options) {
+				if on {
+					o.Archive = func(context.Context, fetch.ArchivedExchange) { n++ }
+				}
+			})
+			h := r.web.Host("bench.example")
+			h.Robots("User-agent: *\nAllow: /\n")
+			h.Put("/p", "text/html; charset=utf-8", simweb.HTMLPage)
+			want(b, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched) // robots.txt read and cached
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if res := r.get(h.URL("/p"), fetch.PurposePage); res.Outcome != fetch.OutcomeFetched {
+					b.Fatal(res.Err)
+				}
+			}
+			b.StopTimer()
+			if on && n != b.N+1 {
+				b.Fatalf("hook called %d times for %d fetches", n, b.N+1)
+			}
+		})
+	}
+}
