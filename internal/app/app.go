@@ -14,6 +14,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
@@ -23,6 +26,8 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
+	"corpus.blog/corpusbot/internal/version"
+	"corpus.blog/corpusbot/internal/warc"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -92,10 +97,13 @@ type Crawl struct {
 	DB      *DB
 	Fetcher *fetch.Fetcher
 	Crawler *crawl.Crawler
+	warc    *warc.Writer // nil without WARC_DIR
 }
 
 // NewCrawl wires the one fetcher and the crawler over db. Close it before
-// closing db: it stores the request log's last records.
+// closing db: it stores the request log's last records. With WARC_DIR set,
+// every page fetched is also written there as WARC (see archivePages), and
+// Close completes the last file.
 func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -129,12 +137,67 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		fo.Lease = postgres.NewLease(db.pg.SQL(), clock, postgres.LeaseOptions{Log: o.Log})
 		fo.Robots = postgres.NewRobotsCache(db.pg, clock, o.Log)
 	}
+	var archive *warc.Writer
+	if o.Settings.WarcDir != "" {
+		var err error
+		archive, err = warc.Open(o.Settings.WarcDir, warc.Options{
+			Prefix: warcPrefix(), Now: clock.Now, Software: version.Get().String(),
+		})
+		if err != nil {
+			return nil, fmt.Errorf("WARC_DIR: %w", err)
+		}
+		fo.Archive = archivePages(archive, o.Log)
+	}
 	f, err := fetch.New(fo)
 	if err != nil {
+		if archive != nil {
+			_ = archive.Close() // nothing written yet: no file to complete
+		}
 		return nil, fmt.Errorf("fetcher: %w", err)
 	}
 	c.Fetcher = f
-	return &Crawl{DB: db, Fetcher: f, Crawler: c}, nil
+	return &Crawl{DB: db, Fetcher: f, Crawler: c, warc: archive}, nil
+}
+
+// archivePages writes every page the fetcher read to w: the pages of posts
+// and the homepages read for discovery, not feeds, sitemaps or robots.txt,
+// which the corpus keeps in its own form. A page fetched is written even
+// when the crawl is being stopped (the context is only the fetch's), and a
+// write that fails is logged, not fatal: the crawl is the corpus's, the
+// archive a copy.
+func archivePages(w *warc.Writer, log *slog.Logger) func(context.Context, fetch.ArchivedExchange) {
+	return func(ctx context.Context, x fetch.ArchivedExchange) {
+		if x.Purpose != fetch.PurposePage {
+			return
+		}
+		err := w.Write(context.WithoutCancel(ctx), warc.Exchange{
+			URL: x.URL, Method: x.Method, RequestHeader: x.RequestHeader,
+			Status: x.Status, Proto: x.Proto, ResponseHeader: x.ResponseHeader, Body: x.Body,
+			Fetched: x.Fetched, RemoteAddr: x.RemoteAddr,
+		})
+		if err != nil {
+			log.Error("WARC record not written", "url", x.URL, "err", err)
+		}
+	}
+}
+
+// warcPrefix begins the WARC file names with the host and the process, as
+// web archives name theirs, so that the workers of a cluster (or a run and
+// a serve) writing into one directory never choose the same name.
+func warcPrefix() string {
+	prefix := "corpusbot"
+	if host, err := os.Hostname(); err == nil {
+		host = strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' {
+				return r
+			}
+			return '-'
+		}, host)
+		if host != "" {
+			prefix += "-" + host
+		}
+	}
+	return prefix + "-" + strconv.Itoa(os.Getpid())
 }
 
 // countRequest is one record in the metrics: a request sent (any status),
@@ -147,11 +210,15 @@ func countRequest(m *metrics.Metrics, r fetch.Record) {
 	}
 }
 
-// Close stores the request log's last records and lets the fetcher's idle
-// connections go; the database stays open.
+// Close stores the request log's last records, lets the fetcher's idle
+// connections go and completes the WARC file being written; the database
+// stays open.
 func (c *Crawl) Close() error {
 	err := c.Crawler.Close()
 	c.Fetcher.CloseIdleConnections()
+	if c.warc != nil {
+		err = errors.Join(err, c.warc.Close())
+	}
 	return err
 }
 

@@ -291,6 +291,7 @@ var badValues = map[string]string{
 	"RETRY_WINDOW":          "2161h",
 	"LOG_LEVEL":             "verbose",
 	"LOG_FORMAT":            "xml",
+	"WARC_DIR":              "s3://corpus/warc",
 	"TRUSTED_PROXIES":       "10.0.0.0/33",
 	"REQUEST_LOG_RETENTION": "-1h",
 }

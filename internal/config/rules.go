@@ -162,3 +162,28 @@ var trustedProxiesRule = rule[string]{
 		return err
 	},
 }
+
+// warcDirRule accepts "" or a local directory path. A URL is refused
+// rather than taken for a strange relative path (s3://bucket/warc would
+// make a directory named "s3:"), and so is a control character, which no
+// operator means in a file name.
+var warcDirRule = rule[string]{
+	desc: "not a URL, no control characters",
+	check: func(v string) error {
+		if v == "" {
+			return nil
+		}
+		if strings.TrimSpace(v) == "" {
+			return errors.New("must be empty or a directory path, not blanks")
+		}
+		if scheme, _, ok := strings.Cut(v, "://"); ok && scheme != "" && !strings.ContainsAny(scheme, `/\`) {
+			return fmt.Errorf("%q is a URL: WARC files are written to a local directory", v)
+		}
+		for _, r := range v {
+			if r < 0x20 || r == 0x7f {
+				return fmt.Errorf("must not contain the control character %q", r)
+			}
+		}
+		return nil
+	},
+}

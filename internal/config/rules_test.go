@@ -56,6 +56,28 @@ func TestDBRule(t *testing.T) {
 	}
 }
 
+func TestWarcDirRule(t *testing.T) {
+	tests := []struct {
+		dir     string
+		wantErr string
+	}{
+		{dir: ""},
+		{dir: "./warc"},
+		{dir: "/var/lib/corpusbot/warc"},
+		{dir: "archive with spaces/2026"},
+		{dir: `C:\corpus\warc`},
+		{dir: "./odd://name"}, // a relative path, however odd, not a URL
+		{dir: "  ", wantErr: "not blanks"},
+		{dir: "s3://corpus/warc", wantErr: "is a URL"},
+		{dir: "file:///var/warc", wantErr: "is a URL"},
+		{dir: "warc\n", wantErr: "control character"},
+		{dir: "warc\x00", wantErr: "control character"},
+	}
+	for _, tt := range tests {
+		checkRule(t, warcDirRule, tt.dir, tt.wantErr)
+	}
+}
+
 func TestRanges(t *testing.T) {
 	gap := positiveUpTo(24 * time.Hour)
 	for _, tt := range []struct {

@@ -34,6 +34,7 @@ type Settings struct {
 	RetryWindow         time.Duration // the span those tries are spread over
 	LogLevel            string        // debug, info, warn or error
 	LogFormat           string        // text or json
+	WarcDir             string        // where fetched pages are also written as WARC files; "" for none
 	TrustedProxies      string        // CIDRs whose X-Forwarded-For the public site believes
 	RequestLogRetention time.Duration // request-log rows older than this are pruned each round (0: kept)
 }
@@ -66,6 +67,7 @@ func Defaults() Settings {
 		RetryWindow:         72 * time.Hour,
 		LogLevel:            "info",
 		LogFormat:           "text",
+		WarcDir:             "",
 		TrustedProxies:      "",
 		RequestLogRetention: 90 * 24 * time.Hour,
 	}

@@ -132,6 +132,8 @@ var table = []spec{
 		func(s *Settings) *string { return &s.LogLevel }, stringKind("debug, info, warn or error"), oneOf("debug", "info", "warn", "error")),
 	define("LOG_FORMAT", "how log lines are written to stderr: text (key=value) or json (one object a line, for log collectors)",
 		func(s *Settings) *string { return &s.LogFormat }, stringKind("text or json"), oneOf("text", "json")),
+	define("WARC_DIR", "a directory where every page fetched is also written, request and response, as WARC/1.1 files (.warc.gz, a gzip member per record, a new file past 1 GiB), created if missing (empty: none written)",
+		func(s *Settings) *string { return &s.WarcDir }, stringKind("a directory `path`, or empty"), warcDirRule),
 	define("TRUSTED_PROXIES", "the reverse proxies in front of corpusbot serve, as CIDRs or addresses separated by commas: a visitor's address is taken from X-Forwarded-For only when the connection comes from one of them (empty: never)",
 		func(s *Settings) *string { return &s.TrustedProxies }, stringKind("CIDRs or addresses, comma-separated, or empty"), trustedProxiesRule),
 	// Ninety days: the public site shows thirty days of requests per site

@@ -11,7 +11,10 @@
 // gzip and br, and the caller's validators; the Content-Type is judged from
 // the headers before the body is read; the body is decoded and capped at
 // BODY_MAX; the back-off and refusal state are updated; the lease is given
-// back with the time the site may next be asked.
+// back with the time the site may next be asked. Then, with Options.Archive
+// set, a 2xx whose body was read whole is handed over, exchange and body,
+// for a web archive (package warc): after the lease, so that the writing
+// costs the site no time.
 //
 // A sitemap is not a page: it has the sitemap protocol's limits (50,000
 // entries, 50 MB uncompressed), whatever the transfer encoding, rather than

@@ -25,6 +25,7 @@ type exchange struct {
 	ours        bool // err came from the caller's context, not the site
 	conditional bool
 	start, end  time.Time
+	archived    *ArchivedExchange // for Options.Archive; nil without one
 }
 
 // failed reports whether the exchange counts as trouble at the site for the
@@ -64,7 +65,13 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 	if form != nil {
 		method, body = http.MethodPost, strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequestWithContext(withConnCount(withProxyRoute(cctx), cancel), method, u.String(), body)
+	rctx := withConnCount(withProxyRoute(cctx), cancel)
+	var remote *remoteAddr
+	if f.archives(p, form != nil) {
+		remote = &remoteAddr{}
+		rctx = remote.trace(rctx)
+	}
+	req, err := http.NewRequestWithContext(rctx, method, u.String(), body)
 	if err != nil {
 		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
 		return ex
@@ -114,9 +121,20 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 	if p != PurposeRobots && form == nil {
 		stream = streamOf(ctx)
 	}
+	var arrived time.Time
+	if remote != nil {
+		arrived = f.clock.Now()
+	}
 	ex.outcome, ex.body, ex.read, ex.err = f.readBody(resp, p, u.String(), stream)
 	if ex.err != nil {
 		ex.err = fmt.Errorf("fetch %s: %w", u, ex.err)
+	}
+	if remote != nil && ex.outcome == OutcomeFetched && stream == nil {
+		ex.archived = &ArchivedExchange{
+			Purpose: p, URL: u.String(), Method: method, RequestHeader: req.Header,
+			Status: resp.StatusCode, Proto: resp.Proto, ResponseHeader: resp.Header, Body: ex.body,
+			Fetched: arrived, RemoteAddr: remote.server(rctx),
+		}
 	}
 	return ex
 }

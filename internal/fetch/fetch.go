@@ -154,6 +154,9 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		Site: site, URL: u.String(), Purpose: p, Status: ex.status, Bytes: ex.read,
 		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Outcome: outcomeOf(ex), Err: ex.err,
 	})
+	if ex.archived != nil {
+		f.archive(ctx, *ex.archived)
+	}
 	return ex
 }
 

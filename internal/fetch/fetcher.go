@@ -43,7 +43,14 @@ type Options struct {
 	// it is stored, even for work already handed out. nil: none.
 	OptedOut func(ctx context.Context, site string) bool
 	Observe  func(Record)
-	Logger   *slog.Logger // default slog.Default()
+	// Archive, when set, is given every exchange whose 2xx body was read
+	// and kept whole (ArchivedExchange; not robots.txt, a POST or a
+	// streamed sitemap), after the site's lease is given back, so that
+	// writing it costs the site no time. Declined and failed requests,
+	// redirects and 304s never reach it. It may be called from many sites'
+	// goroutines at once. nil: nothing is kept for it.
+	Archive func(ctx context.Context, x ArchivedExchange)
+	Logger  *slog.Logger // default slog.Default()
 
 	// Resolver and Dial are the network under the guard: tests substitute
 	// them (see package simweb) and the guard still judges every address.
@@ -82,6 +89,7 @@ type Fetcher struct {
 	refusals   Refusals
 	optedOut   func(ctx context.Context, site string) bool
 	observe    func(Record)
+	archive    func(context.Context, ArchivedExchange)
 	log        *slog.Logger
 	client     *http.Client
 	timeouts   Timeouts
@@ -101,7 +109,7 @@ func New(o Options) (*Fetcher, error) {
 	}
 	f := &Fetcher{
 		s: o.Settings, agent: o.Settings.ProductToken(), clock: o.Clock, lease: o.Lease,
-		robots: o.Robots, refusals: o.Refusals, optedOut: o.OptedOut, observe: o.Observe, log: o.Logger,
+		robots: o.Robots, refusals: o.Refusals, optedOut: o.OptedOut, observe: o.Observe, archive: o.Archive, log: o.Logger,
 		timeouts: o.Timeouts, slowAfter: o.SlowAfter, slowFactor: o.SlowFactor,
 	}
 	if f.clock == nil {
