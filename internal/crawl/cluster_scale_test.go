@@ -78,7 +78,7 @@ func TestClusterScaleChild(t *testing.T) {
 	remote := simweb.Remote{Addr: addr}
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: quietLog,
-		Refusals: store.NewRefusals(db, quietLog), Robots: postgres.NewRobotsCache(db, clock, quietLog),
+		Refusals: store.NewRefusals(db, quietLog), Robots: postgres.NewRobotsCache(db, clock, store.RobotsCacheOptions{Log: quietLog}),
 		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{Log: quietLog}),
 		Observe: func(r fetch.Record) {
 			mu.Lock()

@@ -107,7 +107,7 @@ func TestClusterChild(t *testing.T) {
 	clock := fetch.RealClock{}
 	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
 	defer c.Close()
-	rc := postgres.NewRobotsCache(db, clock, discard)
+	rc := postgres.NewRobotsCache(db, clock, store.RobotsCacheOptions{Log: discard})
 	rc.ClaimTTL = clusterClaimTTL
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
