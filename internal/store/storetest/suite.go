@@ -40,6 +40,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"PostKeys", testPostKeys},
 		{"Canonical", testCanonical},
 		{"Moved", testMoved},
+		{"RetrySite", testRetrySite},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
