@@ -41,6 +41,7 @@ func commands() []command {
 		{"sitemap parse", "list the entries of a sitemap, sitemap index, text sitemap or feed", sitemapParse},
 		{"feed parse", "list the entries of an RSS, Atom or JSON feed", feedParse},
 		{"sources add", "add sources by homepage URL", sourcesAdd},
+		{"sources retry", "clear a site's robots.txt guesses, refusal record and retry back-off: asked again at the next run", sourcesRetry},
 		{"run", "crawl: everything due, continuously (--once: then exit)", runCrawl},
 		{"articles fetch", "read the feeds waiting longest and fetch what they name", articlesFetch},
 		{"sitemaps discover", "look for sources' sitemaps", sitemapsDiscover},

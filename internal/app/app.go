@@ -127,7 +127,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	})
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
-		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, o.Log),
+		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, store.RobotsCacheOptions{Log: o.Log, Bound: true, TTL: o.Settings.RobotsTTL, GuessTTL: o.Settings.RobotsGuessTTL}),
 		OptedOut: optedOut(db.Store, o.Log),
 		Resolver: o.Network.Resolver, Dial: o.Network.Dial, Proxy: o.Network.Proxy, TLS: o.Network.TLS,
 	}
@@ -135,7 +135,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		// A cluster: politeness and robots.txt are kept in the database,
 		// shared by every worker.
 		fo.Lease = postgres.NewLease(db.pg.SQL(), clock, postgres.LeaseOptions{Log: o.Log})
-		fo.Robots = postgres.NewRobotsCache(db.pg, clock, o.Log)
+		fo.Robots = postgres.NewRobotsCache(db.pg, clock, store.RobotsCacheOptions{Log: o.Log, Bound: true, TTL: o.Settings.RobotsTTL, GuessTTL: o.Settings.RobotsGuessTTL})
 	}
 	var archive *warc.Writer
 	if o.Settings.WarcDir != "" {

@@ -34,12 +34,23 @@ func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) st
 					if ctx.Err() != nil {
 						break
 					}
-					jctx, stop := withStop(ctx)
+					jctx, stop := withStop(withSite(ctx, model.SiteOfURL(urlOf(it))))
 					err := fn(jctx, it)
 					stop(nil)
 					if optedOut(jctx) {
 						c.log().Info("site opted out: its work stops", "url", urlOf(it))
 						break // the rest of the site's items too
+					}
+					if gerr := guarded(jctx); gerr != nil && ctx.Err() == nil {
+						// The rest of the site's items would meet the same
+						// refusal: left due, as this one is (retry.go).
+						c.log().Warn("job failed", "url", urlOf(it), "err", gerr)
+						mu.Lock()
+						if first == nil {
+							first = gerr
+						}
+						mu.Unlock()
+						break
 					}
 					if err != nil && ctx.Err() == nil {
 						c.log().Warn("job failed", "url", urlOf(it), "err", err)

@@ -133,7 +133,7 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 	clock := fetch.RealClock{}
 	c := &crawl.Crawler{Store: db, Clock: clock, Settings: w.settings, Log: discard}
 	defer c.Close()
-	rc := postgres.NewRobotsCache(db, clock, discard)
+	rc := postgres.NewRobotsCache(db, clock, store.RobotsCacheOptions{Log: discard})
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
 	remote := simweb.Remote{Addr: addr}

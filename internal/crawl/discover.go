@@ -36,6 +36,11 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	}
 	e, err := c.recordOrigin(ctx, src.URL)
 	if err != nil {
+		if ctx.Err() == nil && fetch.OurNetworkFailed(err) {
+			// Our network reached nothing: tried again on the retry schedule.
+			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Err: err}
+			return c.retryDiscovery(ctx, src, src.URL, res, "robots.txt", c.Store.PostponeDiscovery)
+		}
 		return err
 	}
 	if paused(e) {

@@ -42,6 +42,7 @@ func optedOut(ctx context.Context) bool {
 func (c *Crawler) fetch(ctx context.Context, req fetch.Request) fetch.Result {
 	res := c.Fetcher.Fetch(ctx, req)
 	stopIfOptedOut(ctx, res.Err)
+	stopIfGuarded(ctx, res.FinalURL, res.Err)
 	return res
 }
 
@@ -49,5 +50,6 @@ func (c *Crawler) fetch(ctx context.Context, req fetch.Request) fetch.Result {
 func (c *Crawler) robots(ctx context.Context, rawURL string) (fetch.RobotsEntry, error) {
 	e, err := c.Fetcher.Robots(ctx, rawURL)
 	stopIfOptedOut(ctx, err)
+	stopIfGuarded(ctx, rawURL, err)
 	return e, err
 }

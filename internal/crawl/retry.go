@@ -2,9 +2,11 @@ package crawl
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -81,4 +83,47 @@ func (c *Crawler) awaitRetries(ctx context.Context, site string) (bool, error) {
 		return false, nil
 	}
 	return true, nil
+}
+
+// A target the private-address guard refuses (fetch.GuardRefused:
+// ALLOW_PRIVATE off, a loopback or private address) is neither a fault
+// that says "try later" nor the site's answer: it is this crawler's own
+// decision, the same for every item of the site until the operator changes
+// the setting. Like an opt-out, the first refusal of the job's site ends the job's context,
+// which every job treats as "stop, record nothing, leave it due": no try
+// is counted, no item changes state, no robots.txt entry is stored (the
+// fetcher stores none), and the next run asks again. The site's work is
+// over for the round, and the round reports the guard's error.
+
+// siteKey carries the site a job works for (workSite's, or perSite's
+// group): a refusal of that site's own address stops the job; a refusal of
+// another's (a feed's link or a redirect into a private address) is only
+// that item's final answer, as a bad URL is.
+type siteKey struct{}
+
+func withSite(ctx context.Context, site string) context.Context {
+	return context.WithValue(ctx, siteKey{}, site)
+}
+
+// stopIfGuarded ends the job's context, with err as its cause, when err is
+// the guard's refusal of rawURL and rawURL is of the job's site.
+func stopIfGuarded(ctx context.Context, rawURL string, err error) {
+	if !fetch.GuardRefused(err) {
+		return
+	}
+	if site, ok := ctx.Value(siteKey{}).(string); !ok || site != model.SiteOfURL(rawURL) {
+		return
+	}
+	if stop, ok := ctx.Value(stopKey{}).(context.CancelCauseFunc); ok {
+		stop(err)
+	}
+}
+
+// guarded is the guard's refusal that ended the job's context, nil when
+// none did.
+func guarded(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil && fetch.GuardRefused(cause) {
+		return fmt.Errorf("not crawled, ALLOW_PRIVATE is off: %w", cause)
+	}
+	return nil
 }

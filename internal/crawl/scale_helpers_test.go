@@ -79,7 +79,7 @@ func scaleCrawler(tb testing.TB, s config.Settings, db store.Store, web *simweb.
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
 		TLS: web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
-		Robots: store.NewRobotsCache(db, discard),
+		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
 		OptedOut: func(ctx context.Context, site string) bool {
 			out, err := db.OptedOut(ctx, site)
 			return err != nil || out

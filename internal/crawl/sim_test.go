@@ -125,7 +125,7 @@ func (w *world) wire(db store.Store, clock fetch.Clock) {
 	f, err := fetch.New(fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
 		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
-		Robots: store.NewRobotsCache(db, discard),
+		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
 		OptedOut: func(ctx context.Context, site string) bool {
 			out, err := db.OptedOut(ctx, site)
 			return err != nil || out // as cmd/corpusbot wires it: closed on doubt

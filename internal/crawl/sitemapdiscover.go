@@ -37,6 +37,11 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	}
 	e, err := c.robots(ctx, src.URL)
 	if err != nil {
+		if ctx.Err() == nil && fetch.OurNetworkFailed(err) {
+			// Our network reached nothing: tried again on the retry schedule.
+			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Err: err}
+			return c.retryDiscovery(ctx, src, src.URL, res, "robots.txt", c.Store.PostponeSitemaps)
+		}
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
 	}
 	if paused(e) {

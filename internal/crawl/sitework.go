@@ -19,7 +19,7 @@ import (
 // finished for the round when its work ran to the end, or given back
 // unfinished when ctx ended or its owner opted out meanwhile.
 func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err error) {
-	jctx, stop := withStop(ctx)
+	jctx, stop := withStop(withSite(ctx, site))
 	defer stop(nil)
 	defer func() {
 		finished := r.id
@@ -65,6 +65,9 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err erro
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if err := guarded(jctx); err != nil {
+		return err // finished for the round all the same: nothing else of it can be asked
 	}
 	return errors.Join(errs...)
 }

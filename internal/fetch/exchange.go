@@ -22,7 +22,11 @@ type exchange struct {
 	outcome     Outcome
 	location    *url.URL // a redirect's resolved target
 	err         error
-	ours        bool // err came from the caller's context, not the site
+	// ours: err is ours, not the site's: the caller's context ended, the
+	// private-address guard refused the target, or our own network reached
+	// nothing (ours.go). It says nothing of the site and changes nothing of
+	// its state.
+	ours        bool
 	conditional bool
 	start, end  time.Time
 	archived    *ArchivedExchange // for Options.Archive; nil without one
@@ -55,7 +59,7 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 	ex.start = f.clock.Now()
 	defer func() {
 		ex.end = f.clock.Now()
-		if ex.err != nil && ctx.Err() != nil {
+		if ex.err != nil && (ctx.Err() != nil || GuardRefused(ex.err) || OurNetworkFailed(ex.err)) {
 			ex.ours = true
 		}
 	}()

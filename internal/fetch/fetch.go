@@ -137,7 +137,7 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	ex := f.exchange(ctx, u, p, etag, lastModified, form)
 	now := f.clock.Now()
 	b := f.backoffs.get(site, now)
-	if !ex.ours { // our own cancellation says nothing about the site
+	if !ex.ours { // our own failure (ours.go) says nothing about the site
 		b = b.update(answer{
 			status: ex.status, failed: ex.failed(), header: ex.header, duration: ex.end.Sub(ex.start), end: ex.end,
 		}, f.s.MinGap, f.slowAfter, f.slowFactor)

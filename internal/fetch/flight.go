@@ -10,32 +10,42 @@ import (
 // origin ask its robots.txt once.
 type flights struct {
 	mu sync.Mutex
-	m  map[string]chan struct{}
+	m  map[string]*flight
+}
+
+// flight is one run of a function: done closes when it returns, with err
+// set to what it returned.
+type flight struct {
+	done chan struct{}
+	err  error
 }
 
 // do runs fn unless a call for key is already running, in which case it
-// waits for that one to finish (or for ctx to end).
-func (fl *flights) do(ctx context.Context, key string, fn func()) {
+// waits for that one to finish (or for ctx to end). It returns the error of
+// the run it ran or waited for (nil when ctx ended first).
+func (fl *flights) do(ctx context.Context, key string, fn func() error) error {
 	fl.mu.Lock()
-	if ch, ok := fl.m[key]; ok {
+	if f, ok := fl.m[key]; ok {
 		fl.mu.Unlock()
 		select {
-		case <-ch:
+		case <-f.done:
+			return f.err
 		case <-ctx.Done():
+			return nil
 		}
-		return
 	}
 	if fl.m == nil {
-		fl.m = make(map[string]chan struct{})
+		fl.m = make(map[string]*flight)
 	}
-	ch := make(chan struct{})
-	fl.m[key] = ch
+	f := &flight{done: make(chan struct{})}
+	fl.m[key] = f
 	fl.mu.Unlock()
 	defer func() {
 		fl.mu.Lock()
 		delete(fl.m, key)
 		fl.mu.Unlock()
-		close(ch)
+		close(f.done)
 	}()
-	fn()
+	f.err = fn()
+	return f.err
 }

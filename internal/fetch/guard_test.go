@@ -6,7 +6,6 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
 )
 
 func TestGuardRefusesPrivateNamesWithoutConnecting(t *testing.T) {
@@ -16,11 +15,8 @@ func TestGuardRefusesPrivateNamesWithoutConnecting(t *testing.T) {
 			r := newRig(t, false, nil)
 			r.web.Resolve("intranet.example", netip.MustParseAddr(addr))
 			res := r.get("http://intranet.example/feed", fetch.PurposeFeed)
-			// robots.txt could not be read: nothing else is tried either.
-			want(t, res, fetch.OutcomeDisallowed)
-			if res.Robots != robots.StateUnreachable {
-				t.Errorf("robots state %s", res.Robots)
-			}
+			// robots.txt was refused by the guard: nothing else is tried either.
+			refusedByGuard(t, res)
 			recs := r.records()
 			if len(recs) == 0 || !isErr(recs[0].Err, fetch.ErrPrivateAddress) {
 				t.Errorf("first record %+v, want the guard's refusal", recs)
@@ -35,7 +31,7 @@ func TestGuardRefusesPrivateNamesWithoutConnecting(t *testing.T) {
 func TestGuardRefusesPrivateLiterals(t *testing.T) {
 	r := newRig(t, false, nil)
 	for _, u := range []string{"http://127.0.0.1/", "http://[::1]:8080/", "http://10.1.2.3/x", "http://0.0.0.0/"} {
-		want(t, r.get(u, fetch.PurposePage), fetch.OutcomeDisallowed)
+		refusedByGuard(t, r.get(u, fetch.PurposePage))
 	}
 	if n := r.web.Dials(""); n != 0 {
 		t.Errorf("%d dials attempted", n)
@@ -145,7 +141,7 @@ func TestGuardRefusesLocalNamesWithoutLookup(t *testing.T) {
 			h.Robots("User-agent: *\nAllow: /\n")
 			h.Put("/", "text/html", "<html></html>")
 			res := r.get(h.URL("/"), fetch.PurposePage)
-			want(t, res, fetch.OutcomeDisallowed)
+			refusedByGuard(t, res)
 			if recs := r.records(); len(recs) == 0 || !isErr(recs[0].Err, fetch.ErrPrivateAddress) {
 				t.Errorf("records %+v, want the guard's refusal first", recs)
 			}

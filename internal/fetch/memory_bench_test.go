@@ -155,7 +155,7 @@ func manySites(b *testing.B, n int) {
 	lease := fetch.NewLocalLease(clock)
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Lease: lease,
-		Robots:   store.NewRobotsCache(st, discard),
+		Robots:   store.NewRobotsCache(st, store.RobotsCacheOptions{Log: discard}),
 		Refusals: store.NewRefusals(st, discard),
 		Resolver: pn, Dial: pn.Dial, Proxy: fetch.NoProxy, Logger: discard,
 	})

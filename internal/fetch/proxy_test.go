@@ -14,7 +14,6 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -167,10 +166,7 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 	r, p := proxiedRig(t, false)
 	for _, tc := range privateTargets {
 		res := r.get(tc.url, fetch.PurposeFeed)
-		want(t, res, fetch.OutcomeDisallowed)
-		if res.Robots != robots.StateUnreachable {
-			t.Errorf("%s: robots %s, want unreachable (robots.txt refused by the guard)", tc.url, res.Robots)
-		}
+		refusedByGuard(t, res) // on robots.txt, the same refusal as a direct dial's
 		if got := p.askedFor(tc.host); len(got) != 0 {
 			t.Errorf("%s: the proxy was asked %v", tc.url, got)
 		}
@@ -201,7 +197,7 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 	want(t, r.get("http://blog.example/p", fetch.PurposePage), fetch.OutcomeFetched)
 	for _, tc := range redirectsInward {
 		res := r.get("http://blog.example"+tc.path, fetch.PurposeFeed)
-		want(t, res, fetch.OutcomeDisallowed)
+		refusedByGuard(t, res) // the inward target's robots.txt
 		if len(res.Redirects) != 1 {
 			t.Errorf("%s: redirects %v", tc.path, res.Redirects)
 		}

@@ -12,7 +12,6 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -63,9 +62,8 @@ func proxyChild(t *testing.T) {
 	// fetched (and counted by the parent). Loopback, and a port nothing
 	// listens on, so that even a broken guard sends nothing off the machine.
 	res = f.Fetch(context.Background(), fetch.Request{URL: "http://127.0.0.1:1/p", Purpose: fetch.PurposePage})
-	// The guard refuses robots.txt first, so the page is held back as on
-	// any unreachable site.
-	if res.Outcome == fetch.OutcomeFetched || res.Robots != robots.StateUnreachable {
+	// The guard refuses robots.txt first, and the page with it.
+	if res.Outcome != fetch.OutcomeError || !fetch.GuardRefused(res.Err) {
 		t.Fatalf("NO_PROXY host: %s (robots %s) %v, want robots.txt refused by the address guard", res.Outcome, res.Robots, res.Err)
 	}
 }

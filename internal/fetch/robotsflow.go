@@ -46,11 +46,11 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ErrOptedOut)
 	}
 	asked := f.clock.Now()
-	f.robotsOnce.do(ctx, origin, func() {
+	ours := f.robotsOnce.do(ctx, origin, func() error {
 		if e, ok := f.robots.Get(ctx, origin); ok && f.clock.Now().Before(e.Expires) {
-			return // another caller refreshed it between our look and the flight
+			return nil // another caller refreshed it between our look and the flight
 		}
-		f.refreshRobots(ctx, u)
+		return f.refreshRobots(ctx, u).ours
 	})
 	// An entry read since we asked is obeyed even if a long wait on the
 	// lease has already aged it past its TTL.
@@ -60,15 +60,34 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 	if err := ctx.Err(); err != nil {
 		return RobotsEntry{}, fmt.Errorf("%w: %w", errRobotsAbandoned, err)
 	}
+	if ours != nil {
+		// The guard refused the origin, or our network reached nothing:
+		// nothing was stored, and the request fails with that error
+		// (GuardRefused: not transient; OurNetworkFailed: transient).
+		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ours)
+	}
 	// The read ended without an entry to obey (the reader's context ended):
 	// nothing is fetched on a guess.
 	return RobotsEntry{}, fmt.Errorf("%s: %w", origin, errRobotsAbandoned)
 }
 
+// robotsRead is what one read of robots.txt gave the caller that asked
+// for it (Fetch with PurposeRobots), and ours, the failure of our own
+// (ours.go) that left nothing stored: the error the requests that waited
+// for the read fail with.
+type robotsRead struct {
+	Result
+	ours error
+}
+
 // fetchRobots is Fetch for PurposeRobots: a read now, whatever the cache.
 func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) Result {
 	var res Result
-	f.robotsOnce.do(ctx, model.OriginOf(u), func() { res = f.refreshRobots(ctx, u) })
+	f.robotsOnce.do(ctx, model.OriginOf(u), func() error {
+		r := f.refreshRobots(ctx, u)
+		res = r.Result
+		return r.ours
+	})
 	if res.Outcome == "" {
 		e, err := f.robotsEntry(ctx, u)
 		if err != nil {
@@ -86,8 +105,10 @@ func robotsURL(u *url.URL) *url.URL {
 
 // refreshRobots reads the robots.txt of u's origin, following redirects up to
 // robots.MaxRedirects, decides what to obey with robots.Decide and caches it.
-// Every hop goes through the lease of the site it lands on.
-func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
+// Every hop goes through the lease of the site it lands on. A failure of
+// our own (the caller's context, the private-address guard, our network:
+// ours.go) is not the site's answer: nothing is cached for it.
+func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) robotsRead {
 	origin := model.OriginOf(u)
 	prev, _ := f.robots.Get(ctx, origin)
 	cur := robotsURL(u)
@@ -100,7 +121,11 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 		}
 		ex := f.leased(ctx, model.Site(cur.Host), cur, PurposeRobots, 0, etag, lm, nil)
 		if ex.ours {
-			return Result{Outcome: OutcomeError, FinalURL: cur.String(), Err: ex.err}
+			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.String(), Err: ex.err}}
+			if GuardRefused(ex.err) || OurNetworkFailed(ex.err) {
+				r.ours = ex.err // not the reader's context: the waiters fail with it too
+			}
+			return r
 		}
 		now := f.clock.Now()
 		if ex.outcome == OutcomeUnchanged && prev.Last != nil {
@@ -113,7 +138,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 			f.robots.Put(ctx, origin, e)
 			res := resultOf(cur, ex, Request{ETag: etag, LastModified: lm})
 			res.Redirects, res.Robots = redirects, robots.StateParsed
-			return res
+			return robotsRead{Result: res}
 		}
 		in := robots.Fetch{Status: ex.status, Body: ex.body, Redirects: hops}
 		if ex.outcome == OutcomeError {
@@ -154,7 +179,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) Result {
 		f.robots.Put(ctx, origin, e)
 		res := resultOf(cur, ex, Request{ETag: etag, LastModified: lm})
 		res.Redirects, res.Robots = redirects, v.State
-		return res
+		return robotsRead{Result: res}
 	}
 }
 

@@ -19,15 +19,16 @@ import (
 // a failed DNS lookup), 408, 429 or any 5xx. A final answer is a 2xx, a
 // 304, a 3xx, any other 4xx, a body too large or of the wrong type, a
 // redirect loop; the crawler's own refusals (robots.txt, the refusal list,
-// an opt-out, the private-address guard) are decisions, not faults, and
-// are not transient either.
+// an opt-out, the private-address guard refusing every address) are
+// decisions, not faults, and are not transient either. A failure of our
+// own network (OurNetworkFailed) is transient: it passes.
 func (r Result) Transient() bool {
 	switch r.Outcome {
 	case OutcomeStatus:
 		return TransientStatus(r.Status)
 	case OutcomeError:
 		return !errors.Is(r.Err, ErrTooManyRedirects) && !errors.Is(r.Err, ErrRedirectLoop) &&
-			!errors.Is(r.Err, ErrBadURL) && !errors.Is(r.Err, ErrPrivateAddress)
+			!errors.Is(r.Err, ErrBadURL) && !GuardRefused(r.Err)
 	}
 	return false
 }
@@ -148,7 +149,7 @@ func errorReason(err error) string {
 	switch {
 	case err == nil:
 		return "no answer"
-	case errors.Is(err, ErrPrivateAddress):
+	case GuardRefused(err):
 		return "private address refused"
 	case errors.Is(err, ErrTooManyRedirects):
 		return "too many redirects"
@@ -158,6 +159,8 @@ func errorReason(err error) string {
 		return "not an http(s) URL"
 	case errors.As(err, &dns):
 		return "DNS failure"
+	case errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH):
+		return "no route to host"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection refused"
 	case errors.Is(err, syscall.ECONNRESET) || strings.Contains(err.Error(), "connection reset"):

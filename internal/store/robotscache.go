@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
@@ -23,6 +24,20 @@ type RobotsCache struct {
 	store Store
 	log   *slog.Logger
 	mem   *RobotsMemory
+	ttls  *robots.TTLs // nil: stored expiries stand
+}
+
+// RobotsCacheOptions are a RobotsCache's settings.
+type RobotsCacheOptions struct {
+	Log *slog.Logger // nil: slog.Default()
+	// Bound: an entry read from the store expires no later than its check
+	// plus TTL (ROBOTS_TTL, for a file or a 401/403 the site gave) or
+	// GuessTTL (ROBOTS_GUESS_TTL, for a guess), as they are set now, so
+	// that a lower setting takes effect on the next run rather than when
+	// the expiries stored under the old one pass. Without it (a cache that
+	// does not know the settings) stored expiries stand.
+	Bound         bool
+	TTL, GuessTTL time.Duration
 }
 
 // DefaultRobotsMemory is how many origins the memory layer of a
@@ -32,12 +47,17 @@ type RobotsCache struct {
 // about 1 KiB).
 const DefaultRobotsMemory = 16384
 
-// NewRobotsCache builds the cache over st; log may be nil.
-func NewRobotsCache(st Store, log *slog.Logger) *RobotsCache {
+// NewRobotsCache builds the cache over st.
+func NewRobotsCache(st Store, o RobotsCacheOptions) *RobotsCache {
+	log := o.Log
 	if log == nil {
 		log = slog.Default()
 	}
-	return &RobotsCache{store: st, log: log, mem: NewRobotsMemory(DefaultRobotsMemory)}
+	c := &RobotsCache{store: st, log: log, mem: NewRobotsMemory(DefaultRobotsMemory)}
+	if o.Bound {
+		c.ttls = &robots.TTLs{Answer: max(o.TTL, 0), Guess: max(o.GuessTTL, 0)}
+	}
+	return c
 }
 
 var _ fetch.RobotsCache = (*RobotsCache)(nil)
@@ -55,8 +75,29 @@ func (c *RobotsCache) Get(ctx context.Context, origin string) (fetch.RobotsEntry
 		return fetch.RobotsEntry{}, false
 	}
 	e := entryOf(r)
+	if c.ttls != nil {
+		e = BoundExpiry(e, *c.ttls)
+	}
 	c.mem.Put(ctx, origin, e)
 	return e, true
+}
+
+// BoundExpiry is e with its expiry cut to its check plus the TTL its state
+// is cached for under ttls (ttls.Answer for a file or a 401/403 the site
+// gave, ttls.Guess for a guess: no file, unreachable, a stale copy): an
+// entry stored under a longer setting lasts no longer than the setting
+// now in force says.
+func BoundExpiry(e fetch.RobotsEntry, ttls robots.TTLs) fetch.RobotsEntry {
+	ttl := ttls.Guess
+	switch e.Verdict.State {
+	case robots.StateParsed, robots.StateRefused:
+		ttl = ttls.Answer
+	}
+	if bound := e.Checked.Add(ttl); e.Expires.After(bound) {
+		e.Expires = bound
+		e.Verdict.TTL = min(e.Verdict.TTL, ttl)
+	}
+	return e
 }
 
 // Put implements fetch.RobotsCache.

@@ -84,7 +84,7 @@ func TestRobotsMemoryLetsGoOfTheOldest(t *testing.T) {
 // verdict: never missing, so never asked of the network again.
 func TestRobotsCacheBoundedReadsBackFromStore(t *testing.T) {
 	st := &robotsStore{}
-	c := store.NewRobotsCache(st, nil)
+	c := store.NewRobotsCache(st, store.RobotsCacheOptions{})
 	n := store.DefaultRobotsMemory + 100
 	for i := range n {
 		c.Put(context.Background(), origin(i), entry(i%50))

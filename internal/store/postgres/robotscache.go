@@ -30,6 +30,7 @@ type RobotsCache struct {
 	db     *DB
 	clock  fetch.Clock
 	log    *slog.Logger
+	opts   store.RobotsCacheOptions // the database's entries are read as store.RobotsCache reads them: bounded by the TTLs now set
 	mem    *store.RobotsMemory
 	holder string
 	// ClaimTTL bounds a refresh claim and a waiter's wait (default 30s);
@@ -37,24 +38,25 @@ type RobotsCache struct {
 	ClaimTTL, Poll time.Duration
 }
 
-// NewRobotsCache returns the cluster robots cache over db; log may be nil.
-func NewRobotsCache(db *DB, clock fetch.Clock, log *slog.Logger) *RobotsCache {
-	if log == nil {
-		log = slog.Default()
+// NewRobotsCache returns the cluster robots cache over db.
+func NewRobotsCache(db *DB, clock fetch.Clock, o store.RobotsCacheOptions) *RobotsCache {
+	if o.Log == nil {
+		o.Log = slog.Default()
 	}
 	host, _ := os.Hostname()
 	b := make([]byte, 4)
 	rand.Read(b)
-	return &RobotsCache{db: db, clock: clock, log: log, mem: store.NewRobotsMemory(store.DefaultRobotsMemory),
+	return &RobotsCache{db: db, clock: clock, log: o.Log, opts: o, mem: store.NewRobotsMemory(store.DefaultRobotsMemory),
 		holder: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b)), ClaimTTL: 30 * time.Second, Poll: 50 * time.Millisecond}
 }
 
 var _ fetch.RobotsCache = (*RobotsCache)(nil)
 
-// stored reads the database's entry; store.RobotsCache does the decoding (a
-// fresh one each time, so that its own memory layer never answers).
+// stored reads the database's entry; store.RobotsCache does the decoding
+// and bounds its expiry (a fresh one each time, so that its own memory
+// layer never answers).
 func (c *RobotsCache) stored(ctx context.Context, origin string) (fetch.RobotsEntry, bool) {
-	return store.NewRobotsCache(c.db, c.log).Get(ctx, origin)
+	return store.NewRobotsCache(c.db, c.opts).Get(ctx, origin)
 }
 
 // Get implements fetch.RobotsCache.
@@ -101,7 +103,7 @@ func (c *RobotsCache) holdRefresh(ctx context.Context, origin string, now time.T
 // this worker's claim, if any, ends.
 func (c *RobotsCache) Put(ctx context.Context, origin string, e fetch.RobotsEntry) {
 	c.mem.Put(ctx, origin, e)
-	store.NewRobotsCache(c.db, c.log).Put(ctx, origin, e)
+	store.NewRobotsCache(c.db, c.opts).Put(ctx, origin, e)
 	if _, err := c.db.db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM robots_claims WHERE origin = $1 AND holder = $2`, origin, c.holder); err != nil {
 		c.log.Warn("robots refresh hold release failed", "origin", origin, "err", err)
 	}

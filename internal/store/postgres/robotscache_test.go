@@ -7,6 +7,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 )
 
@@ -15,8 +16,8 @@ import (
 // the next worker read after ClaimTTL.
 func TestRobotsCacheClaims(t *testing.T) {
 	dsn := testDSN(t)
-	a := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, nil)
-	b := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, nil)
+	a := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, store.RobotsCacheOptions{})
+	b := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, store.RobotsCacheOptions{})
 	a.ClaimTTL, b.ClaimTTL = 300*time.Millisecond, 300*time.Millisecond
 	b.Poll = 5 * time.Millisecond
 	const origin = "https://a.example:443"
@@ -47,5 +48,25 @@ func TestRobotsCacheClaims(t *testing.T) {
 	}
 	if d := time.Since(begin); d < 250*time.Millisecond {
 		t.Fatalf("b took over a live claim after %v", d)
+	}
+}
+
+// A worker started with a lower ROBOTS_TTL reads the cluster's entries cut
+// to it: the entry stored for a day by a worker of the old setting is
+// asked again after the hour the new one says (issue 18).
+func TestRobotsCacheBoundsStoredExpiry(t *testing.T) {
+	dsn := testDSN(t)
+	old := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, store.RobotsCacheOptions{Bound: true, TTL: 24 * time.Hour, GuessTTL: 6 * time.Hour})
+	const origin = "https://bound.example:443"
+	now := time.Now()
+	old.Put(context.Background(), origin, fetch.RobotsEntry{Verdict: robots.Verdict{State: robots.StateParsed, TTL: 24 * time.Hour, File: robots.Parse(nil)},
+		Checked: now, Expires: now.Add(24 * time.Hour)})
+	lower := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, store.RobotsCacheOptions{Bound: true, TTL: time.Hour, GuessTTL: 10 * time.Minute})
+	e, ok := lower.Get(context.Background(), origin)
+	if !ok || e.Expires.Sub(e.Checked) != time.Hour {
+		t.Fatalf("read under ROBOTS_TTL=1h: %v, expires %v after its check, want 1h", ok, e.Expires.Sub(e.Checked))
+	}
+	if e, _ := old.Get(context.Background(), origin); e.Expires.Sub(e.Checked) != 24*time.Hour {
+		t.Errorf("the old worker's own entry changed: %v", e.Expires.Sub(e.Checked))
 	}
 }

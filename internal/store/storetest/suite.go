@@ -40,6 +40,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"PostKeys", testPostKeys},
 		{"Canonical", testCanonical},
 		{"Moved", testMoved},
+		{"RetrySite", testRetrySite},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
@@ -523,9 +524,9 @@ func testRobotsCache(t *testing.T, s store.Store) {
 		Checked: T0, Expires: T0.Add(24 * time.Hour), Last: &robots.Copy{File: file, FetchedAt: T0},
 		ETag: `"r"`, LastModified: "lm",
 	}
-	store.NewRobotsCache(s, nil).Put(context.Background(), "https://a.example", e)
+	store.NewRobotsCache(s, store.RobotsCacheOptions{}).Put(context.Background(), "https://a.example", e)
 	// A new cache (a restarted process) reads it back from the store.
-	got, ok := store.NewRobotsCache(s, nil).Get(context.Background(), "https://a.example")
+	got, ok := store.NewRobotsCache(s, store.RobotsCacheOptions{}).Get(context.Background(), "https://a.example")
 	if !ok {
 		t.Fatal("not found after restart")
 	}
@@ -539,8 +540,8 @@ func testRobotsCache(t *testing.T, s store.Store) {
 		t.Fatalf("sitemaps %v", sm)
 	}
 	// No file (a 404): distinct from an empty file.
-	store.NewRobotsCache(s, nil).Put(context.Background(), "https://b.example", fetch.RobotsEntry{Verdict: robots.Verdict{State: robots.StateNoFile, TTL: time.Hour}, Checked: T0})
-	got, _ = store.NewRobotsCache(s, nil).Get(context.Background(), "https://b.example")
+	store.NewRobotsCache(s, store.RobotsCacheOptions{}).Put(context.Background(), "https://b.example", fetch.RobotsEntry{Verdict: robots.Verdict{State: robots.StateNoFile, TTL: time.Hour}, Checked: T0})
+	got, _ = store.NewRobotsCache(s, store.RobotsCacheOptions{}).Get(context.Background(), "https://b.example")
 	if got.Verdict.File != nil || got.Last != nil || got.Verdict.State != robots.StateNoFile {
 		t.Fatalf("no-file entry: %+v", got)
 	}
