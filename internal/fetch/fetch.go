@@ -30,9 +30,6 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	if req.Purpose == PurposeWebSub || req.Form != nil {
 		return f.post(ctx, u, req)
 	}
-	if req.Purpose == PurposeClaim {
-		ctx = context.WithValue(ctx, claimKey{}, true)
-	}
 	ctx = withStream(ctx, req.Stream)
 	seen := map[string]bool{u.String(): true}
 	var redirects []string
@@ -66,7 +63,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 // sends one request. next is set when the answer is a redirect to follow.
 func (f *Fetcher) hop(ctx context.Context, u *url.URL, req Request) (res Result, next *url.URL) {
 	site := model.Site(u.Host)
-	entry, err := f.robotsEntry(ctx, u)
+	entry, err := f.robotsEntry(ctx, u, req.Purpose == PurposeClaim)
 	if err != nil {
 		return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: %w", u, err)}, nil
 	}
@@ -82,7 +79,7 @@ func (f *Fetcher) hop(ctx context.Context, u *url.URL, req Request) (res Result,
 		return Result{Outcome: OutcomeRefused, FinalURL: u.String(), Robots: entry.Verdict.State, Err: err}, nil
 	}
 	delay, _ := rules.CrawlDelay()
-	ex := f.leased(ctx, site, u, req.Purpose, delay, req.ETag, req.LastModified, nil)
+	ex := f.leased(ctx, site, u, req.Purpose, req.Purpose == PurposeClaim, delay, req.ETag, req.LastModified, nil)
 	res = resultOf(u, ex, req)
 	res.Robots = entry.Verdict.State
 	return res, ex.location
@@ -111,7 +108,7 @@ func resultOf(u *url.URL, ex exchange, req Request) Result {
 
 // leased runs one exchange under the site's lease and updates the site's
 // back-off and refusal state before giving the lease back.
-func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose, crawlDelay time.Duration, etag, lastModified string, form url.Values) exchange {
+func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose, forClaim bool, crawlDelay time.Duration, etag, lastModified string, form url.Values) exchange {
 	floor := max(f.s.MinGap, crawlDelay)
 	if p == PurposeCatalogue {
 		floor = max(floor, f.s.CataloguePageDelay)
@@ -128,7 +125,7 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: now, Outcome: OutcomeRefused, Err: err})
 		return exchange{outcome: OutcomeRefused, err: err, ours: true}
 	}
-	if f.withheld(ctx, site) {
+	if f.withheld(ctx, site, forClaim) {
 		slot.Abandon()
 		err := fmt.Errorf("fetch %s: %w", u, ErrOptedOut)
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Outcome: OutcomeOptedOut, Err: err})
@@ -187,15 +184,12 @@ func (f *Fetcher) ttls() robots.TTLs {
 	return robots.TTLs{Answer: f.s.RobotsTTL, Guess: f.s.RobotsGuessTTL}
 }
 
-// claimKey marks the context of a PurposeClaim fetch, robots.txt reads on
-// its way included.
-type claimKey struct{}
-
 // withheld reports whether a request to site must not be sent because the
-// site's owner opted out. A claim file is the exception: the owner asked
-// for that read, to prove control and perhaps resume the site.
-func (f *Fetcher) withheld(ctx context.Context, site string) bool {
-	if f.optedOut == nil || ctx.Value(claimKey{}) != nil {
+// site's owner opted out. A claim file is the exception (forClaim: the
+// claim file and the robots.txt read on its way): the owner asked for that
+// read, to prove control and perhaps resume the site.
+func (f *Fetcher) withheld(ctx context.Context, site string, forClaim bool) bool {
+	if f.optedOut == nil || forClaim {
 		return false
 	}
 	return f.optedOut(ctx, site)

@@ -32,7 +32,7 @@ func (f *Fetcher) post(ctx context.Context, u *url.URL, req Request) Result {
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeRefused, Err: err})
 		return Result{Outcome: OutcomeRefused, FinalURL: u.String(), Err: err}
 	}
-	ex := f.leased(ctx, site, u, req.Purpose, 0, "", "", req.Form)
+	ex := f.leased(ctx, site, u, req.Purpose, false, 0, "", "", req.Form)
 	res := resultOf(u, ex, Request{URL: req.URL, Purpose: req.Purpose})
 	if ex.location != nil {
 		res.Outcome = OutcomeStatus

@@ -24,12 +24,12 @@ func (f *Fetcher) Robots(ctx context.Context, rawURL string) (RobotsEntry, error
 	if err != nil {
 		return RobotsEntry{}, fmt.Errorf("robots %s: %w", rawURL, err)
 	}
-	return f.robotsEntry(ctx, u)
+	return f.robotsEntry(ctx, u, false)
 }
 
 // robotsEntry is the fresh entry for u's origin; concurrent callers meeting
 // the same stale origin share one read.
-func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, error) {
+func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL, forClaim bool) (RobotsEntry, error) {
 	origin := model.OriginOf(u)
 	e, ok := f.robots.Get(ctx, origin)
 	if ok && f.clock.Now().Before(e.Expires) {
@@ -42,7 +42,7 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 	if ok && f.refusals.Get(ctx, model.Site(u.Host)).Refused {
 		return e, nil
 	}
-	if f.withheld(ctx, model.Site(u.Host)) {
+	if f.withheld(ctx, model.Site(u.Host), forClaim) {
 		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ErrOptedOut)
 	}
 	asked := f.clock.Now()
@@ -50,7 +50,7 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL) (RobotsEntry, err
 		if e, ok := f.robots.Get(ctx, origin); ok && f.clock.Now().Before(e.Expires) {
 			return nil // another caller refreshed it between our look and the flight
 		}
-		return f.refreshRobots(ctx, u).ours
+		return f.refreshRobots(ctx, u, forClaim).ours
 	})
 	// An entry read since we asked is obeyed even if a long wait on the
 	// lease has already aged it past its TTL.
@@ -84,12 +84,12 @@ type robotsRead struct {
 func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) Result {
 	var res Result
 	f.robotsOnce.do(ctx, model.OriginOf(u), func() error {
-		r := f.refreshRobots(ctx, u)
+		r := f.refreshRobots(ctx, u, false)
 		res = r.Result
 		return r.ours
 	})
 	if res.Outcome == "" {
-		e, err := f.robotsEntry(ctx, u)
+		e, err := f.robotsEntry(ctx, u, false)
 		if err != nil {
 			return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: err}
 		}
@@ -108,7 +108,7 @@ func robotsURL(u *url.URL) *url.URL {
 // Every hop goes through the lease of the site it lands on. A failure of
 // our own (the caller's context, the private-address guard, our network:
 // ours.go) is not the site's answer: nothing is cached for it.
-func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) robotsRead {
+func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL, forClaim bool) robotsRead {
 	origin := model.OriginOf(u)
 	prev, _ := f.robots.Get(ctx, origin)
 	cur := robotsURL(u)
@@ -119,7 +119,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL) robotsRead {
 		if hops == 0 && prev.Last != nil {
 			etag, lm = prev.ETag, prev.LastModified
 		}
-		ex := f.leased(ctx, model.Site(cur.Host), cur, PurposeRobots, 0, etag, lm, nil)
+		ex := f.leased(ctx, model.Site(cur.Host), cur, PurposeRobots, forClaim, 0, etag, lm, nil)
 		if ex.ours {
 			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.String(), Err: ex.err}}
 			if GuardRefused(ex.err) || OurNetworkFailed(ex.err) {
