@@ -96,6 +96,11 @@ type Origin struct {
 	Status  int       `json:"status"` // HTTP status of the last robots.txt read, 0 when none came
 	State   string    `json:"state"`  // robots.State: parsed, refused, no-file, unreachable, stale-copy, abandoned
 	Checked time.Time `json:"checked,omitzero"`
+	// Blocked: the file obeyed (State parsed or stale-copy) disallows the
+	// crawler's product token "/", the whole origin. The crawler sets it
+	// from its robots matcher; the store keeps it for the source state
+	// (StateBlocked), which is where the public site shows it.
+	Blocked bool `json:"-"`
 }
 
 // PostMeta is what is public about a post: never its text.
@@ -255,6 +260,9 @@ const Never304Minimum = 10
 // Source states, one per source. The first that applies wins, in this order:
 //
 //	paused       paused by its owner (opt-out form or claim)
+//	blocked      the robots.txt of its homepage's origin disallows our product token the
+//	             whole site ("/"): a file the site served (parsed, or a stale copy obeyed),
+//	             not a status (a 401/403 on robots.txt is the refusal it is)
 //	refused      its site is on the 403 refusal list
 //	unreachable  the robots.txt of its homepage's origin is unreachable (unreachable or stale-copy)
 //	disallowed   every feed it has is disallowed and it has no sitemap
@@ -264,6 +272,7 @@ const Never304Minimum = 10
 //	active       anything else: it is read
 const (
 	StatePaused      = "paused"
+	StateBlocked     = "blocked"
 	StateRefused     = "refused"
 	StateUnreachable = "unreachable"
 	StateDisallowed  = "disallowed"
@@ -275,7 +284,7 @@ const (
 
 // SourceStates lists every source state in the order above.
 var SourceStates = []string{
-	StatePaused, StateRefused, StateUnreachable, StateDisallowed, StateNoFeed, StatePending, StateError, StateActive,
+	StatePaused, StateBlocked, StateRefused, StateUnreachable, StateDisallowed, StateNoFeed, StatePending, StateError, StateActive,
 }
 
 // PostStates is the store's list of post states, in its order.

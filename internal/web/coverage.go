@@ -113,7 +113,7 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("Bar chart of indexed posts by month of publication over the last %d months.", chartMonths),
 			monthSeries(d.PostsPerMonth, now, chartMonths), []string{"c-posts"}, []string{"posts"}),
 		horizontal("sources-state", "Sources by state",
-			"Bar chart of how many sources are in each state: paused, refused, unreachable, disallowed, no feed, pending, error, active.",
+			"Bar chart of how many sources are in each state: paused, blocked, refused, unreachable, disallowed, no feed, pending, error, active.",
 			d.SourcesByState, "sources"),
 		stacked("requests-day", "Requests per day, and how many were answered 304",
 			fmt.Sprintf("Stacked bar chart of requests sent per day over the last %d days; the lower part of each bar is requests answered 304 Not Modified.", chartDays),

@@ -229,7 +229,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 }
 
 func (w *siteWorld) origin(o model.Origin) {
-	must(w.t, w.st.PutOrigin(bg, model.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked}))
+	must(w.t, w.st.PutOrigin(bg, model.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked, Blocked: o.Blocked}))
 }
 
 func (w *siteWorld) refusal(site string, refused bool) {
@@ -445,6 +445,12 @@ func buildWorld(w *siteWorld) []string {
 		}
 	}
 
+	// sigma.example: robots.txt shuts us out of the whole site, though a
+	// feed and a sitemap are known (robots.txt named the sitemap): blocked,
+	// before refused, which it is too.
+	w.addSource(srcSpec{URL: "https://sigma.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://sigma.example/feed", day(5))},
+		Sitemaps: []smSpec{{Sitemap: model.Sitemap{URL: "https://sigma.example/sitemap.xml", Via: model.ViaRobots, State: "active"}}}})
+
 	for _, o := range []model.Origin{
 		{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)},
 		{Origin: "http://alpha.example:80", Status: 404, State: "no-file", Checked: day(2)},
@@ -454,10 +460,13 @@ func buildWorld(w *siteWorld) []string {
 		{Origin: "https://alpha.example.evil.test:443", Status: 200, State: "parsed", Checked: day(1)},
 		{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)},
 		{Origin: "http://delta.example:8080", Status: 200, State: "parsed", Checked: day(1)},
-		{Origin: "https://kappa.example:443", Status: 500, State: "stale-copy", Checked: day(1)},
+		// kappa's stale copy (obeyed) shuts us out: blocked before unreachable.
+		{Origin: "https://kappa.example:443", Status: 500, State: "stale-copy", Checked: day(1), Blocked: true},
+		{Origin: "https://sigma.example:443", Status: 200, State: "parsed", Checked: day(1), Blocked: true},
+		{Origin: "https://epsilon.example:443", Status: 200, State: "parsed", Checked: day(1), Blocked: true}, // paused first
 		{Origin: "https://nu.example:443", State: "unreachable", Checked: day(1)},
 		{Origin: "https://xi.example:8443", State: "unreachable", Checked: day(1)},
-		{Origin: "https://xi.example:443", Status: 200, State: "parsed", Checked: day(1)},
+		{Origin: "https://xi.example:443", Status: 200, State: "parsed", Checked: day(1), Blocked: true}, // not the homepage's origin
 		{Origin: "http://omicron.example:80", State: "unreachable", Checked: day(1)},
 		{Origin: "https://omicron.example:443", Status: 200, State: "parsed", Checked: day(1)},
 		{Origin: "http://192.0.2.7:80", State: "unreachable", Checked: day(1)},
@@ -468,6 +477,7 @@ func buildWorld(w *siteWorld) []string {
 	w.refusal("refuser.example", true)
 	w.refusal("notrefused.example", false)
 	w.refusal("farawayrefuser.example", true)
+	w.refusal("sigma.example", true)
 
 	var recs []reqSpec
 	for i := range 12 {
@@ -533,7 +543,7 @@ func buildWorld(w *siteWorld) []string {
 	})
 
 	return []string{"alpha.example", "beta.example", "gamma.blogspot.com", "delta.example", "refuser.example", "notrefused.example",
-		"epsilon.example", "kappa.example", "lambda.example", "mu.example", "zeta.example", "eta.example", "nu.example", "xi.example",
+		"epsilon.example", "kappa.example", "lambda.example", "mu.example", "zeta.example", "sigma.example", "eta.example", "nu.example", "xi.example",
 		"omicron.example", "192.0.2.7", "p00.example", "p01.example", "p03.example", "theta.example", "iota.example", "old.example",
 		"ten.example", "withheld.example", "farawayrefuser.example", "nowhere.example", "cited03.example", "example", ""}
 }
@@ -565,7 +575,7 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 			t.Errorf("gap %s is empty: the world misses a case", g.Reason)
 		}
 	}
-	want := map[string]int{model.GapRefused: 2, model.GapRobotsUnreachable: 6, model.GapNever304: 2, model.GapDisallowed: 3}
+	want := map[string]int{model.GapRefused: 3, model.GapRobotsUnreachable: 6, model.GapNever304: 2, model.GapDisallowed: 3}
 	for _, g := range c.Gaps {
 		if n, ok := want[g.Reason]; ok && n != g.Count {
 			t.Errorf("gap %s: %d, want %d", g.Reason, g.Count, n)
@@ -575,6 +585,17 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 	must(t, err)
 	if len(alpha.Recent) != model.RecentPosts || alpha.Citations.Out == 0 || len(alpha.Citations.TopOut) != model.TopCited || alpha.Citations.In != 3 {
 		t.Errorf("alpha: %d recent, citations %+v", len(alpha.Recent), alpha.Citations)
+	}
+	// Blocked: before refused (sigma) and unreachable (kappa, a stale copy
+	// obeyed), after paused (epsilon); only the homepage's origin counts
+	// (xi's source is on :8443, unreachable; its :443 blocks us).
+	for site, want := range map[string]string{"sigma.example": model.StateBlocked, "kappa.example": model.StateBlocked,
+		"epsilon.example": model.StatePaused, "xi.example": model.StateUnreachable, "refuser.example": model.StateRefused} {
+		d, err := w.sql.Site(bg, site, T0)
+		must(t, err)
+		if len(d.Sources) != 1 || d.Sources[0].State != want {
+			t.Errorf("%s: sources %+v, want state %s", site, d.Sources, want)
+		}
 	}
 	if alpha.Sources[0].Title != "Alpha feed" || alpha.Sources[0].Sitemaps[1].Via != "index" || alpha.Sources[0].Sitemaps[1].URLs != 1 {
 		t.Errorf("alpha source: %+v", alpha.Sources[0])
