@@ -593,7 +593,9 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 		"epsilon.example": model.StatePaused, "xi.example": model.StateUnreachable, "refuser.example": model.StateRefused} {
 		d, err := w.sql.Site(bg, site, T0)
 		must(t, err)
-		i := slices.IndexFunc(d.Sources, func(s model.SourceDetail) bool { return strings.TrimRight(strings.TrimPrefix(s.URL, "https://"+site), ":0123456789/") == "" })
+		i := slices.IndexFunc(d.Sources, func(s model.SourceDetail) bool {
+			return strings.TrimRight(strings.TrimPrefix(s.URL, "https://"+site), ":0123456789/") == ""
+		})
 		if i < 0 || d.Sources[i].State != want {
 			t.Errorf("%s: sources %+v, want its homepage in state %s", site, d.Sources, want)
 		}
