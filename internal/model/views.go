@@ -209,7 +209,33 @@ type Coverage struct {
 	Posts   int        `json:"posts"`   // every post held, whatever its state
 	Indexed int        `json:"indexed"` // posts in state indexed
 	Gaps    []GapCount `json:"gaps"`
+	// Errors counts the last failure reasons of the feeds, sitemaps and
+	// posts that failed (state error, or waiting for a retry), at most
+	// TopErrorReasons of them, by total descending then reason ascending.
+	Errors []ErrorReason `json:"errors"`
 }
+
+// ErrorReason is how many feeds, sitemaps and posts carry one reason as
+// their last failure. Reason is one of the crawler's short stable reasons
+// ("status 503", "timeout", "DNS failure", "not a feed" …; see
+// store.PublicReason), or ErrorReasonOther for any text that is not: a
+// stored error may hold internal details, which are never shown.
+type ErrorReason struct {
+	Reason   string `json:"reason"`
+	Feeds    int    `json:"feeds"`
+	Sitemaps int    `json:"sitemaps"`
+	Posts    int    `json:"posts"`
+}
+
+// Total is the items that carry the reason.
+func (e ErrorReason) Total() int { return e.Feeds + e.Sitemaps + e.Posts }
+
+// TopErrorReasons bounds Coverage.Errors.
+const TopErrorReasons = 20
+
+// ErrorReasonOther stands for every stored failure text that is not a
+// known reason.
+const ErrorReasonOther = "other"
 
 // GapCount is how much of one gap there is, in the unit its reason names.
 type GapCount struct {
