@@ -38,10 +38,11 @@ type gapRow struct {
 }
 
 type coverageBody struct {
-	Coverage model.Coverage
-	Gaps     []gapRow
-	Charts   []chart
-	Delivery *deliveryView // nil: no DeliveryData (websub_delivery.go)
+	Coverage  model.Coverage
+	TopErrors int // model.TopErrorReasons, for the text of the errors table
+	Gaps      []gapRow
+	Charts    []chart
+	Delivery  *deliveryView // nil: no DeliveryData (websub_delivery.go)
 }
 
 // coverageData is the whole of /coverage and /api/coverage.
@@ -91,7 +92,7 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.opt.Now()
-	b := coverageBody{Coverage: d.Coverage, Delivery: s.delivery(r.Context())}
+	b := coverageBody{Coverage: d.Coverage, TopErrors: model.TopErrorReasons, Delivery: s.delivery(r.Context())}
 	seen := map[string]bool{}
 	for _, g := range d.Coverage.Gaps {
 		seen[g.Reason] = true
