@@ -31,7 +31,10 @@ type postLine struct {
 }
 
 type sourceLine struct {
-	Source   string             `json:"source"`
+	Source string `json:"source"`
+	// State is the source state (model.SourceStates) the public site
+	// shows, from the same SQL (store.SiteData.SourceStates).
+	State    string             `json:"state"`
 	Robots   robotsLine         `json:"robots"`
 	Refusal  bool               `json:"refusal"`
 	Feeds    []feedStateLine    `json:"feeds"`
@@ -93,8 +96,18 @@ func export(env environment, args []string) error {
 		"read are queued for a page fetch only when their URL's shape may be a post. The line counts both,\n"+
 		"over all the source's sitemaps, index children included, each with all four kinds:\n"+
 		"  \"skipped\":{\"pages\":3,\"taxonomies\":12,\"authors\":2,\"other\":1}   entries not queued, by shape\n"+
-		"  \"sitemaps_skipped\":{\"pages\":1,\"taxonomies\":2,\"authors\":1,\"other\":0}   sitemaps not read, by name")
-	sources := fs.Bool("sources", false, "print sources with their robots, refusal, feeds and sitemaps")
+		"  \"sitemaps_skipped\":{\"pages\":1,\"taxonomies\":2,\"authors\":1,\"other\":0}   sitemaps not read, by name\n\n"+
+		"A source line's \"state\" is the source's state as the public site shows it, the first that applies:\n"+
+		"  paused       paused by its owner (opt-out form or claim)\n"+
+		"  blocked      the homepage's robots.txt disallows our user agent the whole site (\"/\")\n"+
+		"  refused      its site answered 403 until it went on the refusal list\n"+
+		"  unreachable  the homepage's robots.txt does not answer (5xx, 429, no connection)\n"+
+		"  disallowed   every feed it has is disallowed by robots.txt, and it has no sitemap\n"+
+		"  pending      not discovered yet\n"+
+		"  no-feed      discovered, with no feed and no sitemap\n"+
+		"  error        every feed and sitemap it has failed at its last read\n"+
+		"  active       anything else: it is read")
+	sources := fs.Bool("sources", false, "print sources with their state, robots, refusal, feeds and sitemaps")
 	withText := fs.Bool("text", false, "add each post's text (and its site) to its JSON line")
 	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
 	output := fs.String("output", "", "write to this file instead of standard output")
@@ -251,13 +264,26 @@ func sourceURLs(ctx context.Context, st store.Store) (map[int64]string, error) {
 	return urls, nil
 }
 
-func exportSources(ctx context.Context, st store.Store, enc *json.Encoder) error {
+// sourcesStore is the store as the sources export reads it: the crawler's
+// records and the public site's source states.
+type sourcesStore interface {
+	store.Store
+	SiteData() *store.SiteData
+}
+
+func exportSources(ctx context.Context, st sourcesStore, enc *json.Encoder) error {
 	var srcs []store.Source
 	if err := st.EachSource(ctx, func(s store.Source) error { srcs = append(srcs, s); return nil }); err != nil {
 		return err
 	}
+	// Read after the sources, so that each of them has its state (a
+	// source is never deleted; one added in between is not exported).
+	states, err := st.SiteData().SourceStates(ctx)
+	if err != nil {
+		return err
+	}
 	for _, s := range srcs {
-		line := sourceLine{Source: s.URL, Feeds: []feedStateLine{}, Sitemaps: []sitemapStateLine{}}
+		line := sourceLine{Source: s.URL, State: states[s.ID], Feeds: []feedStateLine{}, Sitemaps: []sitemapStateLine{}}
 		if u, err := url.Parse(s.URL); err == nil {
 			o, err := st.Origin(ctx, model.OriginOf(u))
 			if err != nil && !errors.Is(err, model.ErrNotFound) {

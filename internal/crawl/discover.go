@@ -185,7 +185,9 @@ func (c *Crawler) addFeed(ctx context.Context, src store.Source, u string) error
 }
 
 // recordOrigin asks the fetcher for the origin's robots.txt entry and
-// stores its standing.
+// stores its standing, with whether the file it obeys shuts this crawler
+// out of the whole origin (the source state "blocked"; the store matches
+// no robots rules itself).
 func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.RobotsEntry, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -197,7 +199,8 @@ func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.Robots
 	}
 	origin := model.OriginOf(u)
 	status, _ := c.robotsStatus.Load(origin)
-	o := model.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked}
+	o := model.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked,
+		Blocked: e.Verdict.File != nil && !e.Verdict.File.For(c.agent()).Allowed("/")}
 	if s, ok := status.(int); ok {
 		o.Status = s
 	} else if prev, err := c.Store.Origin(ctx, origin); err == nil {

@@ -96,6 +96,11 @@ type Origin struct {
 	Status  int       `json:"status"` // HTTP status of the last robots.txt read, 0 when none came
 	State   string    `json:"state"`  // robots.State: parsed, refused, no-file, unreachable, stale-copy, abandoned
 	Checked time.Time `json:"checked,omitzero"`
+	// Blocked: the file obeyed (State parsed or stale-copy) disallows the
+	// crawler's product token "/", the whole origin. The crawler sets it
+	// from its robots matcher; the store keeps it for the source state
+	// (StateBlocked), which is where the public site shows it.
+	Blocked bool `json:"-"`
 }
 
 // PostMeta is what is public about a post: never its text.
@@ -204,7 +209,33 @@ type Coverage struct {
 	Posts   int        `json:"posts"`   // every post held, whatever its state
 	Indexed int        `json:"indexed"` // posts in state indexed
 	Gaps    []GapCount `json:"gaps"`
+	// Errors counts the last failure reasons of the feeds, sitemaps and
+	// posts that failed (state error, or waiting for a retry), at most
+	// TopErrorReasons of them, by total descending then reason ascending.
+	Errors []ErrorReason `json:"errors"`
 }
+
+// ErrorReason is how many feeds, sitemaps and posts carry one reason as
+// their last failure. Reason is one of the crawler's short stable reasons
+// ("status 503", "timeout", "DNS failure", "not a feed" …; see
+// store.PublicReason), or ErrorReasonOther for any text that is not: a
+// stored error may hold internal details, which are never shown.
+type ErrorReason struct {
+	Reason   string `json:"reason"`
+	Feeds    int    `json:"feeds"`
+	Sitemaps int    `json:"sitemaps"`
+	Posts    int    `json:"posts"`
+}
+
+// Total is the items that carry the reason.
+func (e ErrorReason) Total() int { return e.Feeds + e.Sitemaps + e.Posts }
+
+// TopErrorReasons bounds Coverage.Errors.
+const TopErrorReasons = 20
+
+// ErrorReasonOther stands for every stored failure text that is not a
+// known reason.
+const ErrorReasonOther = "other"
 
 // GapCount is how much of one gap there is, in the unit its reason names.
 type GapCount struct {
@@ -255,6 +286,9 @@ const Never304Minimum = 10
 // Source states, one per source. The first that applies wins, in this order:
 //
 //	paused       paused by its owner (opt-out form or claim)
+//	blocked      the robots.txt of its homepage's origin disallows our product token the
+//	             whole site ("/"): a file the site served (parsed, or a stale copy obeyed),
+//	             not a status (a 401/403 on robots.txt is the refusal it is)
 //	refused      its site is on the 403 refusal list
 //	unreachable  the robots.txt of its homepage's origin is unreachable (unreachable or stale-copy)
 //	disallowed   every feed it has is disallowed and it has no sitemap
@@ -264,6 +298,7 @@ const Never304Minimum = 10
 //	active       anything else: it is read
 const (
 	StatePaused      = "paused"
+	StateBlocked     = "blocked"
 	StateRefused     = "refused"
 	StateUnreachable = "unreachable"
 	StateDisallowed  = "disallowed"
@@ -275,7 +310,7 @@ const (
 
 // SourceStates lists every source state in the order above.
 var SourceStates = []string{
-	StatePaused, StateRefused, StateUnreachable, StateDisallowed, StateNoFeed, StatePending, StateError, StateActive,
+	StatePaused, StateBlocked, StateRefused, StateUnreachable, StateDisallowed, StateNoFeed, StatePending, StateError, StateActive,
 }
 
 // PostStates is the store's list of post states, in its order.

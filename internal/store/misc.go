@@ -13,9 +13,10 @@ import (
 
 // PutOrigin implements Store.
 func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
-	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked) VALUES ($1, $2, $3, $4)
-		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked`,
-		o.Origin, o.Status, o.State, ts(o.Checked))
+	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked, blocked) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked,
+		blocked = excluded.blocked`,
+		o.Origin, o.Status, o.State, ts(o.Checked), b2i(o.Blocked))
 	if err != nil {
 		return fmt.Errorf("put origin %s: %w", o.Origin, err)
 	}
@@ -26,11 +27,13 @@ func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	o := model.Origin{Origin: origin}
 	var checked int64
-	err := d.r.QueryRowContext(ctx, `SELECT status, state, checked FROM origins WHERE origin = $1`, origin).Scan(&o.Status, &o.State, &checked)
+	var blocked int
+	err := d.r.QueryRowContext(ctx, `SELECT status, state, checked, blocked FROM origins WHERE origin = $1`, origin).
+		Scan(&o.Status, &o.State, &checked, &blocked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return o, fmt.Errorf("origin %s: %w", origin, model.ErrNotFound)
 	}
-	o.Checked = tm(checked)
+	o.Checked, o.Blocked = tm(checked), blocked != 0
 	return o, err
 }
 

@@ -139,4 +139,14 @@ var Migrations = []string{
 	ALTER TABLE sitemaps ADD COLUMN skipped_taxonomies INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sitemaps ADD COLUMN skipped_authors INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sitemaps ADD COLUMN skipped_other INTEGER NOT NULL DEFAULT 0;`,
+	// Source state "blocked" (issue 18): the robots.txt an origin serves
+	// disallows our product token "/". Set by the crawler, which matches
+	// the file (the store parses no robots rules); the few blocked origins
+	// are listed through their partial index, as the unreachable ones are
+	// through origins_state.
+	`ALTER TABLE origins ADD COLUMN blocked INTEGER NOT NULL DEFAULT 0;
+	CREATE INDEX origins_blocked ON origins(origin) WHERE blocked <> 0;`,
+	// Errors by reason on the coverage page (issue 14): the posts that
+	// carry a failure, few among many, read without their table's rows.
+	`CREATE INDEX posts_failed ON posts(error, state, attempts) WHERE error <> '';`,
 }

@@ -27,7 +27,8 @@ type SiteData struct {
 	// origin is the SQL of a homepage's origin, over a sources row
 	// aliased s (see originSQL).
 	origin string
-	// maxUnreachable bounds the sites stateExpr lists (tests lower it).
+	// maxUnreachable bounds each list of sites stateExpr writes out
+	// (tests lower it).
 	maxUnreachable int
 	// collate makes text comparisons and orders bytewise, as Go's are:
 	// SQLite's default BINARY already is; PostgreSQL's

@@ -11,8 +11,9 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Coverage implements web.Data in four aggregate queries: sources, posts
-// by state, the small tables' counts, and the never-304 sites. Each reads
+// Coverage implements web.Data in five aggregate queries: sources, posts
+// by state, the small tables' counts, the never-304 sites, and the
+// failures by reason (errorReasons). Each reads
 // an index (posts_state_published, feeds_due, requests_conditional …),
 // never the posts' rows.
 func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
@@ -81,6 +82,9 @@ func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 	c.Gaps = make([]model.GapCount, 0, len(model.GapReasons))
 	for _, reason := range model.GapReasons {
 		c.Gaps = append(c.Gaps, model.GapCount{Reason: reason, Count: counts[reason]})
+	}
+	if c.Errors, err = s.errorReasons(ctx); err != nil {
+		return c, fmt.Errorf("coverage: %w", err)
 	}
 	return c, nil
 }

@@ -25,9 +25,16 @@ import (
 // (an active source costs three seeks). Measured on SQLite
 // (BenchmarkSiteData), this beats joining per-source aggregates of feeds
 // and sitemaps.
-func stateSQL(origin, mayBeUnreachable string) string {
+//
+// mayBeBlocked and mayBeUnreachable are SQL conditions on s that hold for
+// every source whose origin may be blocked (origins.blocked, which the
+// crawler sets from its robots matcher) or unreachable: only those look
+// up their origin (see stateExpr).
+func stateSQL(origin, mayBeBlocked, mayBeUnreachable string) string {
 	return `CASE
 	WHEN s.paused <> 0 THEN 'paused'
+	WHEN ` + mayBeBlocked + ` AND EXISTS (SELECT 1 FROM origins o WHERE o.origin = ` + origin + `
+		AND o.blocked <> 0) THEN 'blocked'
 	WHEN s.site IN (SELECT r.site FROM refusals r WHERE r.refused) THEN 'refused'
 	WHEN ` + mayBeUnreachable + ` AND EXISTS (SELECT 1 FROM origins o WHERE o.origin = ` + origin + `
 		AND o.state IN ('unreachable', 'stale-copy')) THEN 'unreachable'
@@ -42,19 +49,33 @@ func stateSQL(origin, mayBeUnreachable string) string {
 	ELSE 'active' END`
 }
 
-// maxUnreachableSites bounds the literal list of stateExpr; past it the
+// maxUnreachableSites bounds each literal list of stateExpr; past it the
 // origin of every source is computed (slower, as correct).
 const maxUnreachableSites = 2000
 
 // stateExpr is the state CASE as of now. Computing a homepage's origin from
 // its URL (originSQL) is the costliest test, so it runs only for sources of
-// a site that has an unreachable origin at all: those origins are few (a
-// gap list), read here through origins_state, and their sites, computed in
-// Go as sources.site is, go into the SQL as a list of literals.
+// a site that has a blocked or an unreachable origin at all: those origins
+// are few (a gap list), read here through origins_blocked and
+// origins_state, and their sites, computed in Go as sources.site is, go
+// into the SQL as lists of literals.
 func (s *SiteData) stateExpr(ctx context.Context) (string, error) {
+	blocked, err := s.originSites(ctx, `SELECT origin FROM origins WHERE blocked <> 0`)
+	if err != nil {
+		return "", fmt.Errorf("blocked origins: %w", err)
+	}
+	unreachable, err := s.originSites(ctx, `SELECT origin FROM origins WHERE state IN ('unreachable', 'stale-copy')`)
+	if err != nil {
+		return "", fmt.Errorf("unreachable origins: %w", err)
+	}
+	return stateSQL(s.origin, s.sitesIn(blocked), s.sitesIn(unreachable)), nil
+}
+
+// originSites is the sites (quoted, distinct) of the origins query lists.
+func (s *SiteData) originSites(ctx context.Context, query string) ([]string, error) {
 	var sites []string
 	seen := map[string]bool{}
-	err := s.db.each(ctx, s.db.r, `SELECT origin FROM origins WHERE state IN ('unreachable', 'stale-copy')`, nil, func(rows *sql.Rows) error {
+	err := s.db.each(ctx, s.db.r, query, nil, func(rows *sql.Rows) error {
 		var o string
 		if err := rows.Scan(&o); err != nil {
 			return err
@@ -65,17 +86,19 @@ func (s *SiteData) stateExpr(ctx context.Context) (string, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return "", fmt.Errorf("unreachable origins: %w", err)
-	}
-	cond := `s.site IN (` + strings.Join(sites, ", ") + `)`
+	return sites, err
+}
+
+// sitesIn is the condition "the source's site is one of sites", as cheap
+// as the list allows.
+func (s *SiteData) sitesIn(sites []string) string {
 	switch {
 	case len(sites) == 0:
-		cond = `1 = 0`
+		return `1 = 0`
 	case len(sites) > s.maxUnreachable:
-		cond = `1 = 1`
+		return `1 = 1`
 	}
-	return stateSQL(s.origin, cond), nil
+	return `s.site IN (` + strings.Join(sites, ", ") + `)`
 }
 
 // quote is s as an SQL string literal (standard SQL: quotes doubled, no
@@ -95,4 +118,28 @@ func originSQL(col, find string) string {
 	return `(CASE WHEN ` + https + ` THEN 'https://' ELSE 'http://' END || ` + hostport + ` ||
 		CASE WHEN ` + find + `(` + hostport + `, ':') = 0 OR ` + hostport + ` LIKE '%]'
 		THEN CASE WHEN ` + https + ` THEN ':443' ELSE ':80' END ELSE '' END)`
+}
+
+// SourceStates is every source's state (a model.SourceState) by source
+// ID: the export's, computed by the same CASE as the public site's
+// (stateSQL), in one pass over the sources.
+func (s *SiteData) SourceStates(ctx context.Context) (map[int64]string, error) {
+	state, err := s.stateExpr(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("source states: %w", err)
+	}
+	out := map[int64]string{}
+	err = s.db.each(ctx, s.db.r, `SELECT s.id, `+state+` FROM sources s`, nil, func(rows *sql.Rows) error {
+		var id int64
+		var st string
+		if err := rows.Scan(&id, &st); err != nil {
+			return err
+		}
+		out[id] = st
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("source states: %w", err)
+	}
+	return out, nil
 }

@@ -38,10 +38,11 @@ type gapRow struct {
 }
 
 type coverageBody struct {
-	Coverage model.Coverage
-	Gaps     []gapRow
-	Charts   []chart
-	Delivery *deliveryView // nil: no DeliveryData (websub_delivery.go)
+	Coverage  model.Coverage
+	TopErrors int // model.TopErrorReasons, for the text of the errors table
+	Gaps      []gapRow
+	Charts    []chart
+	Delivery  *deliveryView // nil: no DeliveryData (websub_delivery.go)
 }
 
 // coverageData is the whole of /coverage and /api/coverage.
@@ -91,7 +92,7 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.opt.Now()
-	b := coverageBody{Coverage: d.Coverage, Delivery: s.delivery(r.Context())}
+	b := coverageBody{Coverage: d.Coverage, TopErrors: model.TopErrorReasons, Delivery: s.delivery(r.Context())}
 	seen := map[string]bool{}
 	for _, g := range d.Coverage.Gaps {
 		seen[g.Reason] = true
@@ -113,7 +114,7 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("Bar chart of indexed posts by month of publication over the last %d months.", chartMonths),
 			monthSeries(d.PostsPerMonth, now, chartMonths), []string{"c-posts"}, []string{"posts"}),
 		horizontal("sources-state", "Sources by state",
-			"Bar chart of how many sources are in each state: paused, refused, unreachable, disallowed, no feed, pending, error, active.",
+			"Bar chart of how many sources are in each state: paused, blocked, refused, unreachable, disallowed, no feed, pending, error, active.",
 			d.SourcesByState, "sources"),
 		stacked("requests-day", "Requests per day, and how many were answered 304",
 			fmt.Sprintf("Stacked bar chart of requests sent per day over the last %d days; the lower part of each bar is requests answered 304 Not Modified.", chartDays),

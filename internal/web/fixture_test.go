@@ -33,6 +33,10 @@ var secretTexts = []string{
 	"<script>alert('x')</script> HOSTILE-BODY with markup in it",
 }
 
+// secretError is an internal error text stored as a feed's last failure:
+// the site shows its reason as "other", never the text.
+const secretError = "dial tcp 10.0.0.1:443: OBSIDIAN-INTERNAL connect failure"
+
 // clock is a settable test clock.
 type clock struct {
 	mu sync.Mutex
@@ -119,6 +123,7 @@ type fixturePost struct {
 	state     string
 	text      string
 	citations []string
+	err       string // the failure stored with a post in state error
 }
 
 // seed fills a temporary SQLite store with two sites of several sources
@@ -150,7 +155,9 @@ func seed(t testing.TB) (*testStore, map[string]int64) {
 		{key: "gamma", url: "https://gamma.blogspot.com/", added: day(1)},
 		{key: "delta", url: "https://delta.example/", added: day(10), discovered: day(9),
 			// A source's title is its feed's: this one is hostile markup.
-			feeds: []store.Feed{{URL: "https://delta.example/feed", Title: "Beta & <Friends>", State: model.FeedError, Catalogue: model.CatalogueInterrupted}}},
+			// Its last failure is an internal error text, never to be shown.
+			feeds: []store.Feed{{URL: "https://delta.example/feed", Title: "Beta & <Friends>", State: model.FeedError, Catalogue: model.CatalogueInterrupted,
+				Error: secretError}}},
 	}
 	ids := map[string]int64{}
 	for _, fs := range sources {
@@ -176,14 +183,14 @@ func seed(t testing.TB) (*testStore, map[string]int64) {
 		{source: "alpha-blog", url: "https://blog.alpha.example/p", title: "Blog post", published: day(100), state: model.PostDisallowed},
 		{source: "delta", url: "https://delta.example/a", title: "Delta <b>bold</b>", published: day(60), state: model.PostIndexed, text: secretTexts[3],
 			citations: []string{"https://www.alpha.example/one"}},
-		{source: "delta", url: "https://delta.example/b", title: "Delta error", state: model.PostError},
+		{source: "delta", url: "https://delta.example/b", title: "Delta error", state: model.PostError, err: "timeout"},
 	}
 	for _, p := range posts {
 		_, err := db.AddPosts(ctx, []store.NewPost{{URL: p.url, SourceID: ids[p.source], Title: p.title, Published: p.published}})
 		must(err)
 		stored, err := db.Post(ctx, p.url)
 		must(err)
-		res := store.PageResult{PostID: stored.ID, State: p.state, Text: p.text, Citations: p.citations, Fetched: day(1)}
+		res := store.PageResult{PostID: stored.ID, State: p.state, Text: p.text, Citations: p.citations, Fetched: day(1), Error: p.err}
 		if p.text != "" {
 			res.TextFrom = model.TextFromPage
 		}

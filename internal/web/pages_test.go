@@ -281,3 +281,33 @@ func TestSiteOnAnAddress(t *testing.T) {
 		t.Errorf("mapped address: %d", res.Code)
 	}
 }
+
+// TestCoverageErrorsTable: the coverage page and its JSON count the last
+// failures by reason, the crawler's short reasons as they are and an
+// internal error text only as "other".
+func TestCoverageErrorsTable(t *testing.T) {
+	r := newRig(t)
+	page := r.get("/coverage").Body
+	for _, want := range []string{`<h2 id="errors">Errors by reason</h2>`,
+		`<tr><th scope="row">other</th><td class="n">1</td><td class="n">0</td><td class="n">0</td><td class="n">1</td></tr>`,
+		`<tr><th scope="row">timeout</th><td class="n">0</td><td class="n">0</td><td class="n">1</td><td class="n">1</td></tr>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("coverage page lacks %s", want)
+		}
+	}
+	var d coverageData
+	body := r.get("/api/coverage").Body
+	if err := json.Unmarshal([]byte(body), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := []model.ErrorReason{{Reason: "other", Feeds: 1}, {Reason: "timeout", Posts: 1}}
+	if len(d.Coverage.Errors) != len(want) || d.Coverage.Errors[0] != want[0] || d.Coverage.Errors[1] != want[1] {
+		t.Errorf("errors %+v, want %+v", d.Coverage.Errors, want)
+	}
+	for _, frag := range []string{"OBSIDIAN", "10.0.0.1", "dial tcp"} {
+		if strings.Contains(page, frag) || strings.Contains(body, frag) {
+			t.Errorf("the stored error text is served (%q)", frag)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"html"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,12 +17,13 @@ var hrefRE = regexp.MustCompile(`(?:href|action)="([^"]+)"`)
 
 // TestNoBodyTextServed walks every page reachable from the home page (every
 // link, every page of every list, every site), every API response and the
-// answers to the forms, and asserts that none holds any stored post text —
-// whole, escaped for HTML or JSON, or by its distinctive words.
+// answers to the forms, and asserts that none holds any stored post text or
+// the stored internal error — whole, escaped for HTML or JSON, or by its
+// distinctive words.
 func TestNoBodyTextServed(t *testing.T) {
 	r := newRig(t)
 	var needles []string
-	for _, text := range secretTexts {
+	for _, text := range append(slices.Clone(secretTexts), secretError) {
 		js, _ := json.Marshal(text)
 		needles = append(needles, text, html.EscapeString(text), strings.Trim(string(js), `"`))
 		for _, w := range strings.Fields(text) {

@@ -33,7 +33,7 @@ func sitesQuery(r *http.Request) (model.SitesQuery, error) {
 		q.Limit = n
 	}
 	if q.State != "" && !slices.Contains(model.SourceStates, q.State) {
-		return q, inputErr("state: want one of paused, refused, unreachable, disallowed, no-feed, pending, error, active")
+		return q, inputErr("state: want one of " + strings.Join(model.SourceStates, ", "))
 	}
 	return q, nil
 }

@@ -88,7 +88,8 @@ type srcSpec struct {
 
 type feedSpec struct {
 	model.Feed        // as it is to be shown
-	Error      string // stored, never shown
+	Error      string // stored; shown only as its public reason
+	Attempts   int    // failed tries so far (a feed waiting for a retry)
 }
 
 type smSpec struct {
@@ -96,7 +97,7 @@ type smSpec struct {
 	Parent        string     // a child's index
 	Reads         [][]string // the URLs of each read, in order
 	Partial       bool       // the last read was partial (the earlier ones whole)
-	Error         string     // stored, never shown
+	Error         string     // stored; shown only as its public reason
 }
 
 type postSpec struct {
@@ -108,6 +109,8 @@ type postSpec struct {
 	FeedText  string
 	PageText  string
 	Citations []string // as the page gave them (self-links, duplicates and junk included)
+	Error     string   // the failure stored with a post in state error
+	Retry     store.Retry
 }
 
 // reqSpec is one request-log record.
@@ -155,7 +158,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 		stored, err := w.st.AddFeed(bg, store.Feed{SourceID: src.ID, URL: f.URL, State: f.State})
 		must(t, err)
 		full := store.Feed{ID: stored.ID, SourceID: src.ID, URL: f.URL, State: f.State, Catalogue: f.Catalogue, Pages: f.Pages,
-			LastRead: f.LastRead, Checked: f.Checked, Title: f.Title, Error: f.Error}
+			LastRead: f.LastRead, Checked: f.Checked, Title: f.Title, Error: f.Error, Attempts: f.Attempts}
 		var fromFeed []store.NewPost
 		for _, p := range s.Posts {
 			if p.FeedText != "" {
@@ -190,6 +193,11 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 	_, err = w.st.AddPosts(bg, named)
 	must(t, err)
 	for _, p := range s.Posts {
+		if p.Retry.Attempts > 0 { // a failed try, to be tried again
+			stored, err := w.st.Post(bg, p.URL)
+			must(t, err)
+			must(t, w.st.SavePage(bg, store.PageResult{PostID: stored.ID, Retry: p.Retry}))
+		}
 		if p.State == model.PostPending || (p.FeedText != "" && p.Citations == nil) {
 			continue
 		}
@@ -200,7 +208,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 			text = p.FeedText
 		}
 		must(t, w.st.SavePage(bg, store.PageResult{PostID: stored.ID, State: p.State, Text: text, TextFrom: model.TextFromPage,
-			Citations: p.Citations, Fetched: T0}))
+			Citations: p.Citations, Fetched: T0, Error: p.Error}))
 	}
 	// Sitemaps: URLs they name that no post spec holds become pending
 	// posts; URLs a later whole read dropped become removed.
@@ -229,7 +237,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 }
 
 func (w *siteWorld) origin(o model.Origin) {
-	must(w.t, w.st.PutOrigin(bg, model.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked}))
+	must(w.t, w.st.PutOrigin(bg, model.Origin{Origin: o.Origin, Status: o.Status, State: o.State, Checked: o.Checked, Blocked: o.Blocked}))
 }
 
 func (w *siteWorld) refusal(site string, refused bool) {
@@ -369,8 +377,9 @@ func buildWorld(w *siteWorld) []string {
 		postSpec{URL: "https://alpha.example/feedonly", Title: "Feed only", Published: day(37), State: model.PostIndexed, FeedText: "a feed body"},
 		postSpec{URL: "https://alpha.example/app", Title: "An app shell", Published: day(4), State: model.PostShell},
 		postSpec{URL: "https://alpha.example/hidden", Title: "Hidden", State: model.PostNoindex},
-		postSpec{URL: "https://alpha.example/broken", Title: "Broken", Published: day(9), State: model.PostError},
-		postSpec{URL: "https://alpha.example/waiting", Title: "Waiting", Published: day(2), State: model.PostPending},
+		postSpec{URL: "https://alpha.example/broken", Title: "Broken", Published: day(9), State: model.PostError, Error: "status 500"},
+		postSpec{URL: "https://alpha.example/waiting", Title: "Waiting", Published: day(2), State: model.PostPending,
+			Retry: store.Retry{Attempts: 2, At: T0.Add(time.Hour), Error: "connection refused"}},
 		postSpec{URL: "https://alpha.example/refused", Title: "Refused", Published: day(3), State: model.PostRefused},
 		postSpec{URL: "https://alpha.example/moon", Title: "Before the epoch", Published: time.Date(1969, 7, 20, 20, 17, 0, 0, time.UTC), State: model.PostIndexed},
 		postSpec{URL: "https://alpha.example/eom", Title: "End of month", Published: time.Date(2026, 1, 31, 23, 59, 59, 999999999, time.UTC), State: model.PostIndexed},
@@ -404,14 +413,16 @@ func buildWorld(w *siteWorld) []string {
 	w.addSource(srcSpec{URL: "https://gamma.blogspot.com/", Added: day(1)})
 	// delta.example: robots.txt unreachable on 443, fine on 8080.
 	w.addSource(srcSpec{URL: "https://delta.example/", Added: day(10), Discovered: day(9),
-		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://delta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted}}},
+		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://delta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted}, Error: "timeout"}},
 		Posts: []postSpec{
 			{URL: "https://delta.example/a", Title: "Delta <b>bold</b>", Published: day(60), State: model.PostIndexed, Citations: []string{"https://www.alpha.example/one"}},
-			{URL: "https://delta.example/b", Title: "Delta error", State: model.PostError},
+			{URL: "https://delta.example/b", Title: "Delta error", State: model.PostError, Error: "timeout"},
 		}})
 	w.addSource(srcSpec{URL: "http://delta.example:8080/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("http://delta.example:8080/feed", day(2))}})
 	w.addSource(srcSpec{URL: "https://refuser.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://refuser.example/feed", day(5))}})
-	w.addSource(srcSpec{URL: "https://notrefused.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://notrefused.example/feed", day(5))}})
+	notRefusedFeed := active("https://notrefused.example/feed", day(5))
+	notRefusedFeed.Error, notRefusedFeed.Attempts = "status 429", 1 // waiting for a retry
+	w.addSource(srcSpec{URL: "https://notrefused.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{notRefusedFeed}})
 	epsilon := w.addSource(srcSpec{URL: "https://epsilon.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://epsilon.example/feed", day(5))}})
 	w.addSource(srcSpec{URL: "https://shop.epsilon.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://shop.epsilon.example/feed", day(5))}})
 	w.addSource(srcSpec{URL: "https://kappa.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://kappa.example/feed", day(5))}})
@@ -437,13 +448,19 @@ func buildWorld(w *siteWorld) []string {
 			s.Discovered, s.Feeds = day(i), []feedSpec{active(fmt.Sprintf("https://p%02d.example/feed", i), day(i))}
 		case 3:
 			s.Discovered, s.Feeds = day(i), []feedSpec{{Feed: model.Feed{URL: fmt.Sprintf("https://p%02d.example/feed", i), Title: fmt.Sprintf("P%d", i),
-				State: model.FeedError, Catalogue: model.CatalogueNone}}}
+				State: model.FeedError, Catalogue: model.CatalogueNone}, Error: []string{"status 503", "not a feed: an HTML page"}[i/4%2]}}
 		}
 		w.addSource(s)
 		if i%5 == 0 { // a second source, another state
 			w.addSource(srcSpec{URL: fmt.Sprintf("https://www.p%02d.example/", i), Added: day(i), Discovered: day(i)})
 		}
 	}
+
+	// sigma.example: robots.txt shuts us out of the whole site, though a
+	// feed and a sitemap are known (robots.txt named the sitemap): blocked,
+	// before refused, which it is too.
+	w.addSource(srcSpec{URL: "https://sigma.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://sigma.example/feed", day(5))},
+		Sitemaps: []smSpec{{Sitemap: model.Sitemap{URL: "https://sigma.example/sitemap.xml", Via: model.ViaRobots, State: "active"}}}})
 
 	for _, o := range []model.Origin{
 		{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)},
@@ -454,10 +471,13 @@ func buildWorld(w *siteWorld) []string {
 		{Origin: "https://alpha.example.evil.test:443", Status: 200, State: "parsed", Checked: day(1)},
 		{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)},
 		{Origin: "http://delta.example:8080", Status: 200, State: "parsed", Checked: day(1)},
-		{Origin: "https://kappa.example:443", Status: 500, State: "stale-copy", Checked: day(1)},
+		// kappa's stale copy (obeyed) shuts us out: blocked before unreachable.
+		{Origin: "https://kappa.example:443", Status: 500, State: "stale-copy", Checked: day(1), Blocked: true},
+		{Origin: "https://sigma.example:443", Status: 200, State: "parsed", Checked: day(1), Blocked: true},
+		{Origin: "https://epsilon.example:443", Status: 200, State: "parsed", Checked: day(1), Blocked: true}, // paused first
 		{Origin: "https://nu.example:443", State: "unreachable", Checked: day(1)},
 		{Origin: "https://xi.example:8443", State: "unreachable", Checked: day(1)},
-		{Origin: "https://xi.example:443", Status: 200, State: "parsed", Checked: day(1)},
+		{Origin: "https://xi.example:443", Status: 200, State: "parsed", Checked: day(1), Blocked: true}, // not the homepage's origin
 		{Origin: "http://omicron.example:80", State: "unreachable", Checked: day(1)},
 		{Origin: "https://omicron.example:443", Status: 200, State: "parsed", Checked: day(1)},
 		{Origin: "http://192.0.2.7:80", State: "unreachable", Checked: day(1)},
@@ -468,6 +488,7 @@ func buildWorld(w *siteWorld) []string {
 	w.refusal("refuser.example", true)
 	w.refusal("notrefused.example", false)
 	w.refusal("farawayrefuser.example", true)
+	w.refusal("sigma.example", true)
 
 	var recs []reqSpec
 	for i := range 12 {
@@ -533,7 +554,7 @@ func buildWorld(w *siteWorld) []string {
 	})
 
 	return []string{"alpha.example", "beta.example", "gamma.blogspot.com", "delta.example", "refuser.example", "notrefused.example",
-		"epsilon.example", "kappa.example", "lambda.example", "mu.example", "zeta.example", "eta.example", "nu.example", "xi.example",
+		"epsilon.example", "kappa.example", "lambda.example", "mu.example", "zeta.example", "sigma.example", "eta.example", "nu.example", "xi.example",
 		"omicron.example", "192.0.2.7", "p00.example", "p01.example", "p03.example", "theta.example", "iota.example", "old.example",
 		"ten.example", "withheld.example", "farawayrefuser.example", "nowhere.example", "cited03.example", "example", ""}
 }
@@ -565,16 +586,41 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 			t.Errorf("gap %s is empty: the world misses a case", g.Reason)
 		}
 	}
-	want := map[string]int{model.GapRefused: 2, model.GapRobotsUnreachable: 6, model.GapNever304: 2, model.GapDisallowed: 3}
+	want := map[string]int{model.GapRefused: 3, model.GapRobotsUnreachable: 6, model.GapNever304: 2, model.GapDisallowed: 3}
 	for _, g := range c.Gaps {
 		if n, ok := want[g.Reason]; ok && n != g.Count {
 			t.Errorf("gap %s: %d, want %d", g.Reason, g.Count, n)
 		}
 	}
+	// Errors by reason: the crawler's reasons as they are, the parsers'
+	// without their detail, internal texts as "other"; a feed waiting for
+	// a retry and a pending post waiting for one count, by total then name.
+	var reasons []string
+	for _, e := range c.Errors {
+		reasons = append(reasons, fmt.Sprintf("%s %d/%d/%d", e.Reason, e.Feeds, e.Sitemaps, e.Posts))
+	}
+	if got, want := strings.Join(reasons, ", "), "not a feed 3/0/0, status 503 3/0/0, other 1/1/0, timeout 1/0/1, "+
+		"connection refused 0/0/1, status 429 1/0/0, status 500 0/0/1"; got != want {
+		t.Errorf("errors by reason:\n got %s\nwant %s", got, want)
+	}
 	alpha, err := w.sql.Site(bg, "alpha.example", T0)
 	must(t, err)
 	if len(alpha.Recent) != model.RecentPosts || alpha.Citations.Out == 0 || len(alpha.Citations.TopOut) != model.TopCited || alpha.Citations.In != 3 {
 		t.Errorf("alpha: %d recent, citations %+v", len(alpha.Recent), alpha.Citations)
+	}
+	// Blocked: before refused (sigma) and unreachable (kappa, a stale copy
+	// obeyed), after paused (epsilon); only the homepage's origin counts
+	// (xi's source is on :8443, unreachable; its :443 blocks us).
+	for site, want := range map[string]string{"sigma.example": model.StateBlocked, "kappa.example": model.StateBlocked,
+		"epsilon.example": model.StatePaused, "xi.example": model.StateUnreachable, "refuser.example": model.StateRefused} {
+		d, err := w.sql.Site(bg, site, T0)
+		must(t, err)
+		i := slices.IndexFunc(d.Sources, func(s model.SourceDetail) bool {
+			return strings.TrimRight(strings.TrimPrefix(s.URL, "https://"+site), ":0123456789/") == ""
+		})
+		if i < 0 || d.Sources[i].State != want {
+			t.Errorf("%s: sources %+v, want its homepage in state %s", site, d.Sources, want)
+		}
 	}
 	if alpha.Sources[0].Title != "Alpha feed" || alpha.Sources[0].Sitemaps[1].Via != "index" || alpha.Sources[0].Sitemaps[1].URLs != 1 {
 		t.Errorf("alpha source: %+v", alpha.Sources[0])

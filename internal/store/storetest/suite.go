@@ -115,8 +115,14 @@ func testOrigins(t *testing.T, s store.Store) {
 	must(t, s.PutOrigin(bg, model.Origin{Origin: "https://a.example", Status: 404, State: "no-file", Checked: T0}))
 	o, err := s.Origin(bg, "https://a.example")
 	must(t, err)
-	if o.Status != 404 || o.State != "no-file" || !o.Checked.Equal(T0) {
+	if o.Status != 404 || o.State != "no-file" || !o.Checked.Equal(T0) || o.Blocked {
 		t.Fatalf("%+v", o)
+	}
+	for _, blocked := range []bool{true, false} { // set, then cleared by the next read
+		must(t, s.PutOrigin(bg, model.Origin{Origin: "https://a.example", Status: 200, State: "parsed", Checked: T0, Blocked: blocked}))
+		if o, err := s.Origin(bg, "https://a.example"); err != nil || o.Blocked != blocked {
+			t.Fatalf("blocked %v: %+v %v", blocked, o, err)
+		}
 	}
 }
 
