@@ -103,8 +103,8 @@ func export(env environment, args []string) error {
 		"  refused      its site answered 403 until it went on the refusal list\n"+
 		"  unreachable  the homepage's robots.txt does not answer (5xx, 429, no connection)\n"+
 		"  disallowed   every feed it has is disallowed by robots.txt, and it has no sitemap\n"+
-		"  pending      not discovered yet\n"+
 		"  no-feed      discovered, with no feed and no sitemap\n"+
+		"  pending      not discovered yet\n"+
 		"  error        every feed and sitemap it has failed at its last read\n"+
 		"  active       anything else: it is read")
 	sources := fs.Bool("sources", false, "print sources with their state, robots, refusal, feeds and sitemaps")
