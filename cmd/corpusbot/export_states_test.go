@@ -163,3 +163,61 @@ func TestSourceStatesCrawled(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceStateFollowsRobots: a site that starts blocking CorpusBot after
+// its discovery is shown blocked once its robots.txt is read again, and
+// active again once it lets us back in: the state follows every read of
+// the file, not only the first.
+func TestSourceStateFollowsRobots(t *testing.T) {
+	ctx := context.Background()
+	clock := simweb.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	web := simweb.New(simweb.WithClock(clock.Now))
+	defer web.Close()
+	h := web.Host("turns.example")
+	stateBlog(h)
+	h.Robots("User-agent: *\nAllow: /\n")
+
+	s := config.Defaults()
+	s.DB = filepath.Join(t.TempDir(), "c.db")
+	// The feed due every round, robots.txt read again after a minute, and a
+	// feed robots.txt disallowed asked again after a minute too.
+	s.FeedInterval, s.RobotsTTL, s.DisallowedRecheck = 0, time.Minute, time.Minute
+	st, err := app.OpenStore(ctx, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock,
+		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wired.Close()
+	if _, _, err := st.AddSource(ctx, h.URL("/"), clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	state := func() string {
+		t.Helper()
+		page, err := st.SiteData().Sites(ctx, model.SitesQuery{Limit: 10})
+		if err != nil || len(page.Sites) != 1 || len(page.Sites[0].States) != 1 {
+			t.Fatalf("sites: %+v %v", page, err)
+		}
+		return page.Sites[0].States[0]
+	}
+	for i, step := range []struct {
+		robots, want string
+	}{
+		{"User-agent: *\nAllow: /\n", model.StateActive},
+		{"User-agent: CorpusBot\nDisallow: /\n", model.StateBlocked},
+		{"User-agent: *\nAllow: /\n", model.StateActive},
+	} {
+		h.Robots(step.robots)
+		if err := wired.Crawler.Once(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := state(); got != step.want {
+			t.Errorf("round %d: %s, want %s", i+1, got, step.want)
+		}
+		clock.Advance(2 * time.Minute)
+	}
+}

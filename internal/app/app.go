@@ -125,9 +125,13 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		posts, due, err := db.Gauges(ctx, clock.Now())
 		return metrics.Sample{PostsByState: posts, DueByKind: due}, err
 	})
+	// Stored robots expiries bounded by the TTLs now set; every read
+	// updates its origin's standing (blocked, unreachable).
+	robotsOpts := store.RobotsCacheOptions{Log: o.Log, Bound: true, TTL: o.Settings.RobotsTTL,
+		GuessTTL: o.Settings.RobotsGuessTTL, Agent: o.Settings.ProductToken()}
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
-		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, store.RobotsCacheOptions{Log: o.Log, Bound: true, TTL: o.Settings.RobotsTTL, GuessTTL: o.Settings.RobotsGuessTTL}),
+		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, robotsOpts),
 		OptedOut: optedOut(db.Store, o.Log),
 		Resolver: o.Network.Resolver, Dial: o.Network.Dial, Proxy: o.Network.Proxy, TLS: o.Network.TLS,
 	}
@@ -135,7 +139,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		// A cluster: politeness and robots.txt are kept in the database,
 		// shared by every worker.
 		fo.Lease = postgres.NewLease(db.pg.SQL(), clock, postgres.LeaseOptions{Log: o.Log})
-		fo.Robots = postgres.NewRobotsCache(db.pg, clock, store.RobotsCacheOptions{Log: o.Log, Bound: true, TTL: o.Settings.RobotsTTL, GuessTTL: o.Settings.RobotsGuessTTL})
+		fo.Robots = postgres.NewRobotsCache(db.pg, clock, robotsOpts)
 	}
 	var archive *warc.Writer
 	if o.Settings.WarcDir != "" {

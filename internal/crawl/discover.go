@@ -200,7 +200,7 @@ func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.Robots
 	origin := model.OriginOf(u)
 	status, _ := c.robotsStatus.Load(origin)
 	o := model.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked,
-		Blocked: e.Verdict.File != nil && !e.Verdict.File.For(c.agent()).Allowed("/")}
+		Blocked: e.BlocksAll(c.agent())}
 	if s, ok := status.(int); ok {
 		o.Status = s
 	} else if prev, err := c.Store.Origin(ctx, origin); err == nil {

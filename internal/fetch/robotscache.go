@@ -54,3 +54,11 @@ func (c *MemoryRobots) Put(ctx context.Context, origin string, e RobotsEntry) {
 	defer c.mu.Unlock()
 	c.m[origin] = e
 }
+
+// BlocksAll reports whether the robots.txt this entry obeys (a file served,
+// or its last copy kept while the origin is unreachable) disallows agent
+// (a product token) the whole site: the homepage path "/" is disallowed.
+// A 401/403 on robots.txt is not that: no file was served.
+func (e RobotsEntry) BlocksAll(agent string) bool {
+	return e.Verdict.File != nil && !e.Verdict.File.For(agent).Allowed("/")
+}

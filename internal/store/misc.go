@@ -23,6 +23,19 @@ func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	return nil
 }
 
+// UpdateOriginStanding implements Store: the state, check time and
+// blocked bit of an origin already recorded (its status, the HTTP status
+// of the read, is the crawl's to record); an origin not recorded yet is
+// left to the crawl's discovery.
+func (d *DB) UpdateOriginStanding(ctx context.Context, o model.Origin) error {
+	_, err := d.w.ExecContext(ctx, `UPDATE origins SET state = $2, checked = $3, blocked = $4 WHERE origin = $1`,
+		o.Origin, o.State, ts(o.Checked), b2i(o.Blocked))
+	if err != nil {
+		return fmt.Errorf("update origin %s: %w", o.Origin, err)
+	}
+	return nil
+}
+
 // Origin implements Store.
 func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	o := model.Origin{Origin: origin}

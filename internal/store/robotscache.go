@@ -25,6 +25,7 @@ type RobotsCache struct {
 	log   *slog.Logger
 	mem   *RobotsMemory
 	ttls  *robots.TTLs // nil: stored expiries stand
+	agent string       // "": origins are recorded by the crawl alone
 }
 
 // RobotsCacheOptions are a RobotsCache's settings.
@@ -38,6 +39,12 @@ type RobotsCacheOptions struct {
 	// does not know the settings) stored expiries stand.
 	Bound         bool
 	TTL, GuessTTL time.Duration
+	// Agent, when set, is the product token the crawler obeys: every entry
+	// put also updates its origin's standing (state, check, whether the
+	// file blocks Agent from the whole site), so that a source's state
+	// (blocked, unreachable) follows each read of robots.txt, not only the
+	// one at discovery.
+	Agent string
 }
 
 // DefaultRobotsMemory is how many origins the memory layer of a
@@ -53,7 +60,7 @@ func NewRobotsCache(st Store, o RobotsCacheOptions) *RobotsCache {
 	if log == nil {
 		log = slog.Default()
 	}
-	c := &RobotsCache{store: st, log: log, mem: NewRobotsMemory(DefaultRobotsMemory)}
+	c := &RobotsCache{store: st, log: log, mem: NewRobotsMemory(DefaultRobotsMemory), agent: o.Agent}
 	if o.Bound {
 		c.ttls = &robots.TTLs{Answer: max(o.TTL, 0), Guess: max(o.GuessTTL, 0)}
 	}
@@ -105,6 +112,13 @@ func (c *RobotsCache) Put(ctx context.Context, origin string, e fetch.RobotsEntr
 	c.mem.Put(ctx, origin, e)
 	if err := c.store.PutRobots(ctx, recordOf(origin, e)); err != nil {
 		c.log.Warn("robots cache write failed", "origin", origin, "err", err)
+	}
+	if c.agent == "" {
+		return
+	}
+	o := model.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked, Blocked: e.BlocksAll(c.agent)}
+	if err := c.store.UpdateOriginStanding(ctx, o); err != nil {
+		c.log.Warn("origin standing write failed", "origin", origin, "err", err)
 	}
 }
 

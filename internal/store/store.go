@@ -206,6 +206,9 @@ type Diff struct {
 // Store is the crawler's persistent state. Implementations are safe for
 // concurrent use.
 type Store interface {
+	// UpdateOriginStanding sets the state, check time and blocked bit of
+	// an origin PutOrigin recorded, keeping its status; none: nothing.
+	UpdateOriginStanding(ctx context.Context, o model.Origin) error
 	// PruneRequests deletes at most limit request-log rows that started
 	// before before, oldest first, and says how many it deleted.
 	PruneRequests(ctx context.Context, before time.Time, limit int) (int64, error)

@@ -124,6 +124,17 @@ func testOrigins(t *testing.T, s store.Store) {
 			t.Fatalf("blocked %v: %+v %v", blocked, o, err)
 		}
 	}
+	// A later robots.txt read updates the standing and keeps the status;
+	// an origin never recorded is not created by it.
+	later := T0.Add(time.Hour)
+	must(t, s.UpdateOriginStanding(bg, model.Origin{Origin: "https://a.example", State: "stale-copy", Checked: later, Blocked: true}))
+	if o, err := s.Origin(bg, "https://a.example"); err != nil || o.Status != 200 || o.State != "stale-copy" || !o.Checked.Equal(later) || !o.Blocked {
+		t.Fatalf("after UpdateOriginStanding: %+v %v", o, err)
+	}
+	must(t, s.UpdateOriginStanding(bg, model.Origin{Origin: "https://new.example", State: "parsed", Checked: later}))
+	if _, err := s.Origin(bg, "https://new.example"); !errors.Is(err, model.ErrNotFound) {
+		t.Fatalf("UpdateOriginStanding created an origin: %v", err)
+	}
 }
 
 func testFeeds(t *testing.T, s store.Store) {
