@@ -29,15 +29,15 @@ import (
 // simulated web served by the parent, so that the parent's server sees,
 // and checks, the requests of all of them together. One worker is killed
 // with SIGKILL early in the run; the others must take over its sites and
-// its claimed work.
+// its checked out work.
 const (
-	clusterEnv      = "CORPUSBOT_CLUSTER_CHILD" // "dsn|web address|worker"
-	clusterSites    = 6
-	clusterPages    = 3 // feed pages per site: page one and two catalogue pages
-	clusterPerPage  = 8
-	clusterPosts    = clusterSites * clusterPages * clusterPerPage
-	clusterLeaseTTL = 400 * time.Millisecond
-	clusterClaimTTL = time.Second
+	clusterEnv         = "CORPUSBOT_CLUSTER_CHILD" // "dsn|web address|worker"
+	clusterSites       = 6
+	clusterPages       = 3 // feed pages per site: page one and two catalogue pages
+	clusterPerPage     = 8
+	clusterPosts       = clusterSites * clusterPages * clusterPerPage
+	clusterLeaseTTL    = 400 * time.Millisecond
+	clusterCheckoutTTL = time.Second
 )
 
 func clusterSettings() config.Settings {
@@ -90,9 +90,9 @@ func blogFarm(web *simweb.Web, sites, pages, perPage int) map[string]bool {
 // until SIGTERM.
 func TestClusterChild(t *testing.T) {
 	runClusterWorker(t, clusterEnv, clusterWorker{
-		settings: clusterSettings(), claimTTL: clusterClaimTTL, pause: 20 * time.Millisecond,
+		settings: clusterSettings(), claimTTL: clusterCheckoutTTL, pause: 20 * time.Millisecond,
 		tune: func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB) {
-			rc.ClaimTTL = clusterClaimTTL
+			rc.HoldTTL = clusterCheckoutTTL
 			o.Lease = postgres.NewLease(db.SQL(), o.Clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard})
 			o.Timeouts = fetch.Timeouts{Total: 5 * time.Second}
 		},
@@ -101,7 +101,7 @@ func TestClusterChild(t *testing.T) {
 }
 
 // clusterWorker is how a worker process of a cluster test runs: its
-// settings, its claims' lifetime (0: the default), the pause between two
+// settings, its checkouts' lifetime (0: the default), the pause between two
 // rounds, changes to its fetcher's options, and the line it prints to the
 // parent for every record.
 type clusterWorker struct {
@@ -129,7 +129,7 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.SetClaims("worker-"+worker, w.claimTTL, nil)
+	db.SetCheckouts("worker-"+worker, w.claimTTL, nil)
 	clock := fetch.RealClock{}
 	c := &crawl.Crawler{Store: db, Clock: clock, Settings: w.settings, Log: discard}
 	defer c.Close()
@@ -170,7 +170,7 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 // across the three workers, as the server saw them; every post fetched,
 // and fetched once (but the one a killed worker may have had in flight);
 // robots.txt read once per origin for the whole cluster; the killed
-// worker's claimed work taken over once its claims lapse.
+// worker's checked out work taken over once its checkouts lapse.
 func TestCluster(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns worker processes")
@@ -182,7 +182,7 @@ func TestCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.SetClaims("parent", time.Second, nil)
+	db.SetCheckouts("parent", time.Second, nil)
 	web, pages := clusterWeb(t)
 	for s := range clusterSites {
 		if _, _, err := db.AddSource(ctx, "http://"+clusterHost(s)+"/", time.Now()); err != nil {
@@ -215,7 +215,7 @@ func TestCluster(t *testing.T) {
 		}
 		cmds[w] = cmd
 		if w == 0 {
-			time.Sleep(300 * time.Millisecond) // worker 0 claims the first work
+			time.Sleep(300 * time.Millisecond) // worker 0 checks out the first work
 		}
 		wg.Go(func() {
 			sc := bufio.NewScanner(stdout)
@@ -229,9 +229,9 @@ func TestCluster(t *testing.T) {
 				done = append(done, req{w, f[1], f[2]})
 				mu.Unlock()
 				// Kill worker 0 a few requests in, at a moment it holds
-				// claimed work, so that the take-over is exercised.
+				// checked out work, so that the take-over is exercised.
 				if n++; w == 0 && n >= 4 && killedAt.IsZero() {
-					if held := claimsHeld(t, db, "worker-0"); held > 0 {
+					if held := checkoutsHeld(t, db, "worker-0"); held > 0 {
 						cmd.Process.Kill() // SIGKILL mid-run: no release, no renewals
 						mu.Lock()
 						killedAt, killedHost, heldAtKill = time.Now(), hostOf(f[2]), held
@@ -317,8 +317,8 @@ func TestCluster(t *testing.T) {
 	t.Logf("requests by worker %v; worker 0 killed on %s holding %d claims; %d post pages fetched twice", by, killedHost, heldAtKill, twice)
 }
 
-// claimsHeld counts the live claims owner holds, across the claimed tables.
-func claimsHeld(t *testing.T, db *postgres.DB, owner string) int {
+// checkoutsHeld counts the live checkouts owner holds, across the checked-out tables.
+func checkoutsHeld(t *testing.T, db *postgres.DB, owner string) int {
 	total := 0
 	for _, table := range []string{"posts", "feeds", "sources", "sitemaps"} {
 		var n int

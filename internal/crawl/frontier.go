@@ -49,7 +49,7 @@ type round struct {
 	id    string    // names the round in site_checkouts: finished sites are not taken up again
 	start time.Time // when it began (the clock's time)
 	// polls are the feeds due for a re-read that this round may read
-	// (FEED_BUDGET), claimed at its start, by source; pollSites their
+	// (FEED_BUDGET), checked out at its start, by source; pollSites their
 	// sources' sites, most overdue first.
 	polls     map[int64][]store.Feed
 	pollSites []string

@@ -14,7 +14,7 @@ import (
 // (the round's re-reads and the feeds never read) with their catalogue
 // walks, then catalogue walks left unfinished, then sitemap discovery,
 // the sitemaps due, and last the pages all of that made due. Each step
-// claims the items it takes, as the batch commands do, so a batch command
+// checks out the items it takes, as the batch commands do, so a batch command
 // on another worker never takes the same item. The site is checked in as
 // finished for the round when its work ran to the end, or given back
 // unfinished when ctx ended or its owner opted out meanwhile.
@@ -97,7 +97,7 @@ func (c *Crawler) discoverStep(ctx context.Context, src *store.Source) error {
 	if !src.Discovered.IsZero() || src.DiscoverAfter.After(c.Clock.Now()) {
 		return nil
 	}
-	fresh, ok, err := c.Store.ClaimSource(ctx, src.ID)
+	fresh, ok, err := c.Store.CheckOutSource(ctx, src.ID)
 	if err != nil || !ok {
 		return err
 	}
@@ -160,7 +160,7 @@ func (c *Crawler) sitemapDiscoveryStep(ctx context.Context, src *store.Source) e
 	if src.Discovered.IsZero() || !src.SitemapsChecked.IsZero() || src.SitemapsAfter.After(c.Clock.Now()) {
 		return nil
 	}
-	fresh, ok, err := c.Store.ClaimSource(ctx, src.ID)
+	fresh, ok, err := c.Store.CheckOutSource(ctx, src.ID)
 	if err != nil || !ok {
 		return err
 	}

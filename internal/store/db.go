@@ -25,10 +25,10 @@ type Dialect struct {
 	// QuestionPlaceholders rewrites $n as ?n (SQLite; the same numbering,
 	// so a reused argument stays one argument).
 	QuestionPlaceholders bool
-	// SkipLocked ends the row choice of a work claim: "FOR UPDATE SKIP
-	// LOCKED" on PostgreSQL, so that concurrent claimers take disjoint
+	// SkipLocked ends the row choice of a work checkout: "FOR UPDATE SKIP
+	// LOCKED" on PostgreSQL, so that concurrent workers take disjoint
 	// rows without waiting; empty on SQLite, whose one writer already
-	// serialises claims.
+	// serialises checkouts.
 	SkipLocked string
 	// CacheStatements keeps each query prepared (statements.go).
 	CacheStatements bool
@@ -46,38 +46,38 @@ type Dialect struct {
 
 // DB is the shared Store over database/sql.
 type DB struct {
-	w       writer // single-statement writes; the others are DB.tx's
-	r       conn   // reads (the writer's pool too on PostgreSQL)
-	wdb     *sql.DB
-	group   *groupCommit // the one writer (Dialect.GroupCommit); nil: none
-	closers []func() error
-	dialect *Dialect
-	claims  *claims
-	queries sync.Map // query as written -> as sent
-	log     *slog.Logger
-	stop    chan struct{}
-	done    chan struct{}
+	w         writer // single-statement writes; the others are DB.tx's
+	r         conn   // reads (the writer's pool too on PostgreSQL)
+	wdb       *sql.DB
+	group     *groupCommit // the one writer (Dialect.GroupCommit); nil: none
+	closers   []func() error
+	dialect   *Dialect
+	checkouts *checkouts
+	queries   sync.Map // query as written -> as sent
+	log       *slog.Logger
+	stop      chan struct{}
+	done      chan struct{}
 	// closeOnce: a second Close is an error, not a panic.
 	closeOnce sync.Once
 	stmts     statements
 }
 
 // New returns the Store over the writer and reader pools (they may be the
-// same) with claims made as owner ("": a name unique to this process)
-// until ttl (0: DefaultClaimTTL) passes, renewed while the DB is open.
-// Close releases the claims and closes both pools.
+// same) with work checked out as owner ("": a name unique to this process)
+// until ttl (0: DefaultCheckoutTTL) passes, renewed while the DB is open.
+// Close gives back the checkouts and closes both pools.
 func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Logger) *DB {
 	if log == nil {
 		log = slog.Default()
 	}
-	db := &DB{wdb: w, dialect: &d, claims: newClaims(owner, ttl), log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	db := &DB{wdb: w, dialect: &d, checkouts: newCheckouts(owner, ttl), log: log, stop: make(chan struct{}), done: make(chan struct{})}
 	db.w, db.r = writer{db}, conn{x: r, db: db, pool: r}
 	if d.GroupCommit {
 		db.group = newGroupCommit(db)
 	}
 	go func() {
 		defer close(db.done)
-		db.renewClaims(db.stop)
+		db.renewCheckouts(db.stop)
 	}()
 	db.closers = append(db.closers, r.Close)
 	if r != w {
@@ -86,7 +86,7 @@ func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Log
 	return db
 }
 
-// Close releases this owner's claims, waits for the writes under way and
+// Close gives back this owner's checkouts, waits for the writes under way and
 // closes the pools; a write asked for after Close fails.
 func (d *DB) Close() error {
 	first := errors.New("already closed")
@@ -97,7 +97,7 @@ func (d *DB) Close() error {
 func (d *DB) close() error {
 	close(d.stop)
 	<-d.done
-	d.releaseClaims()
+	d.releaseCheckouts()
 	if d.group != nil {
 		d.group.close()
 	}

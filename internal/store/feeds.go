@@ -58,12 +58,12 @@ func (d *DB) UpdateFeed(ctx context.Context, f Feed) error {
 	return d.tx(ctx, func(tx conn) error { return d.updateFeed(ctx, tx, f) })
 }
 
-// updateFeed stores f's standing. It releases the feed's claim, except in
-// the middle of a catalogue walk (pending), where it renews the claim for
+// updateFeed stores f's standing. It gives back the feed's checkout, except in
+// the middle of a catalogue walk (pending), where it renews the checkout for
 // whoever wrote, so that the walk's next page is not handed to another
 // worker.
 func (d *DB) updateFeed(ctx context.Context, tx conn, f Feed) error {
-	owner, _, until := d.claims.stamp()
+	owner, _, until := d.checkouts.stamp()
 	_, err := tx.ExecContext(ctx, `UPDATE feeds SET state = $1, etag = $2, last_modified = $3, last_read = $4, checked = $5,
 		error = $6, catalogue = $7, next_page = $8, pages = $9,
 		claimed_by = CASE WHEN $7 = 'pending' THEN $10 ELSE '' END,
@@ -84,7 +84,7 @@ func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error) {
 
 // FeedsDue implements Store. Each state is its own index range, so
 // the choice costs a few index seeks however many feeds there are. It
-// claims what it returns (see claims). The due conditions are repeated
+// checks out what it returns (see checkouts). The due conditions are repeated
 // outside the union: PostgreSQL re-checks only the locking level's
 // conditions on a row another worker changed meanwhile (one that finished
 // it), not the subqueries'. (As a CASE, which no planner turns into an
@@ -103,17 +103,17 @@ func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int, activeCond string) ([]Feed, error) {
 	// How long each is overdue, so that the three kinds share one order.
 	overdue := `CASE state WHEN 'active' THEN $7 - next_due WHEN 'error' THEN $4 - checked ELSE $5 - checked END`
-	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
-			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7 AND retry_at <= $7`+activeCond+` AND `+freeClaim+notPaused+` ORDER BY next_due LIMIT $6) a
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) e
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+freeClaim+notPaused+` ORDER BY checked LIMIT $6) d)
-		AND `+freeClaim+` AND retry_at <= $7 AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
+	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
+			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7 AND retry_at <= $7`+activeCond+` AND `+notCheckedOut+notPaused+` ORDER BY next_due LIMIT $6) a
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) e
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) d)
+		AND `+notCheckedOut+` AND retry_at <= $7 AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
 		ORDER BY `+overdue+` DESC, id LIMIT $6`, func(a, b Feed) int {
 		return cmp.Or(cmp.Compare(overdueBy(b, now, errorBefore, disallowedBefore), overdueBy(a, now, errorBefore, disallowedBefore)), cmp.Compare(a.ID, b.ID))
 	}, ts(errorBefore), ts(disallowedBefore), limit, ts(now))
 }
 
-// overdueBy is FeedsDue's order key in Go, for sorting what the claim
+// overdueBy is FeedsDue's order key in Go, for sorting what the checkout
 // returned.
 func overdueBy(f Feed, now, errorBefore, disallowedBefore time.Time) int64 {
 	switch f.State {
@@ -140,18 +140,18 @@ func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// CataloguesDue implements Store, claiming what it returns: the
-// feed's claim is renewed by every page the walk stores and released when
+// CataloguesDue implements Store, checking out what it returns: the
+// feed's checkout is renewed by every page the walk stores and released when
 // the walk ends (see updateFeed), so one worker walks a catalogue at a time
 // and a poll of the same feed never writes over the walk's progress.
 func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Feed, error) {
-	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN ('none', 'pending', 'interrupted') AND state = 'active'
-		AND last_read <> 0 AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
+	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN ('none', 'pending', 'interrupted') AND state = 'active'
+		AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
 }
 
-// claimFeeds claims the feeds choice selects, sorted by order.
-func (d *DB) claimFeeds(ctx context.Context, choice string, order func(a, b Feed) int, args ...any) ([]Feed, error) {
-	q, qargs := d.claimQuery("feeds", feedCols, choice), d.claimArgs(args...)
+// checkOutFeeds checks out the feeds choice selects, sorted by order.
+func (d *DB) checkOutFeeds(ctx context.Context, choice string, order func(a, b Feed) int, args ...any) ([]Feed, error) {
+	q, qargs := d.checkOutQuery("feeds", feedCols, choice), d.checkoutArgs(args...)
 	var out []Feed
 	err := d.tx(ctx, func(tx conn) error {
 		var err error

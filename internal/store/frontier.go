@@ -16,7 +16,7 @@ import (
 // work due, checked out to one worker at a time; and, for one site, the
 // due work of each of its sources. A site's checkout is a row of
 // site_checkouts held by one worker until claimed_until, renewed and
-// released with the item claims (claims.go); the item claims still apply
+// released with the item checkouts (checkouts.go); the item checkouts still apply
 // inside a checked-out site, so the batch commands (articles fetch,
 // sitemaps fetch) running on another worker never take the same item.
 
@@ -50,7 +50,7 @@ func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, e
 	if q.Round == "" {
 		return nil, errors.New("due sites: no round")
 	}
-	owner, now, _ := d.claims.stamp()
+	owner, now, _ := d.checkouts.stamp()
 	var out []DueSite
 	err := d.each(ctx, d.r, `SELECT s.id, s.site FROM sources s WHERE s.id > $5 AND `+dueSource("$2", "$3")+` AND `+siteFree+`
 		ORDER BY s.id LIMIT $6`, []any{owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, q.After, limit, now}, func(rows *sql.Rows) error {
@@ -67,7 +67,7 @@ func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, e
 
 // DueSitesHeld implements Store.
 func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
-	owner, now, _ := d.claims.stamp()
+	owner, now, _ := d.checkouts.stamp()
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$2", "$3")+`
 		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.claimed_by <> $1 AND c.claimed_until >= $5 AND c.round <> $4)`,
@@ -91,7 +91,7 @@ func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 
 // CheckOutSites implements Store.
 func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
-	owner, now, until := d.claims.stamp()
+	owner, now, until := d.checkouts.stamp()
 	var out []string
 	err := d.tx(ctx, func(tx conn) error {
 		out = out[:0]
@@ -116,7 +116,7 @@ func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([
 
 // CheckInSite implements Store.
 func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
-	owner, _, _ := d.claims.stamp()
+	owner, _, _ := d.checkouts.stamp()
 	return d.tx(ctx, func(tx conn) error {
 		_, err := tx.ExecContext(ctx, `UPDATE site_checkouts SET claimed_until = 0,
 			round = CASE WHEN $3 <> '' THEN $3 ELSE round END WHERE site = $1 AND claimed_by = $2`, site, owner, round)
@@ -136,9 +136,9 @@ func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 	return out, nil
 }
 
-// ClaimSource implements Store.
-func (d *DB) ClaimSource(ctx context.Context, id int64) (Source, bool, error) {
-	out, err := d.claimSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+freeClaim, id)
+// CheckOutSource implements Store.
+func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error) {
+	out, err := d.checkOutSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+notCheckedOut, id)
 	if err != nil {
 		return Source{}, false, fmt.Errorf("claim source %d: %w", id, err)
 	}
@@ -150,14 +150,14 @@ func (d *DB) ClaimSource(ctx context.Context, id int64) (Source, bool, error) {
 
 // FeedsToRead implements Store.
 func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
-	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND (checked = 0 OR attempts > 0)
-		AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
+	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND (checked = 0 OR attempts > 0)
+		AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
 // SourceCataloguesDue implements Store.
 func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
-	return d.claimFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN ('none', 'pending', 'interrupted')
-		AND state = 'active' AND last_read <> 0 AND retry_at <= $5 AND `+freeClaim+notPaused+` ORDER BY id`,
+	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN ('none', 'pending', 'interrupted')
+		AND state = 'active' AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`,
 		func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
@@ -165,12 +165,12 @@ func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.T
 // for SITEMAP_INTERVAL, and those of its index children whose retry is due;
 // never one recorded as skipped.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error) {
-	args := d.claimArgs(sourceID, ts(before), ts(now))
+	args := d.checkoutArgs(sourceID, ts(before), ts(now))
 	var out []Sitemap
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
-		out, err = d.sitemaps(ctx, tx, d.claimQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
-			AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6`+notSkipped+` AND `+freeClaim+notPaused+` ORDER BY last_read, id`),
+		out, err = d.sitemaps(ctx, tx, d.checkOutQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
+			AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6`+notSkipped+` AND `+notCheckedOut+notPaused+` ORDER BY last_read, id`),
 			args...)
 		return err
 	})

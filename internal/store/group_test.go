@@ -16,7 +16,7 @@ import (
 )
 
 // The group commit's own tests, on a bare SQLite file: a table kv, and the
-// claim tables the DB renews and releases. The store's behaviour through
+// checkout tables the DB renews and releases. The store's behaviour through
 // it is the storetest suites' (store/sqlite).
 
 func openGroupDB(t *testing.T) (*DB, string) {
@@ -29,7 +29,7 @@ func openGroupDB(t *testing.T) (*DB, string) {
 	}
 	w.SetMaxOpenConns(1)
 	ddl := []string{`CREATE TABLE kv(k TEXT PRIMARY KEY, v INTEGER NOT NULL)`}
-	for _, table := range claimTables {
+	for _, table := range checkoutTables {
 		ddl = append(ddl, `CREATE TABLE `+table+`(id INTEGER PRIMARY KEY, claimed_by TEXT NOT NULL DEFAULT '', claimed_until INTEGER NOT NULL DEFAULT 0)`)
 	}
 	for _, q := range ddl {

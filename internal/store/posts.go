@@ -117,16 +117,16 @@ func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 	return p, err
 }
 
-// PostsDue implements Store. It claims what it returns for this
-// DB's claimer (see SetClaims): rows claimed by another live claimer are
+// PostsDue implements Store. It checks out what it returns for this
+// DB's worker (see SetCheckouts): rows checked out by another live worker are
 // skipped, and the row locks are taken with SKIP LOCKED, so two workers
 // asking at once get disjoint batches.
 func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]Post, error) {
-	cond, args := `due = 1 AND retry_at <= $5`, d.claimArgs(limit, ts(now))
+	cond, args := `due = 1 AND retry_at <= $5`, d.checkoutArgs(limit, ts(now))
 	if sourceID != 0 {
 		cond, args = `due = 1 AND retry_at <= $5 AND source_id = $6`, append(args, sourceID)
 	}
-	q := d.claimQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+freeClaim+notPaused+` ORDER BY id LIMIT $4`)
+	q := d.checkOutQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`)
 	var out []Post
 	err := d.tx(ctx, func(tx conn) error {
 		out = nil

@@ -49,17 +49,17 @@ type Push interface {
 	// FeedSubscription returns the feed's subscription, or ErrNotFound.
 	FeedSubscription(ctx context.Context, feedID int64) (Subscription, error)
 	// PutSubscription stores s's state (every field but the keys, feed,
-	// source and counts) and releases its claim.
+	// source and counts) and gives back its checkout.
 	PutSubscription(ctx context.Context, s Subscription) error
 	// SubscriptionsDue lists subscriptions whose NextAction is not after
 	// now, and those of paused sources still wanted, requested or active,
-	// and claims them until claimUntil (or the next PutSubscription), so
+	// and checks them out until checkoutUntil (or the next PutSubscription), so
 	// that another worker does not take them meanwhile.
-	SubscriptionsDue(ctx context.Context, now, claimUntil time.Time, limit int) ([]Subscription, error)
+	SubscriptionsDue(ctx context.Context, now, checkoutUntil time.Time, limit int) ([]Subscription, error)
 	// PushRead is FeedRead for a delivery: the posts are added and the
 	// feed's read standing (state, error, last read, title, history, next
 	// due) stored in one transaction, leaving its validators, catalogue
-	// walk and claim as they are — a delivery is no poll.
+	// walk and check out as they are — a delivery is no poll.
 	PushRead(ctx context.Context, callback string, now time.Time, posts []NewPost, update func(AddResult) Feed) (AddResult, error)
 
 	// IndexNowHolds reports whether a source that is not paused is on

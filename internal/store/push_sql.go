@@ -90,10 +90,10 @@ func (d *DB) PutSubscription(ctx context.Context, s Subscription) error {
 	return nil
 }
 
-// SubscriptionsDue implements Push. Each row is claimed by setting
+// SubscriptionsDue implements Push. Each row is checked out by setting
 // its claimed_until, which only one claimer can do while the last claim
 // runs; PutSubscription releases it.
-func (d *DB) SubscriptionsDue(ctx context.Context, now, claimUntil time.Time, limit int) ([]Subscription, error) {
+func (d *DB) SubscriptionsDue(ctx context.Context, now, checkoutUntil time.Time, limit int) ([]Subscription, error) {
 	var out []Subscription
 	err := d.tx(ctx, func(tx conn) error {
 		var cands []Subscription
@@ -111,7 +111,7 @@ func (d *DB) SubscriptionsDue(ctx context.Context, now, claimUntil time.Time, li
 		out = nil
 		for _, s := range cands {
 			r, err := tx.ExecContext(ctx, `UPDATE subscriptions SET claimed_until = $1 WHERE callback = $2 AND claimed_until < $3`,
-				ts(claimUntil), s.Callback, ts(now))
+				ts(checkoutUntil), s.Callback, ts(now))
 			if err != nil {
 				return fmt.Errorf("claim subscription %s: %w", s.Callback, err)
 			}

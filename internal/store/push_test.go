@@ -72,7 +72,7 @@ func TestSubscriptions(t *testing.T) {
 			t.Fatalf("again: %+v, %v", s, err)
 		}
 
-		// Due, claimed once.
+		// Due, checked out once.
 		due, err := db.SubscriptionsDue(ctx, t0, t0.Add(10*time.Minute), 10)
 		if err != nil || len(due) != 1 || due[0].Callback != "cb1" {
 			t.Fatalf("due: %+v, %v", due, err)
@@ -80,7 +80,7 @@ func TestSubscriptions(t *testing.T) {
 		if due, err = db.SubscriptionsDue(ctx, t0, t0.Add(10*time.Minute), 10); err != nil || len(due) != 0 {
 			t.Fatalf("claimed, yet due again: %+v, %v", due, err)
 		}
-		// Active, stored with every time; the claim released.
+		// Active, stored with every time; the checkout released.
 		s.State, s.Lease, s.Verified, s.Expires, s.NextAction = push.StateActive, 240*time.Hour, t0, t0.Add(240*time.Hour), t0.Add(216*time.Hour)
 		s.Requested, s.Attempts, s.Error = t0.Add(-time.Second), 2, "e"
 		if err := db.PutSubscription(ctx, s); err != nil {

@@ -86,7 +86,7 @@ var Migrations = []string{
 	CREATE INDEX requests_day ON requests(start, outcome, status, conditional, bytes);
 	CREATE INDEX origins_state ON origins(state);`,
 	// The frontier (package crawl): a site's checkout by one worker (renewed
-	// and released with the item claims) and the round that last finished
+	// and released with the item checkouts) and the round that last finished
 	// it, so that a round never takes a finished site up again; sources by
 	// site for the site's work.
 	`CREATE TABLE site_checkouts (

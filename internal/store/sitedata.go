@@ -10,7 +10,7 @@ import (
 
 // SiteData is the public site's questions over the shared SQL store: what
 // the site reads (coverage, sites, one site's metadata) and writes (pauses,
-// claims), in the vocabulary of package model; web.Data is the interface
+// checkouts), in the vocabulary of package model; web.Data is the interface
 // the site declares over it. storetest.RunSiteDataSuite holds its answers
 // to golden files on every backend.
 //

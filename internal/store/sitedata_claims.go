@@ -11,7 +11,7 @@ import (
 )
 
 // Site claims (model.Claim) live in site_claims; they are owners' requests
-// to manage a site, unrelated to the work claims of claims.go.
+// to manage a site, unrelated to the work checkouts of checkouts.go.
 
 // CreateClaim implements web.Data: the primary key refuses an existing ID.
 func (s *SiteData) CreateClaim(ctx context.Context, c model.Claim) error {

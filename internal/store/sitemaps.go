@@ -90,17 +90,17 @@ func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, erro
 // never due, and so never "never read": a source whose only unread
 // sitemaps are taxonomies is not truncated by them.
 //
-// It claims what it returns; UpdateSitemap releases the claim.
+// It checks out what it returns; UpdateSitemap gives back the checkout.
 func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]Sitemap, error) {
-	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND retry_at <= $6` + notSkipped + ` AND ` + freeClaim + notPaused
+	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND retry_at <= $6` + notSkipped + ` AND ` + notCheckedOut + notPaused
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
-	args := d.claimArgs(ts(before), limit, ts(now))
+	args := d.checkoutArgs(ts(before), limit, ts(now))
 	var out []Sitemap
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
-		out, err = d.sitemaps(ctx, tx, d.claimQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), args...)
+		out, err = d.sitemaps(ctx, tx, d.checkOutQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), args...)
 		return err
 	})
 	if err != nil {

@@ -82,16 +82,16 @@ func (d *DB) EachSource(ctx context.Context, fn func(Source) error) error {
 	})
 }
 
-// SourcesToDiscover implements Store, claiming what it returns
+// SourcesToDiscover implements Store, checking out what it returns
 // (released by MarkDiscovered and PostponeDiscovery).
 func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]Source, error) {
-	return d.claimSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND paused = 0 AND `+freeClaim+`
+	return d.checkOutSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND paused = 0 AND `+notCheckedOut+`
 		ORDER BY id LIMIT $5`, ts(now), limit)
 }
 
-// claimSources claims the sources choice selects, in id order.
-func (d *DB) claimSources(ctx context.Context, choice string, args ...any) ([]Source, error) {
-	q, qargs := d.claimQuery("sources", sourceCols, choice), d.claimArgs(args...)
+// checkOutSources checks out the sources choice selects, in id order.
+func (d *DB) checkOutSources(ctx context.Context, choice string, args ...any) ([]Source, error) {
+	q, qargs := d.checkOutQuery("sources", sourceCols, choice), d.checkoutArgs(args...)
 	var out []Source
 	err := d.tx(ctx, func(tx conn) error {
 		var err error
@@ -125,14 +125,14 @@ func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error 
 	return err
 }
 
-// SourcesForSitemaps implements Store, claiming what it returns
+// SourcesForSitemaps implements Store, checking out what it returns
 // (released by MarkSitemapsChecked and PostponeSitemaps).
 func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error) {
-	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND paused = 0 AND ` + freeClaim
+	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND paused = 0 AND ` + notCheckedOut
 	if truncated {
 		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.catalogue <> 'done')`
 	}
-	return d.claimSources(ctx, q+` ORDER BY id LIMIT $5`, ts(now), limit)
+	return d.checkOutSources(ctx, q+` ORDER BY id LIMIT $5`, ts(now), limit)
 }
 
 // MarkSitemapsChecked implements Store.

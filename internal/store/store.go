@@ -309,7 +309,7 @@ type Store interface {
 	CountDueSites(ctx context.Context, q SiteQuery) (int, error)
 	// CheckOutSites checks out to this worker those of sites that are
 	// free (not checked out by another live worker, not finished in
-	// round) and returns them; a checkout lasts as long as the item claims
+	// round) and returns them; a checkout lasts as long as the item checkouts
 	// and is renewed with them.
 	CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error)
 	// CheckInSite gives a checked-out site back: finished in round, or,
@@ -317,14 +317,14 @@ type Store interface {
 	CheckInSite(ctx context.Context, site, round string) error
 	// SiteSources lists the site's sources that are not paused, by ID.
 	SiteSources(ctx context.Context, site string) ([]Source, error)
-	// ClaimSource claims one source (for its discovery or sitemap
+	// CheckOutSource checks out one source (for its discovery or sitemap
 	// discovery) unless another worker holds it or it is paused;
 	// MarkDiscovered, PostponeDiscovery, MarkSitemapsChecked and
 	// PostponeSitemaps release it.
-	ClaimSource(ctx context.Context, id int64) (Source, bool, error)
+	CheckOutSource(ctx context.Context, id int64) (Source, bool, error)
 	// PollsDue is FeedsDue without the feeds never tried.
 	PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
-	// FeedsToRead lists and claims a source's active feeds never tried, and
+	// FeedsToRead lists and checks out a source's active feeds never tried, and
 	// those whose last read failed with a fault that says "try later" once
 	// their retry is due at now.
 	FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error)

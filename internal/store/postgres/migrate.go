@@ -146,11 +146,11 @@ var migrations = append([]string{
 		holder TEXT NOT NULL,
 		expires BIGINT NOT NULL
 	);`,
-	// 4: work claims (see claims.go): a due post or feed handed to one
+	// 4: work checkouts (see checkouts.go): a due post or feed handed to one
 	// worker is not handed to another until claimed_until passes.
 	`ALTER TABLE posts ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE feeds ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;`,
-	// 5: claims on the discovery, sitemap-discovery and sitemap batches.
+	// 5: checkouts of the discovery, sitemap-discovery and sitemap batches.
 	`ALTER TABLE sources ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE sitemaps ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '', ADD COLUMN claimed_until BIGINT NOT NULL DEFAULT 0;
 	CREATE INDEX posts_claimed ON posts(claimed_by) WHERE claimed_until <> 0;

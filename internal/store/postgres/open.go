@@ -47,7 +47,7 @@ func IsDSN(dsn string) bool {
 }
 
 // Open connects to the database at dsn and brings its schema up to date.
-// Work is claimed under a name unique to this process (see SetClaims).
+// Work is checked out under a name unique to this process (see SetCheckouts).
 func Open(ctx context.Context, dsn string) (*DB, error) {
 	db, err := OpenDB(dsn)
 	if err != nil {

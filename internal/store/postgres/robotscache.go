@@ -20,12 +20,12 @@ import (
 // store.DefaultRobotsMemory origins used last, and one it has let go is
 // looked up in the database again. A stale or missing
 // entry is looked up in the database, where another worker may have stored
-// a fresh one. When the database's is stale too, the worker claims the
-// origin's refresh (a robots_claims row with an expiry): the claimer gets
+// a fresh one. When the database's is stale too, the worker holds the
+// origin's refresh (a robots_claims row with an expiry): the holder gets
 // the stale entry back, so its fetcher reads robots.txt and Puts the
-// result, which ends the claim; any other worker waits (up to ClaimTTL) for
-// that result instead of reading robots.txt itself, and when the claimer
-// dies, the claim expires and the next worker reads.
+// result, which ends the hold; any other worker waits (up to HoldTTL) for
+// that result instead of reading robots.txt itself, and when the holder
+// dies, the hold expires and the next worker reads.
 type RobotsCache struct {
 	db     *DB
 	clock  fetch.Clock
@@ -33,9 +33,9 @@ type RobotsCache struct {
 	opts   store.RobotsCacheOptions // the database's entries are read as store.RobotsCache reads them: bounded by the TTLs now set
 	mem    *store.RobotsMemory
 	holder string
-	// ClaimTTL bounds a refresh claim and a waiter's wait (default 30s);
+	// HoldTTL bounds a refresh hold and a waiter's wait (default 30s);
 	// Poll is how often a waiter looks again (default 50ms).
-	ClaimTTL, Poll time.Duration
+	HoldTTL, Poll time.Duration
 }
 
 // NewRobotsCache returns the cluster robots cache over db.
@@ -47,7 +47,7 @@ func NewRobotsCache(db *DB, clock fetch.Clock, o store.RobotsCacheOptions) *Robo
 	b := make([]byte, 4)
 	rand.Read(b)
 	return &RobotsCache{db: db, clock: clock, log: o.Log, opts: o, mem: store.NewRobotsMemory(store.DefaultRobotsMemory),
-		holder: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b)), ClaimTTL: 30 * time.Second, Poll: 50 * time.Millisecond}
+		holder: fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b)), HoldTTL: 30 * time.Second, Poll: 50 * time.Millisecond}
 }
 
 var _ fetch.RobotsCache = (*RobotsCache)(nil)
@@ -64,7 +64,7 @@ func (c *RobotsCache) Get(ctx context.Context, origin string) (fetch.RobotsEntry
 	if e, ok := c.mem.Get(ctx, origin); ok && c.clock.Now().Before(e.Expires) {
 		return e, true
 	}
-	deadline := c.clock.Now().Add(c.ClaimTTL)
+	deadline := c.clock.Now().Add(c.HoldTTL)
 	for {
 		e, ok := c.stored(ctx, origin)
 		now := c.clock.Now()
@@ -91,7 +91,7 @@ func (c *RobotsCache) Get(ctx context.Context, origin string) (fetch.RobotsEntry
 func (c *RobotsCache) holdRefresh(ctx context.Context, origin string, now time.Time) (bool, error) {
 	r, err := c.db.db.ExecContext(ctx, `INSERT INTO robots_claims AS c (origin, holder, expires) VALUES ($1, $2, $3)
 		ON CONFLICT (origin) DO UPDATE SET holder = $2, expires = $3 WHERE c.holder = $2 OR c.expires <= $4`,
-		origin, c.holder, ts(now.Add(c.ClaimTTL)), ts(now))
+		origin, c.holder, ts(now.Add(c.HoldTTL)), ts(now))
 	if err != nil {
 		return false, err
 	}
@@ -100,7 +100,7 @@ func (c *RobotsCache) holdRefresh(ctx context.Context, origin string, now time.T
 }
 
 // Put implements fetch.RobotsCache: the entry is stored for the cluster and
-// this worker's claim, if any, ends.
+// this worker's hold, if any, ends.
 func (c *RobotsCache) Put(ctx context.Context, origin string, e fetch.RobotsEntry) {
 	c.mem.Put(ctx, origin, e)
 	store.NewRobotsCache(c.db, c.opts).Put(ctx, origin, e)

@@ -11,17 +11,17 @@ import (
 	"corpus.blog/corpusbot/internal/store/postgres"
 )
 
-// One worker claims an origin's robots.txt read; another waits for its
-// result instead of reading too; a claimer that never answers (dead) lets
-// the next worker read after ClaimTTL.
+// One worker holds an origin's robots.txt read; another waits for its
+// result instead of reading too; a worker that never answers (dead) lets
+// the next worker read after HoldTTL.
 func TestRobotsCacheClaims(t *testing.T) {
 	dsn := testDSN(t)
 	a := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, store.RobotsCacheOptions{})
 	b := postgres.NewRobotsCache(open(t, dsn), fetch.RealClock{}, store.RobotsCacheOptions{})
-	a.ClaimTTL, b.ClaimTTL = 300*time.Millisecond, 300*time.Millisecond
+	a.HoldTTL, b.HoldTTL = 300*time.Millisecond, 300*time.Millisecond
 	b.Poll = 5 * time.Millisecond
 	const origin = "https://a.example:443"
-	if _, ok := a.Get(context.Background(), origin); ok { // a claims the read
+	if _, ok := a.Get(context.Background(), origin); ok { // a holds the read
 		t.Fatal("entry before any read")
 	}
 	now := time.Now()
@@ -39,7 +39,7 @@ func TestRobotsCacheClaims(t *testing.T) {
 	if d := time.Since(begin); d < 50*time.Millisecond {
 		t.Fatalf("b did not wait for a's read (%v)", d)
 	}
-	// A second origin whose claimer dies: b reads it itself after ClaimTTL.
+	// A second origin whose worker dies: b reads it itself after HoldTTL.
 	const other = "https://b.example:443"
 	a.Get(context.Background(), other)
 	begin = time.Now()

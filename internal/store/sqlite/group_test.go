@@ -15,7 +15,7 @@ import (
 )
 
 // Many sites' jobs writing at once through the group commit: each one's
-// add, claim and save are seen by its own next read.
+// add, check out and save are seen by its own next read.
 func TestConcurrentWritesSeeThemselves(t *testing.T) {
 	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {

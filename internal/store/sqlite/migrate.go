@@ -125,7 +125,7 @@ var migrations = append([]string{
 	// 3: discovery after a failure is retried later, not judged at once.
 	`ALTER TABLE sources ADD COLUMN discover_after INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sources ADD COLUMN sitemaps_after INTEGER NOT NULL DEFAULT 0;`,
-	// 4: work claims (store claims.go), as on PostgreSQL: the
+	// 4: work checkouts (store checkouts.go), as on PostgreSQL: the
 	// queries are shared, and two processes on one file stay out of each
 	// other's way.
 	`ALTER TABLE posts ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';

@@ -24,7 +24,7 @@ const millionSources = 1_000_000
 //	go test -run '^$' -bench MillionSources -benchtime 10x ./internal/store/sqlite
 //
 // ns/op is one `articles fetch --limit 300` batch choice (FeedsDue, which
-// also claims the batch) with a warm cache, each batch polled (untimed)
+// also checks out the batch) with a warm cache, each batch polled (untimed)
 // before the next is chosen; first-batch-ms is the first one after opening. disk-B/source
 // is the database file (checkpointed) divided by the sources, feed rows and
 // the posts included; rss-MiB is the whole test process's resident memory after
@@ -77,7 +77,7 @@ func BenchmarkMillionSources(b *testing.B) {
 	toDiscover := time.Since(begin)
 
 	// Each batch is polled before the next is chosen, as `run` does: the
-	// poll (not timed) stores the read, which releases the claim and sends
+	// poll (not timed) stores the read, which gives back the checkout and sends
 	// the feed to the back of the rotation.
 	poll := func(feeds []store.Feed) {
 		b.StopTimer()

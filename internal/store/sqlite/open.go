@@ -23,9 +23,9 @@ import (
 	_ "modernc.org/sqlite" // the driver
 )
 
-// Owner is the name a SQLite store claims work as. It is the same for every
+// Owner is the name a SQLite store checks work out as. It is the same for every
 // process, because one crawler owns a SQLite file: a crawler restarted
-// after kill -9 takes up its own claims at once instead of waiting for
+// after kill -9 takes up its own checkouts at once instead of waiting for
 // them to lapse.
 const Owner = "sqlite"
 

@@ -47,10 +47,10 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 // Two processes on one file claim work as one owner (sqlite.Owner) in
-// production; SetClaims gives the two stores of this test different names
-// so that the shared claim code is checked on SQLite too.
-func TestClaimSuite(t *testing.T) {
-	storetest.RunClaimSuite(t, func(t *testing.T) storetest.Claimers {
+// production; SetCheckouts gives the two stores of this test different names
+// so that the shared checkout code is checked on SQLite too.
+func TestCheckoutSuite(t *testing.T) {
+	storetest.RunCheckoutSuite(t, func(t *testing.T) storetest.CheckoutPair {
 		path := filepath.Join(t.TempDir(), "test.db")
 		var mu sync.Mutex
 		now := storetest.T0
@@ -62,16 +62,16 @@ func TestClaimSuite(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { db.Close() })
-			db.SetClaims(name, storetest.ClaimTTL, clock)
+			db.SetCheckouts(name, storetest.CheckoutTTL, clock)
 			dbs[i] = db
 		}
-		return storetest.Claimers{A: dbs[0], B: dbs[1], Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
+		return storetest.CheckoutPair{A: dbs[0], B: dbs[1], Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
 	})
 }
 
-// A worker's claims outlive their lifetime while it is open (renewed), and
+// A worker's checkouts outlive their lifetime while it is open (renewed), and
 // a clean Close hands them back at once.
-func TestClaimRenewalAndRelease(t *testing.T) {
+func TestCheckoutRenewalAndRelease(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for claims to be renewed")
 	}
@@ -84,7 +84,7 @@ func TestClaimRenewalAndRelease(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		db.SetClaims(name, ttl, nil)
+		db.SetCheckouts(name, ttl, nil)
 		return db
 	}
 	a, b := open("worker-a"), open("worker-b")

@@ -40,7 +40,7 @@ func dueSiteNames(t *testing.T, s store.Store, round string) []string {
 	}
 }
 
-func testCheckoutsDisjoint(t *testing.T, c Claimers) {
+func testCheckoutsDisjoint(t *testing.T, c CheckoutPair) {
 	sources(t, c.A, 40) // s000.example … s039.example, never discovered: due
 	n, err := c.A.CountDueSites(bg, siteQuery("", 0))
 	must(t, err)
@@ -95,7 +95,7 @@ func testCheckoutsDisjoint(t *testing.T, c Claimers) {
 	}
 }
 
-func testCheckoutFinishedInRound(t *testing.T, c Claimers) {
+func testCheckoutFinishedInRound(t *testing.T, c CheckoutPair) {
 	sources(t, c.A, 3)
 	got, err := c.A.CheckOutSites(bg, "r1", []string{"s000.example", "s001.example"})
 	must(t, err)
@@ -127,7 +127,7 @@ func testCheckoutFinishedInRound(t *testing.T, c Claimers) {
 	}
 }
 
-func testCheckoutExpiry(t *testing.T, c Claimers) {
+func testCheckoutExpiry(t *testing.T, c CheckoutPair) {
 	sources(t, c.A, 1)
 	if got, _ := c.A.CheckOutSites(bg, "ra", []string{"s000.example"}); len(got) != 1 {
 		t.Fatalf("A could not check out")
@@ -139,11 +139,11 @@ func testCheckoutExpiry(t *testing.T, c Claimers) {
 	if got, _ := c.B.CheckOutSites(bg, "rb", []string{"s000.example"}); len(got) != 0 {
 		t.Fatalf("B took a site A holds")
 	}
-	c.Advance(ClaimTTL / 2)
+	c.Advance(CheckoutTTL / 2)
 	if got, _ := c.B.CheckOutSites(bg, "rb", []string{"s000.example"}); len(got) != 0 {
 		t.Fatalf("B took a site before its checkout lapsed")
 	}
-	c.Advance(ClaimTTL)
+	c.Advance(CheckoutTTL)
 	if got, _ := c.B.CheckOutSites(bg, "rb", []string{"s000.example"}); len(got) != 1 {
 		t.Fatalf("B could not take a lapsed checkout")
 	}
@@ -151,7 +151,7 @@ func testCheckoutExpiry(t *testing.T, c Claimers) {
 
 // testDueKinds: every kind of due work makes its site due, and a site with
 // nothing due (or paused) is not.
-func testDueKinds(t *testing.T, c Claimers) {
+func testDueKinds(t *testing.T, c CheckoutPair) {
 	s := c.A
 	due := func() []string { return dueSiteNames(t, s, "r") }
 	done := func(src store.Source) {
@@ -232,10 +232,10 @@ func testDueKinds(t *testing.T, c Claimers) {
 	if srcs, _ := s.SiteSources(bg, "pages.example"); len(srcs) != 2 || srcs[0].ID != postSrc.ID || srcs[1].ID != other.ID || srcs[1].Site != "pages.example" {
 		t.Fatalf("SiteSources = %+v", srcs)
 	}
-	if got, ok, err := s.ClaimSource(bg, other.ID); err != nil || !ok || got.URL != other.URL {
-		t.Fatalf("ClaimSource = %+v, %v, %v", got, ok, err)
+	if got, ok, err := s.CheckOutSource(bg, other.ID); err != nil || !ok || got.URL != other.URL {
+		t.Fatalf("CheckOutSource = %+v, %v, %v", got, ok, err)
 	}
-	if _, ok, _ := c.B.ClaimSource(bg, other.ID); ok {
+	if _, ok, _ := c.B.CheckOutSource(bg, other.ID); ok {
 		t.Fatalf("B claimed a source A holds")
 	}
 }

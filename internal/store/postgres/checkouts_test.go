@@ -14,24 +14,24 @@ import (
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
 
-func TestClaimSuite(t *testing.T) {
-	storetest.RunClaimSuite(t, func(t *testing.T) storetest.Claimers {
+func TestCheckoutSuite(t *testing.T) {
+	storetest.RunCheckoutSuite(t, func(t *testing.T) storetest.CheckoutPair {
 		dsn := testDSN(t)
 		var mu sync.Mutex
 		now := storetest.T0
 		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 		a, b := open(t, dsn), open(t, dsn)
-		a.SetClaims("worker-a", storetest.ClaimTTL, clock)
-		b.SetClaims("worker-b", storetest.ClaimTTL, clock)
-		return storetest.Claimers{A: a, B: b, Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
+		a.SetCheckouts("worker-a", storetest.CheckoutTTL, clock)
+		b.SetCheckouts("worker-b", storetest.CheckoutTTL, clock)
+		return storetest.CheckoutPair{A: a, B: b, Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
 	})
 }
 
-// BenchmarkWorkClaims is the throughput of work claims: workers (each its
-// own pool, as separate processes would have) claim due posts ten at a
+// BenchmarkWorkCheckouts is the throughput of work checkouts: workers (each its
+// own pool, as separate processes would have) check out due posts ten at a
 // time with PostsDue and store each with SavePage, which releases it.
-// Reported as posts claimed and finished per second, across the workers.
-func BenchmarkWorkClaims(b *testing.B) {
+// Reported as posts checked out and finished per second, across the workers.
+func BenchmarkWorkCheckouts(b *testing.B) {
 	for _, workers := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			dsn := testDSN(b)
@@ -39,7 +39,7 @@ func BenchmarkWorkClaims(b *testing.B) {
 			dbs := make([]*postgres.DB, workers)
 			for i := range dbs {
 				dbs[i] = open(b, dsn)
-				dbs[i].SetClaims(fmt.Sprintf("bench-%d", i), time.Minute, nil)
+				dbs[i].SetCheckouts(fmt.Sprintf("bench-%d", i), time.Minute, nil)
 			}
 			src, _, err := dbs[0].AddSource(ctx, "https://claims.example/", storetest.T0)
 			if err != nil {

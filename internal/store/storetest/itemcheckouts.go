@@ -10,41 +10,41 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-// ClaimTTL is the claim lifetime RunClaimSuite's backends must configure.
-const ClaimTTL = time.Minute
+// CheckoutTTL is the checkout lifetime RunCheckoutSuite's backends must configure.
+const CheckoutTTL = time.Minute
 
-// Claimers are two stores over one database claiming as different
-// workers, with claims lasting ClaimTTL on a shared clock that Advance
+// CheckoutPair are two stores over one database checking work out as different
+// workers, with checkouts lasting CheckoutTTL on a shared clock that Advance
 // moves forward.
-type Claimers struct {
+type CheckoutPair struct {
 	A, B    store.Store
 	Advance func(time.Duration)
 }
 
-// RunClaimSuite runs the work-claim cases: what every batch (PostsDue,
+// RunCheckoutSuite runs the work-checkout cases: what every batch (PostsDue,
 // FeedsDue, CataloguesDue, SourcesToDiscover, SourcesForSitemaps,
-// SitemapsDue) returns is claimed by the asking worker until ClaimTTL
+// SitemapsDue) returns is checked out by the asking worker until CheckoutTTL
 // passes or the work is stored.
-func RunClaimSuite(t *testing.T, newClaimers func(t *testing.T) Claimers) {
+func RunCheckoutSuite(t *testing.T, newPair func(t *testing.T) CheckoutPair) {
 	tests := []struct {
 		name string
-		fn   func(*testing.T, Claimers)
+		fn   func(*testing.T, CheckoutPair)
 	}{
-		{"DisjointPosts", testClaimDisjointPosts},
-		{"DisjointFeeds", testClaimDisjointFeeds},
-		{"Expiry", testClaimExpiry},
-		{"FinishReleases", testClaimFinishReleases},
-		{"DisjointDiscovery", testClaimDisjointDiscovery},
-		{"DisjointSitemapDiscovery", testClaimDisjointSitemapDiscovery},
-		{"DisjointSitemaps", testClaimDisjointSitemaps},
-		{"CatalogueHeldDuringWalk", testClaimCatalogueWalk},
+		{"DisjointPosts", testCheckoutDisjointPosts},
+		{"DisjointFeeds", testCheckoutDisjointFeeds},
+		{"Expiry", testItemCheckoutExpiry},
+		{"FinishReleases", testCheckoutFinishReleases},
+		{"DisjointDiscovery", testCheckoutDisjointDiscovery},
+		{"DisjointSitemapDiscovery", testCheckoutDisjointSitemapDiscovery},
+		{"DisjointSitemaps", testCheckoutDisjointSitemaps},
+		{"CatalogueHeldDuringWalk", testCheckoutCatalogueWalk},
 		{"SiteCheckoutsDisjoint", testCheckoutsDisjoint},
 		{"SiteCheckoutFinishedInRound", testCheckoutFinishedInRound},
 		{"SiteCheckoutExpiry", testCheckoutExpiry},
 		{"SiteDueKinds", testDueKinds},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newClaimers(t)) })
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newPair(t)) })
 	}
 }
 
@@ -60,10 +60,10 @@ func duePosts(t *testing.T, s store.Store, n int) store.Source {
 	return src
 }
 
-// drain has both claimers take batches at once, finishing each (take
+// drain has both workers take batches at once, finishing each (take
 // stores the work done), until neither gets any, and checks no item went
 // to both.
-func drain(t *testing.T, c Claimers, take func(store.Store) ([]int64, error)) (a, b map[int64]bool) {
+func drain(t *testing.T, c CheckoutPair, take func(store.Store) ([]int64, error)) (a, b map[int64]bool) {
 	t.Helper()
 	got := []map[int64]bool{{}, {}}
 	var wg sync.WaitGroup
@@ -98,7 +98,7 @@ func drain(t *testing.T, c Claimers, take func(store.Store) ([]int64, error)) (a
 	return got[0], got[1]
 }
 
-func testClaimDisjointPosts(t *testing.T, c Claimers) {
+func testCheckoutDisjointPosts(t *testing.T, c CheckoutPair) {
 	duePosts(t, c.A, 200)
 	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
 		ps, err := s.PostsDue(bg, 0, T0, 7)
@@ -116,7 +116,7 @@ func testClaimDisjointPosts(t *testing.T, c Claimers) {
 	}
 }
 
-func testClaimDisjointFeeds(t *testing.T, c Claimers) {
+func testCheckoutDisjointFeeds(t *testing.T, c CheckoutPair) {
 	src := source(t, c.A, "https://c.example/")
 	for i := range 50 {
 		_, err := c.A.AddFeed(bg, store.Feed{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/feed%d", i)})
@@ -139,25 +139,25 @@ func testClaimDisjointFeeds(t *testing.T, c Claimers) {
 	}
 }
 
-func testClaimExpiry(t *testing.T, c Claimers) {
+func testItemCheckoutExpiry(t *testing.T, c CheckoutPair) {
 	duePosts(t, c.A, 10)
 	ps, err := c.A.PostsDue(bg, 0, T0, 100)
 	must(t, err)
 	if len(ps) != 10 {
 		t.Fatalf("A claimed %d", len(ps))
 	}
-	// The claimer itself may ask again (a retry after a cancelled run).
+	// The worker itself may ask again (a retry after a cancelled run).
 	if again, _ := c.A.PostsDue(bg, 0, T0, 100); len(again) != 10 {
 		t.Fatalf("A again: %d", len(again))
 	}
 	if got, _ := c.B.PostsDue(bg, 0, T0, 100); len(got) != 0 {
 		t.Fatalf("B took %d claimed posts", len(got))
 	}
-	c.Advance(ClaimTTL / 2)
+	c.Advance(CheckoutTTL / 2)
 	if got, _ := c.B.PostsDue(bg, ps[0].SourceID, T0, 100); len(got) != 0 {
 		t.Fatalf("B took %d posts before the claims lapsed", len(got))
 	}
-	c.Advance(ClaimTTL)
+	c.Advance(CheckoutTTL)
 	got, err := c.B.PostsDue(bg, 0, T0, 100)
 	must(t, err)
 	if len(got) != 10 {
@@ -168,7 +168,7 @@ func testClaimExpiry(t *testing.T, c Claimers) {
 	}
 }
 
-func testClaimFinishReleases(t *testing.T, c Claimers) {
+func testCheckoutFinishReleases(t *testing.T, c CheckoutPair) {
 	src := duePosts(t, c.A, 1)
 	ps, err := c.A.PostsDue(bg, 0, T0, 10)
 	must(t, err)
@@ -216,7 +216,7 @@ func sourceIDs(ss []store.Source) []int64 {
 	return ids
 }
 
-func testClaimDisjointDiscovery(t *testing.T, c Claimers) {
+func testCheckoutDisjointDiscovery(t *testing.T, c CheckoutPair) {
 	sources(t, c.A, 60)
 	a, b := drain(t, c, func(s store.Store) ([]int64, error) {
 		ss, err := s.SourcesToDiscover(bg, T0, 4)
@@ -234,7 +234,7 @@ func testClaimDisjointDiscovery(t *testing.T, c Claimers) {
 	}
 }
 
-func testClaimDisjointSitemapDiscovery(t *testing.T, c Claimers) {
+func testCheckoutDisjointSitemapDiscovery(t *testing.T, c CheckoutPair) {
 	sources(t, c.A, 40)
 	ss, err := c.A.SourcesToDiscover(bg, T0, 100)
 	must(t, err)
@@ -255,7 +255,7 @@ func testClaimDisjointSitemapDiscovery(t *testing.T, c Claimers) {
 	}
 }
 
-func testClaimDisjointSitemaps(t *testing.T, c Claimers) {
+func testCheckoutDisjointSitemaps(t *testing.T, c CheckoutPair) {
 	src := source(t, c.A, "https://c.example/")
 	for i := range 30 {
 		_, err := c.A.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/sm%d.xml", i), Via: model.ViaRobots})
@@ -280,7 +280,7 @@ func testClaimDisjointSitemaps(t *testing.T, c Claimers) {
 
 // A catalogue walk stores its progress page by page; between two pages the
 // feed must stay with the walker, and once the walk ends it is free.
-func testClaimCatalogueWalk(t *testing.T, c Claimers) {
+func testCheckoutCatalogueWalk(t *testing.T, c CheckoutPair) {
 	src := source(t, c.A, "https://c.example/")
 	f, err := c.A.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://c.example/feed"})
 	must(t, err)
@@ -304,8 +304,8 @@ func testClaimCatalogueWalk(t *testing.T, c Claimers) {
 	if got, _ := c.B.FeedsDue(bg, T0.Add(time.Hour), T0.Add(time.Hour), T0, 10); len(got) != 0 {
 		t.Fatalf("B polled a feed in the middle of A's walk")
 	}
-	// A dead walker's feed is taken over once the renewed claim lapses.
-	c.Advance(ClaimTTL + time.Second)
+	// A dead walker's feed is taken over once the renewed checkout lapses.
+	c.Advance(CheckoutTTL + time.Second)
 	got, err := c.B.CataloguesDue(bg, T0, 10)
 	must(t, err)
 	if len(got) != 1 || got[0].NextPage != f.NextPage {

@@ -16,21 +16,21 @@ import (
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
 
-// The child side of TestClaimProcesses: a worker that claims due posts,
+// The child side of TestCheckoutProcesses: a worker that checks out due posts,
 // prints "FETCH id" before and "SAVED id" after storing each, until no
 // post is due.
-const claimChildEnv = "CORPUSBOT_CLAIM_CHILD" // "dsn|name"
+const checkoutChildEnv = "CORPUSBOT_CLAIM_CHILD" // "dsn|name"
 
-const claimProcTTL = time.Second
+const checkoutProcTTL = time.Second
 
-func TestClaimChild(t *testing.T) {
-	arg := os.Getenv(claimChildEnv)
+func TestCheckoutChild(t *testing.T) {
+	arg := os.Getenv(checkoutChildEnv)
 	if arg == "" {
-		t.Skip("run by TestClaimProcesses")
+		t.Skip("run by TestCheckoutProcesses")
 	}
 	p := strings.Split(arg, "|")
 	db := open(t, p[0])
-	db.SetClaims(p[1], claimProcTTL, nil)
+	db.SetCheckouts(p[1], checkoutProcTTL, nil)
 	out := bufio.NewWriter(os.Stdout)
 	ctx := context.Background()
 	for {
@@ -62,11 +62,11 @@ func TestClaimChild(t *testing.T) {
 	}
 }
 
-// Three worker processes claim one database's due posts; one is killed
+// Three worker processes check out one database's due posts; one is killed
 // with SIGKILL mid-run. Every post is stored, none is fetched twice but
-// the killed worker's one in-flight post, and the killed worker's claims
+// the killed worker's one in-flight post, and the killed worker's checkouts
 // are taken over once they lapse.
-func TestClaimProcesses(t *testing.T) {
+func TestCheckoutProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
@@ -96,8 +96,8 @@ func TestClaimProcesses(t *testing.T) {
 	var cmds []*exec.Cmd
 	killed := make(chan struct{})
 	for c := range 3 {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestClaimChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|child%d", claimChildEnv, dsn, c))
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCheckoutChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s|child%d", checkoutChildEnv, dsn, c))
 		stdout, err := cmd.StdoutPipe()
 		if err != nil {
 			t.Fatal(err)
