@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -160,5 +161,40 @@ func TestRunOnceNothingReached(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "round done") || !strings.Contains(errOut, "error_reasons") {
 		t.Errorf("no round summary with the reasons: %q", errOut)
+	}
+}
+
+// TestRunLogsJSON: with LOG_FORMAT=json every log line of a run is one JSON
+// object with level, msg and time; per-request lines (DEBUG) appear at
+// LOG_LEVEL=debug and not at the default level.
+func TestRunLogsJSON(t *testing.T) {
+	for _, level := range []string{"debug", "info"} {
+		env := map[string]string{"CORPUSBOT_DB": filepath.Join(t.TempDir(), "j.db"),
+			"CORPUSBOT_LOG_FORMAT": "json", "CORPUSBOT_LOG_LEVEL": level}
+		if _, errOut, code := runCLI(t, nil, env, "sources", "add", "http://127.0.0.1:9/"); code != 0 {
+			t.Fatalf("sources add: %s", errOut)
+		}
+		_, errOut, _ := runCLI(t, nil, env, "run", "--once")
+		debug := 0
+		for _, line := range strings.Split(strings.TrimSpace(errOut), "\n") {
+			if strings.HasPrefix(line, "corpusbot") {
+				continue // the command's own one-line error, not a log line
+			}
+			var rec map[string]any
+			if err := json.Unmarshal([]byte(line), &rec); err != nil {
+				t.Fatalf("level %s: not JSON: %q", level, line)
+			}
+			for _, k := range []string{"level", "msg", "time"} {
+				if _, ok := rec[k]; !ok {
+					t.Errorf("level %s: no %q in %q", level, k, line)
+				}
+			}
+			if rec["level"] == "DEBUG" {
+				debug++
+			}
+		}
+		if (level == "debug") != (debug > 0) {
+			t.Errorf("LOG_LEVEL=%s: %d DEBUG lines", level, debug)
+		}
 	}
 }

@@ -25,10 +25,9 @@ func (f *Fetcher) emit(ctx context.Context, r Record) {
 	if f.observe != nil {
 		f.observe(r)
 	}
-	level := slog.LevelDebug
-	if r.Outcome == OutcomeError {
-		level = slog.LevelInfo
-	}
+	// One line per request, failures included, at DEBUG (LOG_LEVEL=debug):
+	// what a failure costs is the crawl's to say (a retry, or WARN when
+	// work is lost), and each round's summary counts errors by reason.
 	attrs := []slog.Attr{
 		slog.String("site", r.Site), slog.String("url", r.URL), slog.String("purpose", string(r.Purpose)),
 		slog.Int("status", r.Status), slog.Int64("bytes", r.Bytes), slog.Duration("duration", r.Duration),
@@ -37,7 +36,7 @@ func (f *Fetcher) emit(ctx context.Context, r Record) {
 	if r.Err != nil {
 		attrs = append(attrs, slog.String("err", r.Err.Error()))
 	}
-	f.log.LogAttrs(context.WithoutCancel(ctx), level, "fetch", attrs...)
+	f.log.LogAttrs(context.WithoutCancel(ctx), slog.LevelDebug, "fetch", attrs...)
 }
 
 // Reason is the short, stable reason of a record that did not end in a
