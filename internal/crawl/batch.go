@@ -34,7 +34,7 @@ func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) st
 					if ctx.Err() != nil {
 						break
 					}
-					jctx, stop := withStop(withSite(ctx, model.SiteOfURL(urlOf(it))))
+					jctx, stop := withJob(ctx, model.SiteOfURL(urlOf(it)))
 					err := fn(jctx, it)
 					stop(nil)
 					if optedOut(jctx) {

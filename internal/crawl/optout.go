@@ -15,21 +15,34 @@ import (
 // it due". perSite then drops the site's remaining items; the batches no
 // longer offer them, since their sources are paused.
 
-type stopKey struct{}
+// job is one site's work under way (workSite's, or a batch's group of
+// one site): the site it is for and the end of its context, which its
+// fetches call on an opt-out or on the guard's refusal of the site. It
+// rides in the job's context, the one value every step already carries
+// down to its fetches.
+type job struct {
+	site string
+	stop context.CancelCauseFunc
+}
 
-// withStop gives a job a context that its fetches can end.
-func withStop(ctx context.Context) (context.Context, context.CancelCauseFunc) {
+type jobKey struct{}
+
+// withJob gives the work on site a context that its fetches can end.
+func withJob(ctx context.Context, site string) (context.Context, context.CancelCauseFunc) {
 	ctx, stop := context.WithCancelCause(ctx)
-	return context.WithValue(ctx, stopKey{}, stop), stop
+	return context.WithValue(ctx, jobKey{}, &job{site: site, stop: stop}), stop
+}
+
+// jobOf is the job ctx belongs to, nil outside one.
+func jobOf(ctx context.Context) *job {
+	j, _ := ctx.Value(jobKey{}).(*job)
+	return j
 }
 
 // stopIfOptedOut ends the job's context when err says the site opted out.
 func stopIfOptedOut(ctx context.Context, err error) {
-	if !errors.Is(err, fetch.ErrOptedOut) {
-		return
-	}
-	if stop, ok := ctx.Value(stopKey{}).(context.CancelCauseFunc); ok {
-		stop(fetch.ErrOptedOut)
+	if j := jobOf(ctx); j != nil && errors.Is(err, fetch.ErrOptedOut) {
+		j.stop(fetch.ErrOptedOut)
 	}
 }
 

@@ -95,27 +95,13 @@ func (c *Crawler) awaitRetries(ctx context.Context, site string) (bool, error) {
 // fetcher stores none), and the next run asks again. The site's work is
 // over for the round, and the round reports the guard's error.
 
-// siteKey carries the site a job works for (workSite's, or perSite's
-// group): a refusal of that site's own address stops the job; a refusal of
-// another's (a feed's link or a redirect into a private address) is only
-// that item's final answer, as a bad URL is.
-type siteKey struct{}
-
-func withSite(ctx context.Context, site string) context.Context {
-	return context.WithValue(ctx, siteKey{}, site)
-}
-
 // stopIfGuarded ends the job's context, with err as its cause, when err is
-// the guard's refusal of rawURL and rawURL is of the job's site.
+// the guard's refusal of rawURL and rawURL is of the job's own site; a
+// refusal of another site's address (a feed's link or a redirect into a
+// private address) is only that item's final answer, as a bad URL is.
 func stopIfGuarded(ctx context.Context, rawURL string, err error) {
-	if !fetch.GuardRefused(err) {
-		return
-	}
-	if site, ok := ctx.Value(siteKey{}).(string); !ok || site != model.SiteOfURL(rawURL) {
-		return
-	}
-	if stop, ok := ctx.Value(stopKey{}).(context.CancelCauseFunc); ok {
-		stop(err)
+	if j := jobOf(ctx); j != nil && fetch.GuardRefused(err) && j.site == model.SiteOfURL(rawURL) {
+		j.stop(err)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // finished for the round when its work ran to the end, or given back
 // unfinished when ctx ended or its owner opted out meanwhile.
 func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err error) {
-	jctx, stop := withStop(withSite(ctx, site))
+	jctx, stop := withJob(ctx, site)
 	defer stop(nil)
 	defer func() {
 		finished := r.id
