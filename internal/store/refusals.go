@@ -19,7 +19,7 @@ import (
 // refused" (the fetcher then asks and learns again), a failed write is
 // logged.
 type Refusals struct {
-	store Store
+	store refusalStore
 	log   *slog.Logger
 	now   func() time.Time
 
@@ -37,8 +37,14 @@ type remembered struct {
 // believed before it is read again.
 const RefusalMemory = time.Minute
 
+// refusalStore is what a Refusals asks of the store.
+type refusalStore interface {
+	Refusal(ctx context.Context, site string) (fetch.RefusalState, error)
+	PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error
+}
+
 // NewRefusals is the refusal list of st; log may be nil.
-func NewRefusals(st Store, log *slog.Logger) *Refusals {
+func NewRefusals(st refusalStore, log *slog.Logger) *Refusals {
 	if log == nil {
 		log = slog.Default()
 	}

@@ -21,11 +21,18 @@ import (
 // from the store, never from the network, so memory follows the sites in
 // flight rather than every site ever seen.
 type RobotsCache struct {
-	store Store
+	store robotsStore
 	log   *slog.Logger
 	mem   *RobotsMemory
 	ttls  *robots.TTLs // nil: stored expiries stand
 	agent string       // "": origins are recorded by the crawl alone
+}
+
+// robotsStore is what a RobotsCache asks of the store.
+type robotsStore interface {
+	Robots(ctx context.Context, origin string) (RobotsRecord, error)
+	PutRobots(ctx context.Context, r RobotsRecord) error
+	UpdateOriginStanding(ctx context.Context, o model.Origin) error
 }
 
 // RobotsCacheOptions are a RobotsCache's settings.
@@ -55,7 +62,7 @@ type RobotsCacheOptions struct {
 const DefaultRobotsMemory = 16384
 
 // NewRobotsCache builds the cache over st.
-func NewRobotsCache(st Store, o RobotsCacheOptions) *RobotsCache {
+func NewRobotsCache(st robotsStore, o RobotsCacheOptions) *RobotsCache {
 	log := o.Log
 	if log == nil {
 		log = slog.Default()
