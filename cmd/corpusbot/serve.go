@@ -21,7 +21,8 @@ func serveSite(env environment, args []string) error {
 	fs := newFlags("serve", "serve [--addr 127.0.0.1:8080] [--egress PREFIX,...] [--verify-domain DOMAIN,...] [--config FILE] [setting flags]\n\n"+
 		"Serves the public site: the crawler page the user agent points to, coverage, sources, the\n"+
 		"opt-out form and claiming. It reads the settings the crawler runs with (the same --config,\n"+
-		"CORPUSBOT_* variables and flags), so that the crawler page states what the crawler does.")
+		"CORPUSBOT_* variables and flags), so that the crawler page states what the crawler does.\n"+
+		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.")
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	egress := fs.String("egress", "", "comma-separated `prefixes` (CIDR) the crawler sends from, published at /crawler/ips.json")
 	domains := fs.String("verify-domain", "", "comma-separated `domains` the crawler's reverse DNS names end in (default: the host of the URL in USER_AGENT)")
@@ -52,7 +53,7 @@ func serveSite(env environment, args []string) error {
 // ends: set adjusts the options, ready is told the address listened on.
 func runSite(ctx context.Context, env environment, s config.Settings, addr string,
 	set func(*web.Options), ready func(*slog.Logger, net.Addr)) error {
-	st, err := openStore(ctx, s)
+	st, err := openExistingStore(ctx, s)
 	if err != nil {
 		return err
 	}
