@@ -25,7 +25,7 @@ func serveSite(env environment, args []string) error {
 		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.")
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	egress := fs.String("egress", "", "comma-separated `prefixes` (CIDR) the crawler sends from, published at /crawler/ips.json")
-	domains := fs.String("verify-domain", "", "comma-separated `domains` the crawler's reverse DNS names end in (default: the host of the URL in USER_AGENT)")
+	domains := fs.String("verify-domain", "", verifyDomainUsage)
 	configPath := crawlFlags(fs)
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
@@ -125,6 +125,10 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *s
 	log.Info("stopped")
 	return nil
 }
+
+// verifyDomainUsage is the help of --verify-domain, the one name serve and
+// verify give the domains that forward-confirmed reverse DNS accepts.
+const verifyDomainUsage = "comma-separated `domains` the crawler's reverse DNS names end in (default: the host of the URL in USER_AGENT)"
 
 func splitList(s string) []string {
 	var out []string
