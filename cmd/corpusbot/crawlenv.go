@@ -16,13 +16,20 @@ import (
 // crawlFlags are the flags every crawl command takes: --config and --db,
 // plus every setting on `run` (names nil) or the named ones.
 func crawlFlags(fs *flags, names ...string) *string {
-	configPath := fs.String("config", "", "settings file (TOML)")
+	configPath := configFlag(fs)
 	if len(names) == 0 {
 		config.RegisterFlags(fs.FlagSet)
 	} else {
 		config.RegisterFlags(fs.FlagSet, names...)
 	}
 	return configPath
+}
+
+// configFlag is --config, one flag with one help on every command that
+// reads settings (the pure ones included: robots check reads USER_AGENT,
+// feed parse BODY_MAX).
+func configFlag(fs *flags) *string {
+	return fs.String("config", "", "settings `file` (TOML); CORPUSBOT_* variables and setting flags take precedence over it")
 }
 
 // openStore opens the database the settings name (app.OpenStore), creating

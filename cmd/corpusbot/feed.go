@@ -18,7 +18,7 @@ func feedParse(env environment, args []string) error {
 		"crawler would.")
 	fs.Bool("json", false, "print JSON lines (the output is JSON lines either way; the flag is accepted for symmetry)")
 	feedURL := fs.String("url", "", "the address the feed was fetched from: the base for relative links after xml:base")
-	configPath := fs.String("config", "", "settings file (TOML)")
+	configPath := configFlag(fs)
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
 		return err

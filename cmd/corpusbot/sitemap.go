@@ -18,7 +18,8 @@ func sitemapParse(env environment, args []string) error {
 		"an XML urlset or sitemap index, a text sitemap, or an RSS or Atom feed used as a sitemap,\n"+
 		"gzip-compressed or not. A document that is not a sitemap exits 3 and prints nothing. A file\n"+
 		"cut by the limits (50,000 entries, 50 MB uncompressed) or whose XML breaks partway prints\n"+
-		"what was read, with a warning on standard error, and exits 0.")
+		"what was read, with a warning on standard error, and exits 0. It reads no settings, so it takes\n"+
+		"no --config: the crawl too reads sitemaps under the protocol's limits, not BODY_MAX.")
 	// The contract defines only the JSON lines, so they are the output with
 	// or without --json; the flag is accepted as on the other commands.
 	fs.Bool("json", false, "print one JSON object per entry (the output is the same without it)")
