@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -21,6 +22,20 @@ func isHelp(arg string) bool {
 type flags struct {
 	*flag.FlagSet
 	synopsis string
+	// hidden are the old spellings of flags (alias): accepted, not listed.
+	hidden []string
+}
+
+// alias accepts name as an old spelling of the flag canonical, so that
+// command lines written for it keep working, without listing it in --help:
+// one name per concept is shown, and canonical's help says it replaced name.
+func (fs *flags) alias(name, canonical string) {
+	f := fs.Lookup(canonical)
+	if f == nil {
+		panic("alias of an undefined flag --" + canonical) // a programming error
+	}
+	fs.Var(f.Value, name, "the former name of --"+canonical)
+	fs.hidden = append(fs.hidden, name)
 }
 
 // newFlags makes a flag set whose errors come back as one line rather than
@@ -60,9 +75,18 @@ func (fs *flags) parse(args []string, stdout io.Writer) ([]string, error) {
 
 func (fs *flags) printHelp(w io.Writer) {
 	fmt.Fprintf(w, "Usage: corpusbot %s\n\nFlags:\n", fs.synopsis)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	// The listed flags are copied to a set of their own, leaving the
+	// aliases out; the defaults are the ones registered, not values a flag
+	// before --help on the command line set.
+	shown := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !slices.Contains(fs.hidden, f.Name) {
+			shown.Var(f.Value, f.Name, f.Usage)
+			shown.Lookup(f.Name).DefValue = f.DefValue
+		}
+	})
+	shown.SetOutput(w)
+	shown.PrintDefaults()
 }
 
 // oneLine keeps an error to the single line the contract promises.

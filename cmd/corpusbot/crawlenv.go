@@ -10,12 +10,13 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/metrics"
+	"corpus.blog/corpusbot/internal/store/postgres"
 )
 
 // crawlFlags are the flags every crawl command takes: --config and --db,
 // plus every setting on `run` (names nil) or the named ones.
 func crawlFlags(fs *flags, names ...string) *string {
-	configPath := fs.String("config", "", "settings file (TOML)")
+	configPath := configFlag(fs)
 	if len(names) == 0 {
 		config.RegisterFlags(fs.FlagSet)
 	} else {
@@ -24,8 +25,31 @@ func crawlFlags(fs *flags, names ...string) *string {
 	return configPath
 }
 
-// openStore opens the database the settings name (app.OpenStore).
+// configFlag is --config, one flag with one help on every command that
+// reads settings (the pure ones included: robots check reads USER_AGENT,
+// feed parse BODY_MAX).
+func configFlag(fs *flags) *string {
+	return fs.String("config", "", "settings `file` (TOML); CORPUSBOT_* variables and setting flags take precedence over it")
+}
+
+// openStore opens the database the settings name (app.OpenStore), creating
+// a SQLite file that does not exist yet: for the commands that fill one
+// (sources add, run and its parts).
 func openStore(ctx context.Context, s config.Settings) (*app.DB, error) {
+	return app.OpenStore(ctx, s)
+}
+
+// openExistingStore is openStore for the commands that only read a database
+// or serve it (export, serve): a SQLite file must exist already
+// (sqliteExists). A PostgreSQL database is the operator's to create (a
+// mistyped URL fails to connect rather than making one), so it is not
+// checked.
+func openExistingStore(ctx context.Context, s config.Settings) (*app.DB, error) {
+	if !postgres.IsDSN(s.DB) {
+		if err := sqliteExists(s.DB); err != nil {
+			return nil, err
+		}
+	}
 	return app.OpenStore(ctx, s)
 }
 

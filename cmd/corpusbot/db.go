@@ -95,8 +95,25 @@ func sqliteMaintenance(env environment, args []string, name, usage string, nargs
 // openExisting opens a SQLite database that must already exist: a command
 // that only reads or maintains one never creates an empty one by mistake.
 func openExisting(ctx context.Context, path string) (*sqlite.DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("no database at %s: run `corpusbot sources add` first, or pass --db", path)
+	if err := sqliteExists(path); err != nil {
+		return nil, err
 	}
 	return sqlite.Open(ctx, path)
+}
+
+// sqliteExists refuses a SQLite path with no file behind it, which opening
+// would create empty: a mistyped --db, or a command run in the wrong folder,
+// would otherwise read an empty corpus and exit 0.
+func sqliteExists(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return &noDatabaseError{path: path}
+	}
+	return nil
+}
+
+// noDatabaseError is sqliteExists's refusal, which says what to do.
+type noDatabaseError struct{ path string }
+
+func (e *noDatabaseError) Error() string {
+	return fmt.Sprintf("no database at %s: run `corpusbot sources add` first, or pass --db", e.path)
 }

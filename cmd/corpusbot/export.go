@@ -82,7 +82,8 @@ const maxSitemapDepth = 3
 func export(env environment, args []string) error {
 	fs := newFlags("export", "export [--sources] [--text] [--format jsonl|parquet] [--output FILE]\n\n"+
 		"Prints the posts (or, with --sources, the sources) as JSON lines. Text only with --text or\n"+
-		"--format parquet: without them a post line gives only its text's size and where it came from.\n\n"+
+		"--format parquet: without them a post line gives only its text's size and where it came from.\n"+
+		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.\n\n"+
 		"Formats (--format), for posts:\n"+
 		"  jsonl     one JSON object a line (the default); --text adds \"text\" and \"site\" (the post's\n"+
 		"            registrable domain) to each line\n"+
@@ -135,7 +136,7 @@ func export(env environment, args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	st, err := openStore(ctx, s)
+	st, err := openExistingStore(ctx, s)
 	if err != nil {
 		return err
 	}

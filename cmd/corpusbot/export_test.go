@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -115,7 +114,7 @@ func TestRunOnceIdle(t *testing.T) {
 
 func TestProgressLine(t *testing.T) {
 	var b strings.Builder
-	h := &progressHandler{w: &b, mu: new(sync.Mutex)}
+	h := newProgressHandler(&b)
 	log := slog.New(h)
 	log.Info("feed read", "feed", "https://a.example/feed", "new", 3)
 	log.Warn("job failed", "err", "boom")

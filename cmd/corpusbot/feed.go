@@ -16,9 +16,9 @@ func feedParse(env environment, args []string) error {
 		"each entry in document order, then the declared next page, if any. FILE - reads standard\n"+
 		"input. A document that is not a feed exits 3. At most BODY_MAX bytes are read, as the\n"+
 		"crawler would.")
-	fs.Bool("json", false, "print JSON lines (the output is JSON lines either way; the flag is accepted for symmetry)")
+	jsonLinesAlready(fs)
 	feedURL := fs.String("url", "", "the address the feed was fetched from: the base for relative links after xml:base")
-	configPath := fs.String("config", "", "settings file (TOML)")
+	configPath := configFlag(fs)
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
 		return err

@@ -15,8 +15,8 @@ func robotsCheck(env environment, args []string) error {
 		"Decides each URL against ROBOTS_FILE, the body of a robots.txt served with status 200,\n"+
 		"one line per URL in order. A URL of - reads URLs from standard input, one a line.")
 	agent := fs.String("agent", "", "product token to match groups against (default: the token of the configured user agent)")
-	asJSON := fs.Bool("json", false, "print one JSON object per URL with the deciding rule and its line")
-	configPath := fs.String("config", "", "settings file (TOML)")
+	asJSON := fs.Bool("json", false, "print one JSON object per URL with the deciding rule and its line, instead of ALLOWED or DISALLOWED and the URL")
+	configPath := configFlag(fs)
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
 		return err

@@ -17,15 +17,24 @@ import (
 	"corpus.blog/corpusbot/internal/web"
 )
 
+// serveSettings are the settings serve takes as flags: those of the site
+// itself (its database, the user agent its pages and claim checks name, the
+// base URL hubs deliver to, the proxies it trusts, its log). The crawler's
+// other settings, which its page shows and its claim checks fetch under,
+// come from --config and the environment like everywhere else.
+var serveSettings = []string{"DB", "USER_AGENT", "PUBLIC_URL", "TRUSTED_PROXIES", "LOG_LEVEL", "LOG_FORMAT"}
+
 func serveSite(env environment, args []string) error {
 	fs := newFlags("serve", "serve [--addr 127.0.0.1:8080] [--egress PREFIX,...] [--verify-domain DOMAIN,...] [--config FILE] [setting flags]\n\n"+
 		"Serves the public site: the crawler page the user agent points to, coverage, sources, the\n"+
-		"opt-out form and claiming. It reads the settings the crawler runs with (the same --config,\n"+
-		"CORPUSBOT_* variables and flags), so that the crawler page states what the crawler does.")
+		"opt-out form and claiming. It reads every setting the crawler runs with, from the same --config\n"+
+		"file and CORPUSBOT_* variables, so that the crawler page states what the crawler does; the\n"+
+		"flags below are the settings of the site itself (`run --help` lists the crawler's).\n"+
+		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.")
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	egress := fs.String("egress", "", "comma-separated `prefixes` (CIDR) the crawler sends from, published at /crawler/ips.json")
-	domains := fs.String("verify-domain", "", "comma-separated `domains` the crawler's reverse DNS names end in (default: the host of the URL in USER_AGENT)")
-	configPath := crawlFlags(fs)
+	domains := fs.String("verify-domain", "", verifyDomainUsage)
+	configPath := crawlFlags(fs, serveSettings...)
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
 		return err
@@ -52,7 +61,7 @@ func serveSite(env environment, args []string) error {
 // ends: set adjusts the options, ready is told the address listened on.
 func runSite(ctx context.Context, env environment, s config.Settings, addr string,
 	set func(*web.Options), ready func(*slog.Logger, net.Addr)) error {
-	st, err := openStore(ctx, s)
+	st, err := openExistingStore(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -124,6 +133,10 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler, log *s
 	log.Info("stopped")
 	return nil
 }
+
+// verifyDomainUsage is the help of --verify-domain, the one name serve and
+// verify give the domains that forward-confirmed reverse DNS accepts.
+const verifyDomainUsage = "comma-separated `domains` the crawler's reverse DNS names end in (default: the host of the URL in USER_AGENT)"
 
 func splitList(s string) []string {
 	var out []string

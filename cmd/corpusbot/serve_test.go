@@ -4,10 +4,12 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"net/netip"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +21,23 @@ import (
 
 func TestServeFlags(t *testing.T) {
 	out, _, code := runCLI(t, nil, nil, "serve", "--help")
-	if code != 0 || !strings.Contains(out, "-addr") || !strings.Contains(out, "-egress") || !strings.Contains(out, "-min-gap") {
-		t.Errorf("help: %d %s", code, out)
+	listed := helpFlags(out)
+	for _, want := range []string{"addr", "egress", "verify-domain", "config", "db", "user-agent", "public-url", "trusted-proxies", "log-level", "log-format"} {
+		if _, ok := listed[want]; code != 0 || !ok {
+			t.Errorf("serve --help lacks -%s: %d %s", want, code, out)
+		}
+	}
+	// Only its own: the crawler's settings are run's flags.
+	if len(listed) != 10 {
+		t.Errorf("serve --help lists %d flags, want 10: %v", len(listed), slices.Sorted(maps.Keys(listed)))
+	}
+	if _, errOut, code := runCLI(t, nil, nil, "serve", "--min-gap", "2s"); code != exitUsage || !strings.Contains(errOut, "min-gap") {
+		t.Errorf("serve --min-gap: %d %q", code, errOut)
+	}
+	// The crawler's settings are still read, from the environment and the
+	// file, for the crawler page: a bad one is refused before anything opens.
+	if _, errOut, code := runCLI(t, nil, map[string]string{"CORPUSBOT_MIN_GAP": "0s"}, "serve", "--addr", "127.0.0.1:0"); code == 0 || !strings.Contains(errOut, "MIN_GAP") {
+		t.Errorf("serve with CORPUSBOT_MIN_GAP=0s: %d %q", code, errOut)
 	}
 	if _, errOut, code := runCLI(t, nil, nil, "serve", "--egress", "10.0.0.0/8,nonsense"); code != exitUsage || !strings.Contains(errOut, "nonsense") {
 		t.Errorf("bad --egress: %d %s", code, errOut)

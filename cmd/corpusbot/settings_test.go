@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -61,5 +62,50 @@ func TestSettingsWarnings(t *testing.T) {
 	want := "corpusbot robots check: setting ROBOTS_TTL (from env CORPUSBOT_ROBOTS_TTL): must be at most 24h\n"
 	if code != exitFailure || errOut != want {
 		t.Errorf("exit %d, stderr %q\nwant %q", code, errOut, want)
+	}
+}
+
+// TestConfigFlagEverywhere: every command that reads settings takes
+// --config, the same flag with the same help; those that read none say so
+// or are plainly settings-free, and a settings file given to one that reads
+// settings is read (a bad one is refused).
+func TestConfigFlagEverywhere(t *testing.T) {
+	readsNone := map[string]bool{"sitemap parse": true, "demo": true, "version": true}
+	want := ""
+	for _, c := range commands() {
+		out, _, _ := runCLI(t, nil, nil, append(strings.Fields(c.name), "--help")...)
+		usage, ok := helpFlags(out)["config"]
+		if readsNone[c.name] {
+			if ok {
+				t.Errorf("%s reads no settings but lists -config", c.name)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s reads settings and lacks -config", c.name)
+			continue
+		}
+		if want == "" {
+			want = usage
+		}
+		if usage != want {
+			t.Errorf("%s: -config %q, elsewhere %q", c.name, usage, want)
+		}
+	}
+	if out, _, _ := runCLI(t, nil, nil, "sitemap", "parse", "--help"); !strings.Contains(out, "reads no settings") {
+		t.Errorf("sitemap parse --help does not say it reads no settings: %q", out)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("MIN_GAP = \"0s\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	robots := writeRobots(t, sampleRobots)
+	for _, args := range [][]string{
+		{"robots", "check", "--config", bad, robots, "https://a.example/x"},
+		{"feed", "parse", "--config", bad, robots},
+	} {
+		if _, errOut, code := runCLI(t, nil, nil, args...); code == 0 || !strings.Contains(errOut, "MIN_GAP") {
+			t.Errorf("%v: %d %q, want the bad file refused", args[:2], code, errOut)
+		}
 	}
 }

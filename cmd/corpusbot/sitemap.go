@@ -18,10 +18,11 @@ func sitemapParse(env environment, args []string) error {
 		"an XML urlset or sitemap index, a text sitemap, or an RSS or Atom feed used as a sitemap,\n"+
 		"gzip-compressed or not. A document that is not a sitemap exits 3 and prints nothing. A file\n"+
 		"cut by the limits (50,000 entries, 50 MB uncompressed) or whose XML breaks partway prints\n"+
-		"what was read, with a warning on standard error, and exits 0.")
+		"what was read, with a warning on standard error, and exits 0. It reads no settings, so it takes\n"+
+		"no --config: the crawl too reads sitemaps under the protocol's limits, not BODY_MAX.")
 	// The contract defines only the JSON lines, so they are the output with
 	// or without --json; the flag is accepted as on the other commands.
-	fs.Bool("json", false, "print one JSON object per entry (the output is the same without it)")
+	jsonLinesAlready(fs)
 	base := fs.String("url", "", "the URL the file was fetched from; a feed's relative links are resolved against it")
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
@@ -74,6 +75,13 @@ func sitemapParse(env environment, args []string) error {
 			sitemapCut(sum), oneLine(sum.Reason), sum.Entries(), entries)
 	}
 	return nil
+}
+
+// jsonLinesAlready accepts --json on the commands whose only output is JSON
+// lines (sitemap parse, feed parse): command lines written with it, as
+// robots check needs it, keep working, and the help says it changes nothing.
+func jsonLinesAlready(fs *flags) {
+	fs.Bool("json", false, "accepted for compatibility: the output is JSON lines already")
 }
 
 // sitemapLine is one line of `sitemap parse`; the field order is the

@@ -38,3 +38,19 @@ func TestSitemapParseTextJunk(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONFlagHelp: --json is accepted wherever the contract lists it; where
+// the output is JSON lines either way, the help says the flag changes nothing,
+// and where there is a text form (robots check) it says what it changes.
+func TestJSONFlagHelp(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"sitemap parse": "accepted for compatibility: the output is JSON lines already",
+		"feed parse":    "accepted for compatibility: the output is JSON lines already",
+		"robots check":  "print one JSON object per URL",
+	} {
+		out, _, code := runCLI(t, nil, nil, append(strings.Fields(cmd), "--help")...)
+		if got := helpFlags(out)["json"]; code != 0 || !strings.HasPrefix(got, want) {
+			t.Errorf("%s: -json %q, want %q", cmd, got, want)
+		}
+	}
+}

@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"strings"
 
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/postgres"
 )
 
 // siteRetrier is the store's RetrySite, which both backends have.
@@ -43,14 +41,13 @@ func sourcesRetry(env environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	if !postgres.IsDSN(s.DB) {
-		if _, err := os.Stat(s.DB); err != nil {
-			return fmt.Errorf("no source of %s: no database at %s", site, s.DB)
-		}
-	}
 	ctx, stop := interruptible()
 	defer stop()
-	db, err := openStore(ctx, s)
+	db, err := openExistingStore(ctx, s)
+	var noDB *noDatabaseError
+	if errors.As(err, &noDB) {
+		return fmt.Errorf("no source of %s: %w", site, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -18,11 +18,14 @@ func verifyCommand(env environment, args []string) error {
 // verifyIP is `corpusbot verify` with its resolver given, so that tests
 // need no real DNS.
 func verifyIP(env environment, args []string, res verify.Resolver) error {
-	fs := newFlags("verify", "verify [--domain DOMAIN,...] IP\n\n"+
+	fs := newFlags("verify", "verify [--verify-domain DOMAIN,...] IP\n\n"+
 		"Checks whether a request from IP came from this crawler, by forward-confirmed reverse DNS:\n"+
 		"the address's reverse name must end in one of the domains, and that name must resolve back\n"+
 		"to the address. Prints one verdict line; exits 0 when verified, 1 when not.")
-	domains := fs.String("domain", "", "comma-separated `domains` the crawler's names end in (default: the host of the URL in USER_AGENT)")
+	domains := fs.String("verify-domain", "", verifyDomainUsage+"; --domain, its former name, is still accepted")
+	// The name serve has always used for the same domains: one name for
+	// both commands, the old one kept for the command lines that use it.
+	fs.alias("domain", "verify-domain")
 	timeout := fs.Duration("timeout", 10*time.Second, "the most the DNS lookups may take")
 	configPath := crawlFlags(fs, "USER_AGENT")
 	positional, err := fs.parse(args, env.stdout)
@@ -44,7 +47,7 @@ func verifyIP(env environment, args []string, res verify.Resolver) error {
 		}
 		d := verify.UserAgentDomain(s.UserAgent)
 		if d == "" {
-			return usageError("the user agent names no URL to take a domain from: give --domain")
+			return usageError("the user agent names no URL to take a domain from: give --verify-domain")
 		}
 		allowed = []string{d}
 	}

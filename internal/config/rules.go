@@ -13,7 +13,9 @@ import (
 )
 
 // rule is a bound on one setting. desc goes into the help text, so the
-// documented limits cannot drift from the enforced ones.
+// documented limits cannot drift from the enforced ones; for a string
+// setting it is the only description of what is accepted (stringKind says
+// nothing), so its `backquoted` word, if any, names the flag's argument.
 type rule[T any] struct {
 	desc  string
 	check func(T) error
@@ -78,7 +80,7 @@ func anyValue[T any]() rule[T] { return rule[T]{check: func(T) error { return ni
 const maxUserAgent = 512
 
 var userAgentRule = rule[string]{
-	desc: "printable ASCII, at most 512 bytes",
+	desc: "a `string` starting with a product token of letters, _ or -, then \"/\" and a version, as in CorpusBot/1.0; printable ASCII, at most 512 bytes",
 	check: func(ua string) error {
 		if ua == "" {
 			return errors.New("must not be empty")
@@ -102,6 +104,7 @@ var userAgentRule = rule[string]{
 }
 
 var dbRule = rule[string]{
+	desc: "a SQLite file `path` or a postgres:// URL",
 	check: func(db string) error {
 		if strings.TrimSpace(db) == "" {
 			return errors.New("must not be empty")
@@ -125,10 +128,27 @@ var dbRule = rule[string]{
 	},
 }
 
-// oneOf accepts exactly the given words.
-func oneOf(words ...string) rule[string] {
+// choice is one word a oneOf setting accepts, with what it means ("" when
+// the word says it).
+type choice struct{ word, means string }
+
+// oneOf accepts exactly the words of choices. Its desc lists them once,
+// each with its meaning: "text (key=value) or json (one object a line)".
+func oneOf(choices ...choice) rule[string] {
+	words := make([]string, len(choices))
+	described := make([]string, len(choices))
+	for i, c := range choices {
+		words[i], described[i] = c.word, c.word
+		if c.means != "" {
+			described[i] += " (" + c.means + ")"
+		}
+	}
+	desc := described[len(described)-1]
+	if n := len(described); n > 1 {
+		desc = strings.Join(described[:n-1], ", ") + " or " + desc
+	}
 	return rule[string]{
-		desc: "one of " + strings.Join(words, ", "),
+		desc: desc,
 		check: func(v string) error {
 			if slices.Contains(words, v) {
 				return nil
@@ -141,7 +161,7 @@ func oneOf(words ...string) rule[string] {
 // publicURLRule accepts "" or an absolute http(s) URL with a host: hubs
 // are given callbacks under it.
 var publicURLRule = rule[string]{
-	desc: "empty, or an absolute http or https URL",
+	desc: "an absolute http or https `URL`, or empty",
 	check: func(v string) error {
 		if v == "" {
 			return nil
@@ -156,7 +176,7 @@ var publicURLRule = rule[string]{
 
 // trustedProxiesRule accepts what clientip.ParseTrusted reads.
 var trustedProxiesRule = rule[string]{
-	desc: "CIDRs or addresses, comma-separated, or empty",
+	desc: "`CIDRs` or addresses, comma-separated, or empty",
 	check: func(v string) error {
 		_, err := clientip.ParseTrusted(v)
 		return err
@@ -168,7 +188,7 @@ var trustedProxiesRule = rule[string]{
 // make a directory named "s3:"), and so is a control character, which no
 // operator means in a file name.
 var warcDirRule = rule[string]{
-	desc: "not a URL, no control characters",
+	desc: "a directory `path` (not a URL, no control characters), or empty",
 	check: func(v string) error {
 		if v == "" {
 			return nil

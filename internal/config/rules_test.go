@@ -142,3 +142,70 @@ func checkRule(t *testing.T, r rule[string], v, wantErr string) {
 		t.Errorf("check(%q) = %v, want an error containing %q", v, err, wantErr)
 	}
 }
+
+// TestHelpSaysEachThingOnce: no setting's help (its --flag help, its line
+// on the crawler page) says the same thing twice: none of its clauses, the
+// purpose's, the kind's and the rule's, uses only words another clause
+// uses too. The kind and the rule once both described a string setting's
+// values: "an absolute http(s) URL, or empty; empty, or an absolute http or
+// https URL".
+func TestHelpSaysEachThingOnce(t *testing.T) {
+	for _, p := range table {
+		clauses := strings.Split(strings.ReplaceAll(p.help, "`", ""), "; ")
+		for i, a := range clauses {
+			for j, b := range clauses {
+				if i != j && saysNothingMore(a, b) {
+					t.Errorf("%s: %q repeats %q in %q", p.name, a, b, p.help)
+				}
+			}
+		}
+	}
+}
+
+func TestHelpRepeatDetected(t *testing.T) {
+	for _, tt := range []struct {
+		a, b   string
+		repeat bool
+	}{
+		{"an absolute http(s) URL, or empty", "empty, or an absolute http or https URL", true},
+		{"adaptive or fixed", "one of adaptive, fixed", true},
+		{"CIDRs or addresses, comma-separated, or empty", "CIDRs or addresses, comma-separated, or empty", true},
+		{"a whole number", "from 1 to 100000", false},
+		{"a duration such as 90s or 1h30m, or whole seconds", "from 0s to 24h, under 1m for simulations only", false},
+	} {
+		if got := saysNothingMore(tt.a, tt.b); got != tt.repeat {
+			t.Errorf("saysNothingMore(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}
+
+// saysNothingMore reports whether every significant word of a is in b.
+func saysNothingMore(a, b string) bool {
+	words := significantWords(a)
+	if len(words) == 0 {
+		return false
+	}
+	in := significantWords(b)
+	for w := range words {
+		if !in[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// significantWords are the words of s, lower case, without the ones every
+// clause may share (articles, conjunctions, "one of") or single letters.
+func significantWords(s string) map[string]bool {
+	common := map[string]bool{"a": true, "an": true, "the": true, "or": true, "and": true, "of": true, "one": true,
+		"to": true, "from": true, "in": true, "on": true, "as": true, "is": true, "it": true, "its": true, "for": true, "with": true}
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		if len(w) > 1 && !common[w] {
+			out[w] = true
+		}
+	}
+	return out
+}

@@ -14,8 +14,10 @@ import (
 // from the environment, a flag or a TOML string, and a native TOML value
 // (int64, bool, ...) otherwise, so every source shares one parser.
 type kind[T any] struct {
-	// desc says which forms are accepted. Its `backquoted` word is what
-	// flag.PrintDefaults shows as the argument name.
+	// desc says which forms are accepted (a duration's units, a size's), or
+	// is empty when any text is one (strings: the rule says what is
+	// accepted). Its `backquoted` word is what flag.PrintDefaults shows as
+	// the argument name.
 	desc   string
 	isBool bool
 	parse  func(raw any) (T, error)
@@ -47,18 +49,18 @@ var boolKind = kind[bool]{
 	format: strconv.FormatBool,
 }
 
-func stringKind(desc string) kind[string] {
-	return kind[string]{
-		desc:   desc,
-		parse:  parseString,
-		format: func(s string) string { return s },
-	}
+// stringKind has no desc: any text parses as a string, so what a string
+// setting accepts is its rule's to say (and check), once. A kind that
+// described the values too would repeat the rule in the help.
+var stringKind = kind[string]{
+	parse:  parseString,
+	format: func(s string) string { return s },
 }
 
 // dsnKind masks credentials when shown, because the crawler page lists every
-// setting's value in public.
+// setting's value in public. Like stringKind, it leaves the description of
+// what is accepted to its rule (dbRule).
 var dsnKind = kind[string]{
-	desc:   "a SQLite file `path` or a postgres:// URL",
 	parse:  parseString,
 	format: redactDSN,
 }
