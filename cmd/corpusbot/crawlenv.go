@@ -70,22 +70,26 @@ func interruptible() (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
-// crawlCommand is the shape of every crawl command but `sources add`:
-// settings, store, crawler, an interruptible context, then job.
+// crawlCommand is the shape of the batch commands (articles fetch,
+// sitemaps discover and fetch): settings, the existing store (they work on
+// sources already added, so a mistyped --db is refused rather than
+// created empty), crawler, an interruptible context, then job.
 func crawlCommand(env environment, configPath string, fs *flags, job func(ctx context.Context, c *crawl.Crawler) error) error {
-	return crawlCommandServing(env, configPath, fs, "", job)
+	return crawlCommandServing(env, configPath, fs, "", openExistingStore, job)
 }
 
-// crawlCommandServing is crawlCommand with the metrics and the health
-// check served at metricsAddr while the job runs ("" serves nothing).
-func crawlCommandServing(env environment, configPath string, fs *flags, metricsAddr string, job func(ctx context.Context, c *crawl.Crawler) error) error {
+// crawlCommandServing is crawlCommand with the store opened by open (run
+// creates it: openStore) and the metrics and the health check served at
+// metricsAddr while the job runs ("" serves nothing).
+func crawlCommandServing(env environment, configPath string, fs *flags, metricsAddr string,
+	open func(context.Context, config.Settings) (*app.DB, error), job func(ctx context.Context, c *crawl.Crawler) error) error {
 	s, err := loadSettings(env, configPath, fs.FlagSet)
 	if err != nil {
 		return err
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	st, err := openStore(ctx, s)
+	st, err := open(ctx, s)
 	if err != nil {
 		return err
 	}

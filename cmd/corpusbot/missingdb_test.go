@@ -26,6 +26,9 @@ func TestMissingDatabaseRefused(t *testing.T) {
 		{"serve", "--addr", "127.0.0.1:0"},
 		{"sources", "retry", "blog.example"},
 		{"db", "vacuum"},
+		{"articles", "fetch", "--limit", "5"},
+		{"sitemaps", "discover", "--limit", "5"},
+		{"sitemaps", "fetch", "--limit", "5"},
 	} {
 		for _, how := range []struct {
 			name string

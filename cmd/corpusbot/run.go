@@ -25,7 +25,7 @@ func runCrawl(env environment, args []string) error {
 	if len(positional) != 0 {
 		return usageError("run takes no arguments (see --help)")
 	}
-	return crawlCommandServing(env, *configPath, fs, *metricsAddr, func(ctx context.Context, c *crawl.Crawler) error {
+	return crawlCommandServing(env, *configPath, fs, *metricsAddr, openStore, func(ctx context.Context, c *crawl.Crawler) error {
 		if *once {
 			return c.Once(ctx)
 		}
