@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/corpusout"
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
@@ -197,7 +198,7 @@ func newLineEncoder(w io.Writer) *json.Encoder {
 }
 
 // exportPosts writes the contract's post lines, without text.
-func exportPosts(ctx context.Context, st store.Store, enc *json.Encoder) error {
+func exportPosts(ctx context.Context, st crawl.Store, enc *json.Encoder) error {
 	urls, err := sourceURLs(ctx, st)
 	if err != nil {
 		return err
@@ -220,7 +221,7 @@ type postWriter interface {
 
 // exportPostsWithText writes every post, text included, one at a time as
 // the store reads them.
-func exportPostsWithText(ctx context.Context, st store.Store, w postWriter) error {
+func exportPostsWithText(ctx context.Context, st crawl.Store, w postWriter) error {
 	urls, err := sourceURLs(ctx, st)
 	if err != nil {
 		return err
@@ -233,7 +234,7 @@ func exportPostsWithText(ctx context.Context, st store.Store, w postWriter) erro
 	})
 }
 
-func exportParquet(ctx context.Context, st store.Store, out io.Writer) error {
+func exportParquet(ctx context.Context, st crawl.Store, out io.Writer) error {
 	pw, err := corpusout.NewParquet(out)
 	if err != nil {
 		return err
@@ -257,7 +258,7 @@ func outPost(p store.Post, sourceURL string) corpusout.Post {
 
 // sourceURLs maps every source's ID to its URL: small beside the posts,
 // and read before them so that no store read is open inside another.
-func sourceURLs(ctx context.Context, st store.Store) (map[int64]string, error) {
+func sourceURLs(ctx context.Context, st crawl.Store) (map[int64]string, error) {
 	urls := map[int64]string{}
 	if err := st.EachSource(ctx, func(s store.Source) error { urls[s.ID] = s.URL; return nil }); err != nil {
 		return nil, err
@@ -268,7 +269,7 @@ func sourceURLs(ctx context.Context, st store.Store) (map[int64]string, error) {
 // sourcesStore is the store as the sources export reads it: the crawler's
 // records and the public site's source states.
 type sourcesStore interface {
-	store.Store
+	crawl.Store
 	SiteData() *store.SiteData
 }
 
@@ -322,7 +323,7 @@ func exportSources(ctx context.Context, st sourcesStore, enc *json.Encoder) erro
 }
 
 // countSkipped adds to line what m and the sitemaps below it skipped.
-func countSkipped(ctx context.Context, st store.Store, m store.Sitemap, depth int, line *sourceLine) error {
+func countSkipped(ctx context.Context, st crawl.Store, m store.Sitemap, depth int, line *sourceLine) error {
 	line.Skipped.Pages += m.SkippedPages
 	line.Skipped.Taxonomies += m.SkippedTaxonomies
 	line.Skipped.Authors += m.SkippedAuthors

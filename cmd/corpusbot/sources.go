@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/sourcelist"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 func sourcesAdd(env environment, args []string) error {
@@ -85,7 +85,7 @@ func sourceURL(u *url.URL) string {
 	return u.String()
 }
 
-func addSource(ctx context.Context, st store.Store, u string) (bool, error) {
+func addSource(ctx context.Context, st crawl.Store, u string) (bool, error) {
 	_, isNew, err := st.AddSource(ctx, u, time.Now())
 	if err != nil {
 		return false, fmt.Errorf("add %s: %w", u, err)

@@ -34,7 +34,7 @@ import (
 // Store is a database as the wiring uses it: the crawler's store, WebSub's
 // subscriptions and the public site's questions, on either backend.
 type Store interface {
-	store.Store
+	crawl.Store
 	store.Push
 	SiteData() *store.SiteData
 	Deliveries(ctx context.Context) (pushed, polled, both int, err error)
@@ -241,7 +241,7 @@ func (c *Crawl) SiteOptions(s config.Settings) web.Options {
 
 // optedOut is the fetcher's opt-out check over the store. It fails closed:
 // when the store cannot say, nothing is sent.
-func optedOut(st store.Store, log *slog.Logger) func(context.Context, string) bool {
+func optedOut(st crawl.Store, log *slog.Logger) func(context.Context, string) bool {
 	return func(ctx context.Context, site string) bool {
 		out, err := st.OptedOut(ctx, site)
 		if err != nil {

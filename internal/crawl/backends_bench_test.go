@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/postgres/pgtest"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -23,7 +23,7 @@ import (
 //	go test -run '^$' -bench CrawlBackends ./internal/crawl
 func BenchmarkCrawlBackends(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) {
-		benchCrawl(b, func(b *testing.B) store.Store {
+		benchCrawl(b, func(b *testing.B) crawl.Store {
 			db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "crawl.db"))
 			if err != nil {
 				b.Fatal(err)
@@ -33,7 +33,7 @@ func BenchmarkCrawlBackends(b *testing.B) {
 		})
 	})
 	b.Run("postgres", func(b *testing.B) {
-		benchCrawl(b, func(b *testing.B) store.Store {
+		benchCrawl(b, func(b *testing.B) crawl.Store {
 			db, err := postgres.Open(context.Background(), pgtest.DSN(b))
 			if err != nil {
 				b.Fatal(err)
@@ -44,7 +44,7 @@ func BenchmarkCrawlBackends(b *testing.B) {
 	})
 }
 
-func benchCrawl(b *testing.B, newStore func(*testing.B) store.Store) {
+func benchCrawl(b *testing.B, newStore func(*testing.B) crawl.Store) {
 	const sites, pages, perPage = 20, 3, 8
 	ctx := context.Background()
 	var day1, day2 time.Duration

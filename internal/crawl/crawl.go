@@ -29,7 +29,7 @@ type Fetcher interface {
 // Crawler holds what every job needs. Its zero value is not usable; fill
 // every field but Log and Concurrency.
 type Crawler struct {
-	Store    store.Store
+	Store    Store
 	Fetcher  Fetcher
 	Clock    fetch.Clock
 	Settings config.Settings

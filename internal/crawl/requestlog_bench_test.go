@@ -30,19 +30,19 @@ func BenchmarkRequestLog(b *testing.B) {
 	ctx := context.Background()
 	paths := []struct {
 		name    string
-		observe func(c *crawl.Crawler, db store.Store, rec fetch.Record) error
+		observe func(c *crawl.Crawler, db crawl.Store, rec fetch.Record) error
 	}{
-		{"one-tx-per-record", func(c *crawl.Crawler, db store.Store, rec fetch.Record) error {
+		{"one-tx-per-record", func(c *crawl.Crawler, db crawl.Store, rec fetch.Record) error {
 			return db.LogRequests(ctx, []fetch.Record{rec}) // what Observe did
 		}},
-		{"Observe-batched", func(c *crawl.Crawler, db store.Store, rec fetch.Record) error {
+		{"Observe-batched", func(c *crawl.Crawler, db crawl.Store, rec fetch.Record) error {
 			c.Observe(rec)
 			return nil
 		}},
 	}
 	for _, st := range []struct {
 		name string
-		open func(b *testing.B) store.Store
+		open func(b *testing.B) crawl.Store
 	}{{"tx-per-write", openTxPerWrite}, {"group-commit", openSQLite}} {
 		b.Run(st.name, func(b *testing.B) {
 			db := st.open(b)
@@ -82,7 +82,7 @@ func requestRecord(i int64) fetch.Record {
 		Outcome: fetch.OutcomeFetched}
 }
 
-func openSQLite(b *testing.B) store.Store {
+func openSQLite(b *testing.B) crawl.Store {
 	db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "log.db"))
 	if err != nil {
 		b.Fatal(err)
@@ -94,7 +94,7 @@ func openSQLite(b *testing.B) store.Store {
 // openTxPerWrite is the SQLite store as it was before group commit: the
 // file sqlite.Open made, its pools opened as sqlite.Open opens them, and
 // every write a transaction of its own.
-func openTxPerWrite(b *testing.B) store.Store {
+func openTxPerWrite(b *testing.B) crawl.Store {
 	path := filepath.Join(b.TempDir(), "log.db")
 	made, err := sqlite.Open(context.Background(), path)
 	if err != nil {

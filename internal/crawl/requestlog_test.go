@@ -12,18 +12,17 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 // logStore is a store whose request log is a slice, and whose LogRequests
 // waits while gate is open (a slow disk) and fails with err.
 type logStore struct {
-	store.Store // nil: only LogRequests is called
-	mu          sync.Mutex
-	batches     [][]fetch.Record
-	gate        chan struct{}
-	err         error
-	pause       time.Duration // each batch takes this long
+	Store   // nil: only LogRequests is called
+	mu      sync.Mutex
+	batches [][]fetch.Record
+	gate    chan struct{}
+	err     error
+	pause   time.Duration // each batch takes this long
 }
 
 func (s *logStore) LogRequests(ctx context.Context, recs []fetch.Record) error {
@@ -58,7 +57,7 @@ func rec(i int) fetch.Record {
 	return fetch.Record{Site: "a.example", URL: fmt.Sprintf("https://a.example/%d", i), Purpose: fetch.PurposePage, Status: 200}
 }
 
-func logCrawler(st store.Store) (*Crawler, *bytes.Buffer) {
+func logCrawler(st Store) (*Crawler, *bytes.Buffer) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&safeWriter{w: &buf}, nil))
 	return &Crawler{Store: st, Log: log}, &buf

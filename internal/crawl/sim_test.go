@@ -28,7 +28,7 @@ type world struct {
 	t     testing.TB
 	web   *simweb.Web
 	clock *simweb.Clock
-	db    store.Store
+	db    crawl.Store
 	c     *crawl.Crawler
 	s     config.Settings
 	mu    sync.Mutex
@@ -95,7 +95,7 @@ func newEventWorld(t testing.TB, tweak func(*config.Settings)) (*world, *simweb.
 }
 
 // newWorldOn is newWorld on simulated time over the given store.
-func newWorldOn(t testing.TB, db store.Store) *world {
+func newWorldOn(t testing.TB, db crawl.Store) *world {
 	t.Helper()
 	w := &world{t: t, s: worldSettings(), clock: simweb.NewClock(start)}
 	w.web = simweb.New(simweb.WithClock(w.clock.Now))
@@ -114,7 +114,7 @@ func worldSettings() config.Settings {
 }
 
 // wire builds the crawler and its fetcher over db.
-func (w *world) wire(db store.Store, clock fetch.Clock) {
+func (w *world) wire(db crawl.Store, clock fetch.Clock) {
 	t := w.t
 	w.db, w.fclock = db, clock
 	if w.timeouts == (fetch.Timeouts{}) {

@@ -15,7 +15,6 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 // bot is the real crawler, wired as `corpusbot run` wires it (the one
@@ -26,7 +25,7 @@ type bot struct {
 	web   *simweb.Web
 	clock *simweb.Clock
 	db    *app.DB
-	st    store.Store
+	st    crawl.Store
 	wired *app.Crawl
 	c     *crawl.Crawler
 	s     config.Settings

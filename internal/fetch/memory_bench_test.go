@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/memtest"
 	"corpus.blog/corpusbot/internal/model"
@@ -86,7 +87,7 @@ func (pipeAddr) String() string  { return "pipe" }
 // refusal list outside the process: here nowhere, since every site is asked
 // once and nothing stored is read back. It only counts the writes.
 type keepNothing struct {
-	store.Store
+	crawl.Store
 	robots, refusals atomic.Int64
 }
 

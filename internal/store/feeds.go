@@ -23,7 +23,7 @@ func scanFeed(sc interface{ Scan(...any) error }) (Feed, error) {
 	return f, err
 }
 
-// AddFeed implements Store.
+// AddFeed implements crawl.Store.
 func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
 	if f.State == "" {
 		f.State = model.FeedActive
@@ -53,7 +53,7 @@ func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
 	return out, err
 }
 
-// UpdateFeed implements Store.
+// UpdateFeed implements crawl.Store.
 func (d *DB) UpdateFeed(ctx context.Context, f Feed) error {
 	return d.tx(ctx, func(tx conn) error { return d.updateFeed(ctx, tx, f) })
 }
@@ -77,12 +77,12 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f Feed) error {
 	return nil
 }
 
-// SourceFeeds implements Store.
+// SourceFeeds implements crawl.Store.
 func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error) {
 	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds WHERE source_id = $1 ORDER BY id`, sourceID)
 }
 
-// FeedsDue implements Store. Each state is its own index range, so
+// FeedsDue implements crawl.Store. Each state is its own index range, so
 // the choice costs a few index seeks however many feeds there are. It
 // checks out what it returns (see checkouts). The due conditions are repeated
 // outside the union: PostgreSQL re-checks only the locking level's
@@ -93,7 +93,7 @@ func (d *DB) FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, "")
 }
 
-// PollsDue implements Store: FeedsDue without the feeds never tried,
+// PollsDue implements crawl.Store: FeedsDue without the feeds never tried,
 // whose first read belongs to their source's discovery.
 func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error) {
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, " AND checked <> 0")
@@ -125,7 +125,7 @@ func overdueBy(f Feed, now, errorBefore, disallowedBefore time.Time) int64 {
 	return ts(disallowedBefore) - ts(f.Checked)
 }
 
-// FeedHistories implements Store.
+// FeedHistories implements crawl.Store.
 func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	var out []string
 	err := d.each(ctx, d.r, `SELECT history FROM feeds WHERE state = 'active'`, nil, func(rows *sql.Rows) error {
@@ -140,7 +140,7 @@ func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// CataloguesDue implements Store, checking out what it returns: the
+// CataloguesDue implements crawl.Store, checking out what it returns: the
 // feed's checkout is renewed by every page the walk stores and released when
 // the walk ends (see updateFeed), so one worker walks a catalogue at a time
 // and a poll of the same feed never writes over the walk's progress.
@@ -175,7 +175,7 @@ func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]Feed, 
 	return out, err
 }
 
-// MoveFeed implements Store. A feed already held at the new URL
+// MoveFeed implements crawl.Store. A feed already held at the new URL
 // (the site's homepage named both) keeps it; this one then stays where it
 // was.
 func (d *DB) MoveFeed(ctx context.Context, id int64, url string) error {

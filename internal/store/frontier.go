@@ -45,7 +45,7 @@ func dueSource(now, smBefore string) string {
 const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
 	AND ((c.claimed_by <> $1 AND c.claimed_until >= $7) OR c.round = $4))`
 
-// DueSites implements Store.
+// DueSites implements crawl.Store.
 func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, error) {
 	if q.Round == "" {
 		return nil, errors.New("due sites: no round")
@@ -65,7 +65,7 @@ func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, e
 	return out, nil
 }
 
-// DueSitesHeld implements Store.
+// DueSitesHeld implements crawl.Store.
 func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	owner, now, _ := d.checkouts.stamp()
 	var n int
@@ -78,7 +78,7 @@ func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	return n, nil
 }
 
-// CountDueSites implements Store.
+// CountDueSites implements crawl.Store.
 func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$1", "$2"),
@@ -89,7 +89,7 @@ func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	return n, nil
 }
 
-// CheckOutSites implements Store.
+// CheckOutSites implements crawl.Store.
 func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
 	owner, now, until := d.checkouts.stamp()
 	var out []string
@@ -114,7 +114,7 @@ func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([
 	return out, err
 }
 
-// CheckInSite implements Store.
+// CheckInSite implements crawl.Store.
 func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	owner, _, _ := d.checkouts.stamp()
 	return d.tx(ctx, func(tx conn) error {
@@ -127,7 +127,7 @@ func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	})
 }
 
-// SiteSources implements Store.
+// SiteSources implements crawl.Store.
 func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 	out, err := d.sources(ctx, d.r, `SELECT `+sourceCols+` FROM sources WHERE site = $1 AND paused = 0 ORDER BY id`, site)
 	if err != nil {
@@ -136,7 +136,7 @@ func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 	return out, nil
 }
 
-// CheckOutSource implements Store.
+// CheckOutSource implements crawl.Store.
 func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error) {
 	out, err := d.checkOutSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+notCheckedOut, id)
 	if err != nil {
@@ -148,20 +148,20 @@ func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error)
 	return out[0], true, nil
 }
 
-// FeedsToRead implements Store.
+// FeedsToRead implements crawl.Store.
 func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
 	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND (checked = 0 OR attempts > 0)
 		AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
-// SourceCataloguesDue implements Store.
+// SourceCataloguesDue implements crawl.Store.
 func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
 	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN ('none', 'pending', 'interrupted')
 		AND state = 'active' AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`,
 		func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
-// SourceSitemapsDue implements Store: the source's sitemaps not read
+// SourceSitemapsDue implements crawl.Store: the source's sitemaps not read
 // for SITEMAP_INTERVAL, and those of its index children whose retry is due;
 // never one recorded as skipped.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error) {
@@ -183,7 +183,7 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 	return out, nil
 }
 
-// SiteRetryAt implements Store: the least of the retry times after
+// SiteRetryAt implements crawl.Store: the least of the retry times after
 // now of the site's (unpaused) sources' items that wait for one.
 func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64

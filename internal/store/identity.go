@@ -135,7 +135,7 @@ func addAlias(ctx context.Context, tx conn, kind, url string, target int64) erro
 	return err
 }
 
-// LearnSpelling implements Store: like is a key the site itself gave
+// LearnSpelling implements crawl.Store: like is a key the site itself gave
 // (the target of a permanent redirect, a page's canonical link), and v the
 // ways in which it shows the spelling of its host (urlkey.Variation). The
 // host's spelling is recorded, and the posts of the host still owed their

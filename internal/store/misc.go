@@ -11,7 +11,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// PutOrigin implements Store.
+// PutOrigin implements crawl.Store.
 func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked, blocked) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked,
@@ -23,7 +23,7 @@ func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	return nil
 }
 
-// UpdateOriginStanding implements Store: the state, check time and
+// UpdateOriginStanding implements crawl.Store: the state, check time and
 // blocked bit of an origin already recorded (its status, the HTTP status
 // of the read, is the crawl's to record); an origin not recorded yet is
 // left to the crawl's discovery.
@@ -36,7 +36,7 @@ func (d *DB) UpdateOriginStanding(ctx context.Context, o model.Origin) error {
 	return nil
 }
 
-// Origin implements Store.
+// Origin implements crawl.Store.
 func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	o := model.Origin{Origin: origin}
 	var checked int64
@@ -50,7 +50,7 @@ func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	return o, err
 }
 
-// Refusal implements Store; an unknown site has the zero state.
+// Refusal implements crawl.Store; an unknown site has the zero state.
 func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, error) {
 	var s fetch.RefusalState
 	var asked int64
@@ -63,7 +63,7 @@ func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, erro
 	return s, err
 }
 
-// PutRefusal implements Store.
+// PutRefusal implements crawl.Store.
 func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO refusals(site, consecutive403, served, refused, last_asked) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT(site) DO UPDATE SET consecutive403 = excluded.consecutive403, served = excluded.served,
@@ -72,7 +72,7 @@ func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) 
 	return err
 }
 
-// LogRequests implements Store.
+// LogRequests implements crawl.Store.
 func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	if len(recs) == 0 {
 		return nil
@@ -98,7 +98,7 @@ func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	})
 }
 
-// RequestCount implements Store.
+// RequestCount implements crawl.Store.
 func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error) {
 	var n int
 	var err error
@@ -110,7 +110,7 @@ func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, erro
 	return n, err
 }
 
-// PruneRequests implements store.Store: at most limit request-log rows
+// PruneRequests implements crawl.Store: at most limit request-log rows
 // that started before before are deleted, oldest first, in one small
 // transaction, so that pruning never holds the writer for long.
 func (d *DB) PruneRequests(ctx context.Context, before time.Time, limit int) (int64, error) {

@@ -32,7 +32,7 @@ func scanPost(sc interface{ Scan(...any) error }) (Post, error) {
 	return p, nil
 }
 
-// AddPosts implements Store.
+// AddPosts implements crawl.Store.
 func (d *DB) AddPosts(ctx context.Context, posts []NewPost) (AddResult, error) {
 	var res AddResult
 	err := d.tx(ctx, func(tx conn) error {
@@ -43,7 +43,7 @@ func (d *DB) AddPosts(ctx context.Context, posts []NewPost) (AddResult, error) {
 	return res, err
 }
 
-// FeedRead implements Store.
+// FeedRead implements crawl.Store.
 func (d *DB) FeedRead(ctx context.Context, posts []NewPost, update func(AddResult) Feed) (AddResult, error) {
 	var res AddResult
 	err := d.tx(ctx, func(tx conn) error {
@@ -103,7 +103,7 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 	return res, nil
 }
 
-// Post implements Store: by any URL that names the post (its key,
+// Post implements crawl.Store: by any URL that names the post (its key,
 // a variant its site has shown to be the same, an alias).
 func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 	key, err := postKey(ctx, d.r, spellings{}, u)
@@ -117,7 +117,7 @@ func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 	return p, err
 }
 
-// PostsDue implements Store. It checks out what it returns for this
+// PostsDue implements crawl.Store. It checks out what it returns for this
 // DB's worker (see SetCheckouts): rows checked out by another live worker are
 // skipped, and the row locks are taken with SKIP LOCKED, so two workers
 // asking at once get disjoint batches.
@@ -143,7 +143,7 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit 
 	return out, nil
 }
 
-// SavePage implements Store: the outcome of one page fetch and its
+// SavePage implements crawl.Store: the outcome of one page fetch and its
 // citations, clearing Due in the same transaction, so a post is fetched
 // again only if the process died between the response and this commit.
 func (d *DB) SavePage(ctx context.Context, r PageResult) error {
@@ -205,7 +205,7 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// EachPost implements Store.
+// EachPost implements crawl.Store.
 func (d *DB) EachPost(ctx context.Context, fn func(Post) error) error {
 	return d.each(ctx, d.r, `SELECT `+postCols+` FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
 		p, err := scanPost(rows)

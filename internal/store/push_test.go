@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
@@ -17,7 +18,7 @@ import (
 
 // backends runs fn on SQLite and, when CORPUSBOT_TEST_POSTGRES is set, on
 // PostgreSQL: the queries are shared, and so are their tests.
-func backends(t *testing.T, fn func(t *testing.T, db *store.DB, s store.Store)) {
+func backends(t *testing.T, fn func(t *testing.T, db *store.DB, s crawl.Store)) {
 	t.Run("sqlite", func(t *testing.T) {
 		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "push.db"))
 		if err != nil {
@@ -46,7 +47,7 @@ func pause(t *testing.T, db *store.DB, sourceID int64) {
 }
 
 func TestSubscriptions(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
 		ctx := context.Background()
 		src, _, err := st.AddSource(ctx, "https://blog.example/", t0)
 		if err != nil {
@@ -121,7 +122,7 @@ func TestSubscriptions(t *testing.T) {
 }
 
 func TestPushRead(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
 		ctx := context.Background()
 		src, _, _ := st.AddSource(ctx, "https://blog.example/", t0)
 		f, _ := st.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://blog.example/feed"})
@@ -159,7 +160,7 @@ func TestPushRead(t *testing.T) {
 }
 
 func TestIndexNowStore(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
 		ctx := context.Background()
 		a, _, _ := st.AddSource(ctx, "https://blog.example/", t0)
 		b, _, _ := st.AddSource(ctx, "https://news.blog.example/", t0)
@@ -197,7 +198,7 @@ func TestIndexNowStore(t *testing.T) {
 }
 
 func TestDeliveries(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st store.Store) {
+	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
 		ctx := context.Background()
 		add := func(home string, feeds ...string) (store.Source, []store.Feed) {
 			s, _, _ := st.AddSource(ctx, home, t0)

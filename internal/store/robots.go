@@ -10,7 +10,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Robots implements Store. A missing file is NULL, so that an empty
+// Robots implements crawl.Store. A missing file is NULL, so that an empty
 // file (which allows everything) stays distinct from none.
 func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
 	r := RobotsRecord{Origin: origin}
@@ -32,7 +32,7 @@ func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
 	return r, nil
 }
 
-// PutRobots implements Store.
+// PutRobots implements crawl.Store.
 func (d *DB) PutRobots(ctx context.Context, r RobotsRecord) error {
 	file := sql.NullString{String: r.File, Valid: r.HasFile}
 	last := sql.NullString{String: r.LastFile, Valid: r.HasLast}

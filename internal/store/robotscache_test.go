@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
@@ -14,9 +15,9 @@ import (
 )
 
 // robotsStore keeps robots records and counts the reads; every other
-// method of store.Store is left unimplemented.
+// method of crawl.Store is left unimplemented.
 type robotsStore struct {
-	store.Store
+	crawl.Store
 	mu    sync.Mutex
 	rows  map[string]store.RobotsRecord
 	reads int

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -148,5 +149,5 @@ func TestSiteDataConcurrent(t *testing.T) {
 			t.Errorf("%s paused after ResumeSite", s.URL)
 		}
 	}
-	var _ store.Store = db
+	var _ crawl.Store = db
 }

@@ -29,7 +29,7 @@ func scanSitemap(sc interface{ Scan(...any) error }) (Sitemap, error) {
 // that it neither makes its source due forever nor makes it look truncated.
 const notSkipped = ` AND state <> '` + model.SitemapSkipped + `'`
 
-// AddSitemap implements Store: known (source, URL) pairs are kept
+// AddSitemap implements crawl.Store: known (source, URL) pairs are kept
 // (their state and kind are the crawl's to change, by UpdateSitemap), but a
 // child's lastmod as its index now states it is recorded.
 func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
@@ -61,7 +61,7 @@ func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
 	return out, err
 }
 
-// UpdateSitemap implements Store.
+// UpdateSitemap implements crawl.Store.
 func (d *DB) UpdateSitemap(ctx context.Context, s Sitemap) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6,
 		attempts = $8, retry_at = $9, kind = $10, skipped_pages = $11, skipped_taxonomies = $12, skipped_authors = $13, skipped_other = $14,
@@ -74,17 +74,17 @@ func (d *DB) UpdateSitemap(ctx context.Context, s Sitemap) error {
 	return nil
 }
 
-// SourceSitemaps implements Store: the top-level sitemaps.
+// SourceSitemaps implements crawl.Store: the top-level sitemaps.
 func (d *DB) SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error) {
 	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND parent_id = 0 ORDER BY id`, sourceID)
 }
 
-// ChildSitemaps implements Store, newest lastmod first.
+// ChildSitemaps implements crawl.Store, newest lastmod first.
 func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error) {
 	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE parent_id = $1 ORDER BY lastmod DESC, id`, parentID)
 }
 
-// SitemapsDue implements Store. With truncated, a source qualifies
+// SitemapsDue implements crawl.Store. With truncated, a source qualifies
 // while it has a sitemap never read or sitemap-only posts not yet fetched:
 // once its archive is filled in, it stops qualifying. A skipped sitemap is
 // never due, and so never "never read": a source whose only unread
@@ -122,7 +122,7 @@ func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]Sit
 	return out, err
 }
 
-// IngestSitemap implements Store, in one transaction with prepared
+// IngestSitemap implements crawl.Store, in one transaction with prepared
 // statements: a 50,000-URL sitemap is one commit.
 func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, whole bool) (Diff, error) {
 	var diff Diff
@@ -261,9 +261,7 @@ func removeUnseen(ctx context.Context, tx conn, sitemapID, gen int64) (int, erro
 	return n, nil
 }
 
-var _ Store = (*DB)(nil)
-
-// MoveSitemap implements Store, as MoveFeed for feeds; the alias is
+// MoveSitemap implements crawl.Store, as MoveFeed for feeds; the alias is
 // of the source's sitemap.
 func (d *DB) MoveSitemap(ctx context.Context, id int64, url string) error {
 	return d.tx(ctx, func(tx conn) error {

@@ -11,7 +11,7 @@ import (
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
-// OptedOut implements Store.
+// OptedOut implements crawl.Store.
 func (d *DB) OptedOut(ctx context.Context, site string) (bool, error) {
 	var one int
 	err := d.r.QueryRowContext(ctx, `SELECT 1 FROM opted_out WHERE site = $1`, site).Scan(&one)

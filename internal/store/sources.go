@@ -25,7 +25,7 @@ func scanSource(sc interface{ Scan(...any) error }) (Source, error) {
 	return s, nil
 }
 
-// AddSource implements Store; the bool says whether it was new.
+// AddSource implements crawl.Store; the bool says whether it was new.
 func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (Source, bool, error) {
 	// A source of a site that opted out starts paused, as the opt-out form
 	// promises: nothing of it is ever fetched.
@@ -62,7 +62,7 @@ func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (Source, bo
 	return s, added, nil
 }
 
-// Source implements Store.
+// Source implements crawl.Store.
 func (d *DB) Source(ctx context.Context, id int64) (Source, error) {
 	s, err := scanSource(d.r.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -71,7 +71,7 @@ func (d *DB) Source(ctx context.Context, id int64) (Source, error) {
 	return s, err
 }
 
-// EachSource implements Store.
+// EachSource implements crawl.Store.
 func (d *DB) EachSource(ctx context.Context, fn func(Source) error) error {
 	return d.each(ctx, d.r, `SELECT `+sourceCols+` FROM sources ORDER BY id`, nil, func(rows *sql.Rows) error {
 		s, err := scanSource(rows)
@@ -82,7 +82,7 @@ func (d *DB) EachSource(ctx context.Context, fn func(Source) error) error {
 	})
 }
 
-// SourcesToDiscover implements Store, checking out what it returns
+// SourcesToDiscover implements crawl.Store, checking out what it returns
 // (released by MarkDiscovered and PostponeDiscovery).
 func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]Source, error) {
 	return d.checkOutSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND paused = 0 AND `+notCheckedOut+`
@@ -105,27 +105,27 @@ func (d *DB) checkOutSources(ctx context.Context, choice string, args ...any) ([
 	return out, nil
 }
 
-// PostponeDiscovery implements Store.
+// PostponeDiscovery implements crawl.Store.
 func (d *DB) PostponeDiscovery(ctx context.Context, id int64, r Retry) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
-// PostponeSitemaps implements Store.
+// PostponeSitemaps implements crawl.Store.
 func (d *DB) PostponeSitemaps(ctx context.Context, id int64, r Retry) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
-// MarkDiscovered implements Store.
+// MarkDiscovered implements crawl.Store.
 func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err
 }
 
-// SourcesForSitemaps implements Store, checking out what it returns
+// SourcesForSitemaps implements crawl.Store, checking out what it returns
 // (released by MarkSitemapsChecked and PostponeSitemaps).
 func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error) {
 	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND paused = 0 AND ` + notCheckedOut
@@ -135,7 +135,7 @@ func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Ti
 	return d.checkOutSources(ctx, q+` ORDER BY id LIMIT $5`, ts(now), limit)
 }
 
-// MarkSitemapsChecked implements Store.
+// MarkSitemapsChecked implements crawl.Store.
 func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
 	return err

@@ -7,17 +7,13 @@
 // (store/postgres, a cluster of workers on one database). It speaks in the
 // crawler's terms, takes and returns time.Time, and every method that
 // changes more than one row does so atomically, so that a process killed at
-// any moment leaves either all of a change or none of it. Store is the
-// crawler's view of it; the suites every backend runs are in storetest.
+// any moment leaves either all of a change or none of it. The crawler
+// declares the part it uses (crawl.Store); the suites every backend runs
+// are in storetest.
 package store
 
 import (
-	"context"
 	"time"
-
-	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/urlkey"
 )
 
 // Source is a blog, known by its homepage URL.
@@ -201,157 +197,4 @@ type SitemapURL struct {
 // Diff is what a sitemap read changed.
 type Diff struct {
 	New, Modified, Removed, Returned int
-}
-
-// Store is the crawler's persistent state. Implementations are safe for
-// concurrent use.
-type Store interface {
-	// UpdateOriginStanding sets the state, check time and blocked bit of
-	// an origin PutOrigin recorded, keeping its status; none: nothing.
-	UpdateOriginStanding(ctx context.Context, o model.Origin) error
-	// PruneRequests deletes at most limit request-log rows that started
-	// before before, oldest first, and says how many it deleted.
-	PruneRequests(ctx context.Context, before time.Time, limit int) (int64, error)
-	Close() error
-
-	AddSource(ctx context.Context, url string, now time.Time) (Source, bool, error)
-	Source(ctx context.Context, id int64) (Source, error)
-	EachSource(ctx context.Context, fn func(Source) error) error
-	// SourcesToDiscover lists sources never discovered and not postponed
-	// past now.
-	SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]Source, error)
-	MarkDiscovered(ctx context.Context, sourceID int64, now time.Time) error
-	// PostponeDiscovery keeps a source out of SourcesToDiscover until
-	// `until`: its robots.txt or homepage could not be read, and a source
-	// is not judged feedless on a failure.
-	// r.Attempts and r.Error record why.
-	PostponeDiscovery(ctx context.Context, sourceID int64, r Retry) error
-	// SourcesForSitemaps are discovered sources whose sitemaps were never
-	// looked for and not postponed past now; truncated keeps only those
-	// whose feed cannot reach the archive: no active feed, or every active
-	// feed's catalogue walk done (all a feed can reach is then read).
-	SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error)
-	MarkSitemapsChecked(ctx context.Context, sourceID int64, now time.Time) error
-	PostponeSitemaps(ctx context.Context, sourceID int64, r Retry) error
-
-	// Robots and PutRobots keep the fetcher's robots.txt cache (see
-	// RobotsCache), so that a restarted crawler does not ask every origin
-	// again. Robots returns ErrNotFound for an origin never stored.
-	Robots(ctx context.Context, origin string) (RobotsRecord, error)
-	PutRobots(ctx context.Context, r RobotsRecord) error
-
-	PutOrigin(ctx context.Context, o model.Origin) error
-	Origin(ctx context.Context, origin string) (model.Origin, error)
-
-	// AddFeed stores a feed unless its URL is known; it returns the stored one.
-	AddFeed(ctx context.Context, f Feed) (Feed, error)
-	UpdateFeed(ctx context.Context, f Feed) error
-	SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error)
-	// FeedsDue lists feeds to read: active feeds whose NextDue is not after
-	// now, errored ones last tried before errorBefore, disallowed ones last
-	// tried before disallowedBefore; the longest overdue first.
-	FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
-	// FeedHistories lists the History of every active feed, for the
-	// schedule's calibration.
-	FeedHistories(ctx context.Context) ([]string, error)
-	// CataloguesDue lists active feeds whose catalogue walk is not done
-	// (and not waiting for a retry past now).
-	CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Feed, error)
-
-	AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error)
-	UpdateSitemap(ctx context.Context, s Sitemap) error
-	SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error)
-	ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error)
-	// SitemapsDue lists top-level sitemaps last read before `before` (and
-	// not waiting for a retry past now), never one in state SitemapSkipped;
-	// truncated keeps those of truncated sources.
-	SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]Sitemap, error)
-	// IngestSitemap stores one whole or partial read of a urlset: new URLs
-	// become pending posts, advanced lastmods make a re-fetch due, and
-	// (when whole) URLs the sitemap no longer lists are marked removed.
-	// All of it in one transaction.
-	IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, whole bool) (Diff, error)
-
-	// AddPosts inserts the posts whose URL is new, in one transaction; a
-	// known URL inserts nothing, but an advanced Lastmod makes it due.
-	AddPosts(ctx context.Context, posts []NewPost) (AddResult, error)
-	// FeedRead stores what one read of a feed page found and the feed's
-	// new standing in one transaction, so that a crash never records the
-	// posts without the progress or the progress without the posts: update
-	// gets what AddPosts would return and returns the feed to store.
-	FeedRead(ctx context.Context, posts []NewPost, update func(AddResult) Feed) (AddResult, error)
-	Post(ctx context.Context, url string) (Post, error)
-	// PostsDue lists posts owed a page fetch (and not waiting for a retry
-	// past now), oldest first: of one source, or of any when sourceID is 0.
-	PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]Post, error)
-	SavePage(ctx context.Context, r PageResult) error
-	EachPost(ctx context.Context, fn func(Post) error) error
-
-	// OptedOut reports whether the owner of site (a registrable domain, as
-	// fetch.Site has it) opted the whole site out: nothing may be fetched
-	// from it (fetch.Options.OptedOut). The sources of such a site are
-	// paused, and their work is in no batch.
-	OptedOut(ctx context.Context, site string) (bool, error)
-
-	Refusal(ctx context.Context, site string) (fetch.RefusalState, error)
-	PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error
-
-	// DueSites lists sources with work due (q.After excluded, in ID order)
-	// whose site is neither checked out by another live worker nor
-	// finished in q.Round. Due work is discovery, sitemap discovery, a feed
-	// never tried, a catalogue walk not done, a sitemap to read and a page
-	// owed; feeds due for a re-read are chosen apart (PollsDue).
-	DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, error)
-	// DueSitesHeld counts sites with work due that other live workers
-	// have checked out (and not finished in q.Round).
-	DueSitesHeld(ctx context.Context, q SiteQuery) (int, error)
-	// CountDueSites counts the sites with work due, whoever holds them.
-	CountDueSites(ctx context.Context, q SiteQuery) (int, error)
-	// CheckOutSites checks out to this worker those of sites that are
-	// free (not checked out by another live worker, not finished in
-	// round) and returns them; a checkout lasts as long as the item checkouts
-	// and is renewed with them.
-	CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error)
-	// CheckInSite gives a checked-out site back: finished in round, or,
-	// with round "", unfinished (any worker may take it up at once).
-	CheckInSite(ctx context.Context, site, round string) error
-	// SiteSources lists the site's sources that are not paused, by ID.
-	SiteSources(ctx context.Context, site string) ([]Source, error)
-	// CheckOutSource checks out one source (for its discovery or sitemap
-	// discovery) unless another worker holds it or it is paused;
-	// MarkDiscovered, PostponeDiscovery, MarkSitemapsChecked and
-	// PostponeSitemaps release it.
-	CheckOutSource(ctx context.Context, id int64) (Source, bool, error)
-	// PollsDue is FeedsDue without the feeds never tried.
-	PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error)
-	// FeedsToRead lists and checks out a source's active feeds never tried, and
-	// those whose last read failed with a fault that says "try later" once
-	// their retry is due at now.
-	FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error)
-	// SourceCataloguesDue is CataloguesDue for one source.
-	SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error)
-	// SiteRetryAt is the soonest retry after now that the site's items wait
-	// for (a page, a feed, a catalogue page, a sitemap, a discovery), and
-	// false when none waits.
-	SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error)
-	// SourceSitemapsDue is SitemapsDue for one source (not truncated), with
-	// its index children whose retry is due.
-	SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error)
-
-	// LearnSpelling records how a host spells its URLs, as like (a URL the
-	// site itself gave: a permanent redirect's target, a canonical link)
-	// shows it in the ways v names, and spells again the posts of the host
-	// not yet fetched, merging those that turn out to be another record's.
-	// It returns how many it changed.
-	LearnSpelling(ctx context.Context, like string, v urlkey.Variation) (int, error)
-	// MoveFeed records that feed id lives at url now (it moved for good:
-	// a 301 or 308); its old URL stays as an alias, so that a page still
-	// naming it finds the same record.
-	MoveFeed(ctx context.Context, id int64, url string) error
-	// MoveSitemap is MoveFeed for a sitemap.
-	MoveSitemap(ctx context.Context, id int64, url string) error
-
-	LogRequests(ctx context.Context, recs []fetch.Record) error
-	// RequestCount counts logged requests, by purpose when purpose != "".
-	RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
@@ -21,7 +22,7 @@ import (
 // SQLite-only; the crawl itself is network-bound either way.
 func BenchmarkStoreDay(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) {
-		benchDay(b, func(b *testing.B) store.Store {
+		benchDay(b, func(b *testing.B) crawl.Store {
 			db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "b.db"))
 			if err != nil {
 				b.Fatal(err)
@@ -31,11 +32,11 @@ func BenchmarkStoreDay(b *testing.B) {
 		})
 	})
 	b.Run("postgres", func(b *testing.B) {
-		benchDay(b, func(b *testing.B) store.Store { return open(b, testDSN(b)) })
+		benchDay(b, func(b *testing.B) crawl.Store { return open(b, testDSN(b)) })
 	})
 }
 
-func benchDay(b *testing.B, newStore func(*testing.B) store.Store) {
+func benchDay(b *testing.B, newStore func(*testing.B) crawl.Store) {
 	ctx := context.Background()
 	const blogs, feedPosts, smURLs = 20, 20, 200
 	pages := 0

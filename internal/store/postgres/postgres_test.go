@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/storetest"
@@ -14,7 +15,7 @@ func TestSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	storetest.RunSuite(t, func(t *testing.T) store.Store { return open(t, testDSN(t)) })
+	storetest.RunSuite(t, func(t *testing.T) crawl.Store { return open(t, testDSN(t)) })
 }
 
 // Workers starting at once migrate once, and a reopen keeps the data.

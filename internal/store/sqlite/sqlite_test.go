@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
 
 func TestSuite(t *testing.T) {
-	storetest.RunSuite(t, func(t *testing.T) store.Store {
+	storetest.RunSuite(t, func(t *testing.T) crawl.Store {
 		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
@@ -21,7 +22,7 @@ type siteRetrier interface {
 // its refusal record, the retry times and tries of its feeds, sitemaps,
 // posts and discoveries. States and last errors stay. A site with no
 // source is not found and changes nothing.
-func testRetrySite(t *testing.T, s store.Store) {
+func testRetrySite(t *testing.T, s crawl.Store) {
 	r, ok := s.(siteRetrier)
 	if !ok {
 		t.Fatalf("%T has no RetrySite", s)

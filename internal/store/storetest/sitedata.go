@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
@@ -18,7 +19,7 @@ import (
 
 // SiteDataStore is a store that also serves the public site.
 type SiteDataStore interface {
-	store.Store
+	crawl.Store
 	SiteData() *store.SiteData
 }
 
