@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"net/url"
 	"os"
@@ -11,9 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
@@ -88,7 +85,6 @@ func serveNonpostBlogs(t *testing.T, web *simweb.Web) []string {
 // says was skipped.
 func TestExportSkippedByKind(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "c.db")
-	ctx := context.Background()
 	clock := simweb.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	web := simweb.New(simweb.WithClock(clock.Now))
 	defer web.Close()
@@ -96,29 +92,13 @@ func TestExportSkippedByKind(t *testing.T) {
 
 	s := config.Defaults()
 	s.DB = dbPath
-	st, err := app.OpenStore(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock,
-		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := wired.Crawler
+	c := newSimCrawl(t, web, clock, s, nil)
 	for _, h := range hosts {
-		if _, _, err := st.AddSource(ctx, "http://"+h+"/", clock.Now()); err != nil {
-			t.Fatal(err)
-		}
+		c.add("http://" + h + "/")
 	}
-	if err := c.Once(ctx); err != nil {
-		t.Fatal(err)
-	}
-	wired.Close()
-	st.Close()
-	for _, v := range web.Violations(s.UserAgent, s.ProductToken(), func(string) time.Duration { return s.MinGap }) {
-		t.Error(v)
-	}
+	c.once()
+	c.close()
+	c.polite()
 
 	out, errOut, code := runCLI(t, nil, map[string]string{"CORPUSBOT_DB": dbPath}, "export", "--sources")
 	if code != 0 {

@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
@@ -81,33 +79,18 @@ func TestSourceStatesCrawled(t *testing.T) {
 	}
 	s := config.Defaults()
 	s.DB = dbPath
-	st, err := app.OpenStore(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock,
-		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newSimCrawl(t, web, clock, s, nil)
+	st := c.st
 	ids := map[string]int64{}
 	for site := range want {
-		src, _, err := st.AddSource(ctx, "http://"+site+"/", clock.Now())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids[site] = src.ID
+		ids[site] = c.add("http://" + site + "/")["http://"+site+"/"]
 	}
-	if err := wired.Crawler.Once(ctx); err != nil {
-		t.Fatal(err)
-	}
-	wired.Close()
+	c.once()
+	c.finish()
 	if err := st.SiteData().PauseSource(ctx, ids["paused.example"], "claim", clock.Now()); err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range web.Violations(s.UserAgent, s.ProductToken(), func(string) time.Duration { return s.MinGap }) {
-		t.Error(v)
-	}
+	c.polite()
 	for _, r := range web.RequestsTo("blocked.example") {
 		if r.URI != "/robots.txt" {
 			t.Errorf("blocked.example was asked for %s", r.URI)
@@ -182,20 +165,9 @@ func TestSourceStateFollowsRobots(t *testing.T) {
 	// The feed due every round, robots.txt read again after a minute, and a
 	// feed robots.txt disallowed asked again after a minute too.
 	s.FeedInterval, s.RobotsTTL, s.DisallowedRecheck = 0, time.Minute, time.Minute
-	st, err := app.OpenStore(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock,
-		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wired.Close()
-	if _, _, err := st.AddSource(ctx, h.URL("/"), clock.Now()); err != nil {
-		t.Fatal(err)
-	}
+	c := newSimCrawl(t, web, clock, s, nil)
+	st := c.st
+	c.add(h.URL("/"))
 	state := func() string {
 		t.Helper()
 		page, err := st.SiteData().Sites(ctx, model.SitesQuery{Limit: 10})
@@ -212,9 +184,7 @@ func TestSourceStateFollowsRobots(t *testing.T) {
 		{"User-agent: *\nAllow: /\n", model.StateActive},
 	} {
 		h.Robots(step.robots)
-		if err := wired.Crawler.Once(ctx); err != nil {
-			t.Fatal(err)
-		}
+		c.once()
 		if got := state(); got != step.want {
 			t.Errorf("round %d: %s, want %s", i+1, got, step.want)
 		}

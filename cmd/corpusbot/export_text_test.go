@@ -18,7 +18,6 @@ import (
 	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/corpusout"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
@@ -29,7 +28,6 @@ import (
 func crawledStore(t *testing.T) string {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "c.db")
-	ctx := context.Background()
 	clock := simweb.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	web := simweb.New(simweb.WithClock(clock.Now))
 	defer web.Close()
@@ -37,28 +35,13 @@ func crawledStore(t *testing.T) string {
 
 	s := config.Defaults()
 	s.DB = dbPath
-	st, err := app.OpenStore(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock,
-		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer wired.Close()
+	c := newSimCrawl(t, web, clock, s, nil)
 	for _, h := range hosts {
-		if _, _, err := st.AddSource(ctx, "http://"+h+"/", clock.Now()); err != nil {
-			t.Fatal(err)
-		}
+		c.add("http://" + h + "/")
 	}
-	if err := wired.Crawler.Once(ctx); err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range web.Violations(s.UserAgent, s.ProductToken(), func(string) time.Duration { return s.MinGap }) {
-		t.Error(v)
-	}
+	c.once()
+	c.polite()
+	c.close()
 	return dbPath
 }
 

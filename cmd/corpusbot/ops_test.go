@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -15,7 +14,6 @@ import (
 
 	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/metrics"
 	"corpus.blog/corpusbot/internal/simweb"
 )
@@ -24,7 +22,6 @@ import (
 // scrapes /metrics: the requests counted (all, 304s, by purpose) are the
 // ones the servers recorded.
 func TestMetricsMatchTheServer(t *testing.T) {
-	ctx := context.Background()
 	clock := simweb.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	web := simweb.New(simweb.WithClock(clock.Now))
 	defer web.Close()
@@ -32,29 +29,17 @@ func TestMetricsMatchTheServer(t *testing.T) {
 
 	s := config.Defaults()
 	s.DB = filepath.Join(t.TempDir(), "m.db")
-	st, err := app.OpenStore(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	m := metrics.New()
-	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock, Metrics: m,
-		Network: app.Network{Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy, TLS: web.ClientTLS()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newSimCrawl(t, web, clock, s, func(o *app.Options) { o.Metrics = m })
 	for _, h := range hosts {
-		if _, _, err := st.AddSource(ctx, "http://"+h+"/", clock.Now()); err != nil {
-			t.Fatal(err)
-		}
+		c.add("http://" + h + "/")
 	}
 	for range 2 { // the second round asks again: 304s
-		if err := wired.Crawler.Once(ctx); err != nil {
-			t.Fatal(err)
-		}
+		c.once()
 		clock.Advance(48 * time.Hour)
 	}
-	wired.Close()
+	c.finish()
+	st := c.st
 
 	sent, notModified := 0, 0
 	for _, r := range web.Requests() {
