@@ -2,14 +2,10 @@ package crawl_test
 
 import (
 	"context"
-	"io"
-	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -53,62 +49,20 @@ func rewire(w *world, tweak func(*fetch.Options)) {
 	w.c.Fetcher = f
 }
 
-// egressProxy stands in for a deployment's egress proxy, on loopback: it
-// answers absolute-URI requests itself by relaying them, whatever their
-// host, to the simulated web, and counts what it is asked.
-type egressProxy struct {
-	srv   *httptest.Server
-	mu    sync.Mutex
-	asked []string // "GET http://host/path"
-}
+// egressProxy is simweb's EgressProxy, closed at the test's end.
+type egressProxy struct{ *simweb.EgressProxy }
 
-func newEgressProxy(t testing.TB, web *simweb.Web) *egressProxy {
+func newEgressProxy(t testing.TB, web *simweb.Web) egressProxy {
 	t.Helper()
-	p := &egressProxy{}
-	relay := &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "tcp", web.Addr())
-		},
-		DisableCompression: true,
-	}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		p.asked = append(p.asked, r.Method+" "+r.RequestURI)
-		p.mu.Unlock()
-		if !r.URL.IsAbs() || r.Method == http.MethodConnect {
-			http.Error(w, "this proxy relays http only", http.StatusForbidden)
-			return
-		}
-		out := r.Clone(r.Context())
-		out.RequestURI = ""
-		resp, err := relay.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		for k, v := range resp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(resp.StatusCode)
-		_, _ = io.Copy(w, resp.Body)
-	}))
-	t.Cleanup(p.srv.Close)
-	t.Cleanup(relay.CloseIdleConnections)
-	return p
-}
-
-func (p *egressProxy) requests() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.asked...)
+	p := web.NewEgressProxy()
+	t.Cleanup(p.Close)
+	return egressProxy{p}
 }
 
 // hostsAsked counts the requests asked of the proxy per host.
-func (p *egressProxy) hostsAsked() map[string]int {
+func (p egressProxy) hostsAsked() map[string]int {
 	out := map[string]int{}
-	for _, q := range p.requests() {
+	for _, q := range p.Requests() {
 		_, target, _ := strings.Cut(q, " ")
 		if u, err := url.Parse(target); err == nil {
 			out[u.Host]++
@@ -126,10 +80,10 @@ const secret = "SECRET-METADATA-TOKEN"
 
 // probeWorld is a crawler behind an egress proxy, with the public blogs
 // and private targets of the hostile-server probe.
-func probeWorld(t *testing.T, allowPrivate bool) (*world, *egressProxy) {
+func probeWorld(t *testing.T, allowPrivate bool) (*world, egressProxy) {
 	w := newWorldWith(t, "", false, func(s *config.Settings) { s.AllowPrivate = allowPrivate })
 	p := newEgressProxy(t, w.web)
-	pu, _ := url.Parse(p.srv.URL)
+	pu := p.URL()
 	rewire(w, func(o *fetch.Options) { o.Proxy = http.ProxyURL(pu) })
 	w.web.Resolve("intranet.example", netip.MustParseAddr("10.0.0.1"))
 	for _, host := range probeTargets {
@@ -226,7 +180,7 @@ func TestCrawlBehindProxyAsksNothingPrivate(t *testing.T) {
 		t.Errorf("stored from private targets: %v", found)
 	}
 	w.clean()
-	t.Logf("the proxy was asked %d requests, per host %v", len(p.requests()), asked)
+	t.Logf("the proxy was asked %d requests, per host %v", len(p.Requests()), asked)
 }
 
 // With ALLOW_PRIVATE on, the same crawl asks the proxy for every private
@@ -245,5 +199,5 @@ func TestCrawlBehindProxyAllowPrivate(t *testing.T) {
 	if found := secretsStored(t, w); len(found) == 0 {
 		t.Error("nothing of the private targets stored with ALLOW_PRIVATE on")
 	}
-	t.Logf("the proxy was asked %d requests, %d of them of private targets, per host %v; stored %v", len(p.requests()), private, asked, secretsStored(t, w))
+	t.Logf("the proxy was asked %d requests, %d of them of private targets, per host %v; stored %v", len(p.Requests()), private, asked, secretsStored(t, w))
 }

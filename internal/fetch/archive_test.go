@@ -152,7 +152,7 @@ func TestArchiveNoAddressThroughProxy(t *testing.T) {
 	// over the same web and proxy.
 	f, err := fetch.New(fetch.Options{
 		Settings: r.s, Clock: r.clock, Resolver: r.web.Resolver(), Dial: r.web.Dial, TLS: r.web.ClientTLS(), Logger: discard,
-		Proxy:   func(*http.Request) (*url.URL, error) { return p.url(), nil },
+		Proxy:   func(*http.Request) (*url.URL, error) { return p.URL(), nil },
 		Archive: log.add,
 	})
 	if err != nil {

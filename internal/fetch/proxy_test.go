@@ -2,14 +2,11 @@ package fetch_test
 
 import (
 	"context"
-	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 
 	"corpus.blog/corpusbot/internal/config"
@@ -17,69 +14,20 @@ import (
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
-// egressProxy stands in for a deployment's egress proxy, on loopback. It
-// answers absolute-URI requests itself, by relaying them to the simulated
-// web (whatever the host, so that a private target it is asked for is
-// asked, and counted, like any other); a CONNECT is counted and refused.
-type egressProxy struct {
-	srv   *httptest.Server
-	mu    sync.Mutex
-	asked []string // "GET http://host/path", "CONNECT host:443"
-}
+// egressProxy is simweb's EgressProxy, closed at the test's end.
+type egressProxy struct{ *simweb.EgressProxy }
 
-func newEgressProxy(t testing.TB, web *simweb.Web) *egressProxy {
+func newEgressProxy(t testing.TB, web *simweb.Web) egressProxy {
 	t.Helper()
-	p := &egressProxy{}
-	relay := &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "tcp", web.Addr())
-		},
-		DisableCompression: true,
-	}
-	p.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p.mu.Lock()
-		p.asked = append(p.asked, r.Method+" "+r.RequestURI)
-		p.mu.Unlock()
-		if r.Method == http.MethodConnect || !r.URL.IsAbs() {
-			http.Error(w, "this proxy relays http only", http.StatusForbidden)
-			return
-		}
-		out := r.Clone(r.Context())
-		out.RequestURI = ""
-		resp, err := relay.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadGateway)
-			return
-		}
-		defer resp.Body.Close()
-		for k, v := range resp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(resp.StatusCode)
-		_, _ = io.Copy(w, resp.Body)
-	}))
-	t.Cleanup(p.srv.Close)
-	t.Cleanup(relay.CloseIdleConnections)
-	return p
-}
-
-func (p *egressProxy) url() *url.URL {
-	u, _ := url.Parse(p.srv.URL)
-	return u
-}
-
-// requests is what the proxy was asked, in order.
-func (p *egressProxy) requests() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.asked...)
+	p := web.NewEgressProxy()
+	t.Cleanup(p.Close)
+	return egressProxy{p}
 }
 
 // askedFor is what the proxy was asked of host.
-func (p *egressProxy) askedFor(host string) []string {
+func (p egressProxy) askedFor(host string) []string {
 	var out []string
-	for _, q := range p.requests() {
+	for _, q := range p.Requests() {
 		if strings.HasPrefix(q, "CONNECT "+host+":") || strings.Contains(q, "://"+host+"/") || strings.Contains(q, "://"+host+":") {
 			out = append(out, q)
 		}
@@ -102,12 +50,12 @@ func (m moreAddrs) LookupNetIP(ctx context.Context, network, host string) ([]net
 }
 
 // proxiedRig is a rig whose every request goes through p.
-func proxiedRig(t *testing.T, allowPrivate bool) (*rig, *egressProxy) {
+func proxiedRig(t *testing.T, allowPrivate bool) (*rig, egressProxy) {
 	t.Helper()
-	var p *egressProxy
+	var p egressProxy
 	r := newRig(t, false, func(s *config.Settings, o *fetch.Options) {
 		s.AllowPrivate = allowPrivate
-		o.Proxy = func(*http.Request) (*url.URL, error) { return p.url(), nil }
+		o.Proxy = func(*http.Request) (*url.URL, error) { return p.URL(), nil }
 		o.Resolver = moreAddrs{Resolver: o.Resolver, names: map[string][]netip.Addr{
 			"mixed.example": {simweb.PublicAddr, netip.MustParseAddr("10.0.0.1")},
 		}}
@@ -188,8 +136,8 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 	if reads != len(privateTargets) {
 		t.Errorf("%d robots.txt reads for %d private targets", reads, len(privateTargets))
 	}
-	if n := len(p.requests()); n != 0 {
-		t.Fatalf("the proxy was asked %d requests for private targets: %v", n, p.requests())
+	if n := len(p.Requests()); n != 0 {
+		t.Fatalf("the proxy was asked %d requests for private targets: %v", n, p.Requests())
 	}
 
 	// A public site is asked through the proxy; its redirects inward are
@@ -209,7 +157,7 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 	for _, tc := range redirectsInward {
 		wantAsked = append(wantAsked, "GET http://blog.example"+tc.path)
 	}
-	if got := p.requests(); strings.Join(got, "\n") != strings.Join(wantAsked, "\n") {
+	if got := p.Requests(); strings.Join(got, "\n") != strings.Join(wantAsked, "\n") {
 		t.Errorf("the proxy was asked\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantAsked, "\n"))
 	}
 	// An https target is judged before the CONNECT: a public one is asked.
@@ -218,7 +166,7 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 		t.Errorf("https through the proxy: %v", got)
 	}
 	t.Logf("proxy asked %d requests: 0 for %d private targets and %d redirects inward, %d for the public site",
-		len(p.requests()), len(privateTargets), len(redirectsInward), len(p.requests()))
+		len(p.Requests()), len(privateTargets), len(redirectsInward), len(p.Requests()))
 }
 
 // With ALLOW_PRIVATE on, nothing is refused: the same private targets are
@@ -246,7 +194,7 @@ func TestProxyAskedForPrivateTargetsWhenAllowed(t *testing.T) {
 		}
 	}
 	t.Logf("ALLOW_PRIVATE: proxy asked %d requests for %d private targets and %d redirects inward",
-		len(p.requests()), len(privateTargets), len(redirectsInward))
+		len(p.Requests()), len(privateTargets), len(redirectsInward))
 }
 
 // A name the fetcher cannot resolve is not handed to the proxy (nothing
@@ -260,8 +208,8 @@ func TestProxyTargetUnresolved(t *testing.T) {
 	if len(recs) != 2 || recs[0].Outcome != fetch.OutcomeError || isErr(recs[0].Err, fetch.ErrPrivateAddress) {
 		t.Errorf("records %+v, want a failed robots.txt read, not a guard refusal", recs)
 	}
-	if n := len(p.requests()); n != 0 {
-		t.Errorf("the proxy was asked %v", p.requests())
+	if n := len(p.Requests()); n != 0 {
+		t.Errorf("the proxy was asked %v", p.Requests())
 	}
 }
 
@@ -289,13 +237,13 @@ func TestProxyRefusalMatchesDirect(t *testing.T) {
 // that go to the proxy: a target that shares it (here left out of the
 // proxy, as NO_PROXY would) is dialled through the guard, and refused.
 func TestProxyAddressNotOpenToTargets(t *testing.T) {
-	var p *egressProxy
+	var p egressProxy
 	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
 		o.Proxy = func(req *http.Request) (*url.URL, error) {
 			if req.URL.Hostname() == "127.0.0.1" {
 				return nil, nil // NO_PROXY=127.0.0.1
 			}
-			return p.url(), nil
+			return p.URL(), nil
 		}
 		o.Dial = (&net.Dialer{}).DialContext // the real network, so that a broken guard would reach the proxy
 	})
@@ -303,12 +251,12 @@ func TestProxyAddressNotOpenToTargets(t *testing.T) {
 	r.web.Host("blog.example").Robots("User-agent: *\nAllow: /\n")
 	r.web.Host("blog.example").Put("/p", "text/html", "<html></html>")
 	want(t, r.get("http://blog.example/p", fetch.PurposePage), fetch.OutcomeFetched)
-	before := len(p.requests())
-	res := r.get(p.srv.URL+"/robots.txt", fetch.PurposePage)
+	before := len(p.Requests())
+	res := r.get(p.URL().String()+"/robots.txt", fetch.PurposePage)
 	if res.Outcome == fetch.OutcomeFetched || !isErr(r.records()[len(r.records())-1].Err, fetch.ErrPrivateAddress) {
 		t.Errorf("the proxy's address as a direct target: %s %v", res.Outcome, res.Err)
 	}
-	if got := p.requests()[before:]; len(got) != 0 {
+	if got := p.Requests()[before:]; len(got) != 0 {
 		t.Errorf("the proxy was reached directly: %v", got)
 	}
 }
