@@ -174,7 +174,7 @@ func TestIndexNowStore(t *testing.T) {
 		st.AddPosts(ctx, []store.NewPost{{URL: "https://blog.example/old", SourceID: a.ID}, {URL: "https://paused.example/x", SourceID: p.ID}})
 		old, _ := st.Post(ctx, "https://blog.example/old")
 		st.SavePage(ctx, store.PageResult{PostID: old.ID, State: model.PostIndexed, ETag: `"e1"`, LastModified: "lm", Fetched: t0})
-		n, err := db.IndexNowDue(ctx, []string{"https://blog.example/old", "https://news.blog.example/n", "https://www.blog.example/w",
+		n, err := db.IndexNowDue(ctx, t0, []string{"https://blog.example/old", "https://news.blog.example/n", "https://www.blog.example/w",
 			"https://paused.example/x", "https://paused.example/y", "https://other.example/z"})
 		if err != nil || n != 3 {
 			t.Fatalf("IndexNowDue = %d, %v", n, err)

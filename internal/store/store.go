@@ -146,6 +146,11 @@ type Post struct {
 	Attempts     int       // page fetches that failed in a row with a fault that says "try later"
 	RetryAt      time.Time // after such a failure, not fetched again before this
 	Error        string    // why the last fetch failed, if it did
+	// FirstSeen is when the crawl first met the post (a feed, sitemap or
+	// IndexNow naming it, by the crawl's clock): set when its row is
+	// inserted, never changed after, the earlier of the two when records
+	// merge. Zero for a post held before it was recorded and never fetched.
+	FirstSeen time.Time
 }
 
 // NewPost is a post as a feed or a sitemap names it.
@@ -156,6 +161,7 @@ type NewPost struct {
 	Published time.Time
 	Lastmod   time.Time // the feed's updated date or the sitemap's lastmod
 	Text      string    // non-empty: the full post from the feed, no page fetch owed
+	Seen      time.Time // when the crawl read it (its clock): the FirstSeen of a new URL
 }
 
 // AddResult counts what AddPosts did.
@@ -269,11 +275,13 @@ type Store interface {
 	// IngestSitemap stores one whole or partial read of a urlset: new URLs
 	// become pending posts, advanced lastmods make a re-fetch due, and
 	// (when whole) URLs the sitemap no longer lists are marked removed.
-	// All of it in one transaction.
-	IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, whole bool) (Diff, error)
+	// All of it in one transaction. now is the read's time: the FirstSeen
+	// of the posts it adds.
+	IngestSitemap(ctx context.Context, sm Sitemap, now time.Time, urls []SitemapURL, whole bool) (Diff, error)
 
-	// AddPosts inserts the posts whose URL is new, in one transaction; a
-	// known URL inserts nothing, but an advanced Lastmod makes it due.
+	// AddPosts inserts the posts whose URL is new (first seen at their
+	// Seen), in one transaction; a known URL inserts nothing, but an
+	// advanced Lastmod makes it due.
 	AddPosts(ctx context.Context, posts []NewPost) (AddResult, error)
 	// FeedRead stores what one read of a feed page found and the feed's
 	// new standing in one transaction, so that a crash never records the

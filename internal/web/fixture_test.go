@@ -206,7 +206,7 @@ func seed(t testing.TB) (*testStore, map[string]int64) {
 			for i, u := range fs.named {
 				urls[i] = store.SitemapURL{Loc: u}
 			}
-			_, err = db.IngestSitemap(ctx, added, urls, true)
+			_, err = db.IngestSitemap(ctx, added, m.LastRead, urls, true)
 			must(err)
 			added.State, added.LastRead = m.State, m.LastRead
 			must(db.UpdateSitemap(ctx, added))
