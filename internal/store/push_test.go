@@ -182,7 +182,10 @@ func TestIndexNowStore(t *testing.T) {
 		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.Due || p.ETag != `"e1"` || p.LastModified != "lm" || p.State != model.PostIndexed {
 			t.Errorf("known post: %+v", p)
 		}
-		if p, _ := st.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != model.PostPending {
+		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.FirstSeen.IsZero() {
+			t.Errorf("known post first seen %v by the submission, want its own (unrecorded) date kept", p.FirstSeen)
+		}
+		if p, _ := st.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != model.PostPending || !p.FirstSeen.Equal(t0) {
 			t.Errorf("new post on the second source's host: %+v", p)
 		}
 		if p, _ := st.Post(ctx, "https://www.blog.example/w"); p.SourceID != a.ID {

@@ -41,6 +41,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"Canonical", testCanonical},
 		{"Moved", testMoved},
 		{"RetrySite", testRetrySite},
+		{"FirstSeen", testFirstSeen},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
