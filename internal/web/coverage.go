@@ -136,7 +136,7 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 	if undated {
 		classes, names = []string{"c-posts", "c-undated"}, []string{"by date published", "by date first seen"}
 	}
-	perMonth := stacked("posts-month", "Posts indexed, by month published",
+	perMonth := stacked("posts-month", "Posts indexed, by month published (or first seen)",
 		fmt.Sprintf("Bar chart of indexed posts by month of publication (or, for a post with no date of its own, the month it was first seen) over the months of the data, at most %d.", chartMonths),
 		months, classes, names)
 	perMonth.Note = monthNote(d.Coverage.Indexed, d.PostsPerMonth, months)
