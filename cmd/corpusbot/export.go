@@ -252,7 +252,7 @@ func outPost(p store.Post, sourceURL string) corpusout.Post {
 		cites = []string{}
 	}
 	return corpusout.Post{URL: p.URL, Source: sourceURL, Site: model.SiteOfURL(p.URL), Title: p.Title,
-		Published: exportTime(p.Published), Lastmod: exportTime(p.Lastmod), State: p.State, TextFrom: p.TextFrom,
+		Published: exportTime(p.Published), Lastmod: exportTime(p.Lastmod), FirstSeen: exportTime(p.FirstSeen), State: p.State, TextFrom: p.TextFrom,
 		TextBytes: len(p.Text), Citations: cites, Text: p.Text}
 }
 

@@ -94,7 +94,7 @@ func TestExportTextRoundTrip(t *testing.T) {
 	seen := map[string]bool{}
 	exported := map[string]corpusout.Post{}
 	for _, raw := range lines {
-		wantKeys(t, raw, "url", "source", "site", "title", "published", "lastmod",
+		wantKeys(t, raw, "url", "source", "site", "title", "published", "lastmod", "first_seen",
 			"state", "text_from", "text_bytes", "citations", "text")
 		var got corpusout.Post
 		if err := json.Unmarshal([]byte(raw), &got); err != nil {
@@ -111,6 +111,10 @@ func TestExportTextRoundTrip(t *testing.T) {
 		}
 		if got.TextBytes != len(p.Text) || got.State != p.State || got.TextFrom != p.TextFrom || got.Title != p.Title {
 			t.Errorf("%s: exported %+v, stored %+v", got.URL, got, p)
+		}
+		// Every post of a crawl was first seen by it, at its clock.
+		if got.FirstSeen == "" || got.FirstSeen != exportTime(p.FirstSeen) {
+			t.Errorf("%s: first_seen %q, stored %v", got.URL, got.FirstSeen, p.FirstSeen)
 		}
 		if got.Site != model.SiteOfURL(p.URL) || got.Site == "" {
 			t.Errorf("%s: site %q", got.URL, got.Site)
@@ -142,7 +146,7 @@ func TestExportTextRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := exported[got.URL]
-		want.Site, want.Text = "", ""
+		want.Site, want.FirstSeen, want.Text = "", "", ""
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("plain line differs from the --text one:\n got %+v\nwant %+v", got, want)
 		}
@@ -158,6 +162,7 @@ type exportedRow struct {
 	Title     string     `parquet:"title"`
 	Published *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
 	Lastmod   *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
+	FirstSeen *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
 	State     string     `parquet:"state"`
 	TextFrom  string     `parquet:"text_from"`
 	TextBytes int64      `parquet:"text_bytes"`
@@ -217,7 +222,7 @@ func comparePostRows(t *testing.T, rows []exportedRow, want []corpusout.Post) {
 	}
 	for i, r := range rows {
 		got := corpusout.Post{URL: r.URL, Source: r.Source, Site: r.Site, Title: r.Title,
-			Published: date(r.Published), Lastmod: date(r.Lastmod), State: r.State,
+			Published: date(r.Published), Lastmod: date(r.Lastmod), FirstSeen: date(r.FirstSeen), State: r.State,
 			TextFrom: r.TextFrom, TextBytes: int(r.TextBytes), Citations: r.Citations, Text: r.Text}
 		if got.Citations == nil {
 			got.Citations = []string{}

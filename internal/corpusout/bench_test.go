@@ -25,7 +25,7 @@ func benchPosts() []Post {
 		posts[i] = Post{
 			URL: fmt.Sprintf("https://blog%d.example.com/2026/%02d/post-%d", i%5000, 1+i%12, i), Source: fmt.Sprintf("https://blog%d.example.com/", i%5000),
 			Site: fmt.Sprintf("https://blog%d.example.com", i%5000), Title: fmt.Sprintf("Post number %d", i),
-			Published: "2026-01-02T03:04:05Z", Lastmod: "2026-01-03T03:04:05Z",
+			Published: "2026-01-02T03:04:05Z", Lastmod: "2026-01-03T03:04:05Z", FirstSeen: "2026-01-04T03:04:05Z",
 			State: "indexed", TextFrom: "page", TextBytes: len(text), Text: text,
 			Citations: []string{"https://cited.example.org/a", fmt.Sprintf("https://cited.example.org/%d", i%100)},
 		}

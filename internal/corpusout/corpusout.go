@@ -18,6 +18,7 @@
 //	title       string                    BYTE_ARRAY STRING, required
 //	published   string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
 //	lastmod     string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
+//	first_seen  string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
 //	state       string                    BYTE_ARRAY STRING, required
 //	text_from   string                    BYTE_ARRAY STRING, required
 //	text_bytes  number                    INT64, required
@@ -32,7 +33,10 @@
 //     domain, model.Site).
 //   - title is as the post or its feed gave it; "" when unknown.
 //   - published is the date the post gives itself, lastmod the date it was
-//     last changed (from its sitemap or feed). In JSON an unknown date is ""; in Parquet it is null.
+//     last changed (from its sitemap or feed), first_seen when the crawler
+//     first found it (a feed, sitemap or IndexNow submission naming it;
+//     unknown for a post stored before the crawler recorded it and never
+//     fetched). In JSON an unknown date is ""; in Parquet it is null.
 //     Parquet keeps milliseconds, in UTC.
 //   - state is the post's state in the crawl, text_from where its text came
 //     from (the feed or the page), text_bytes the length of its text in
@@ -63,6 +67,7 @@ type Post struct {
 	Title     string   `json:"title"`
 	Published string   `json:"published"`
 	Lastmod   string   `json:"lastmod"`
+	FirstSeen string   `json:"first_seen"`
 	State     string   `json:"state"`
 	TextFrom  string   `json:"text_from"`
 	TextBytes int      `json:"text_bytes"`
@@ -110,6 +115,7 @@ type parquetRow struct {
 	Title     string     `parquet:"title"`
 	Published *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
 	Lastmod   *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
+	FirstSeen *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
 	State     string     `parquet:"state,dict"`
 	TextFrom  string     `parquet:"text_from,dict"`
 	TextBytes int64      `parquet:"text_bytes"`
@@ -166,6 +172,7 @@ func (w *ParquetWriter) Write(p Post) error {
 	}{
 		{"published", p.Published, &row.Published},
 		{"lastmod", p.Lastmod, &row.Lastmod},
+		{"first_seen", p.FirstSeen, &row.FirstSeen},
 	} {
 		t, err := parseDate(d.value)
 		if err != nil {

@@ -25,7 +25,7 @@ func samplePosts() []Post {
 		{
 			URL: "https://a.example/2026/01/hello", Source: "https://a.example/", Site: "https://a.example",
 			Title: "Hello", Published: "2026-01-02T03:04:05Z", Lastmod: "2026-01-03T00:00:00.123Z",
-			State: "indexed", TextFrom: "page", TextBytes: 11,
+			FirstSeen: "2026-01-04T05:06:07Z", State: "indexed", TextFrom: "page", TextBytes: 11,
 			Citations: []string{"https://b.example/x"}, Text: "Hello world",
 		},
 		{URL: "https://a.example/nodates", Source: "https://a.example/", Site: "https://a.example", State: "queued"},
@@ -36,7 +36,7 @@ func samplePosts() []Post {
 			TextBytes: len("Ελληνικά, العربية, עברית, 中文, emoji 🧵, NUL-free \"quotes\" \\ back\\slash\n\ttabbed <script>"),
 			Citations: many,
 		},
-		{URL: "https://c.example/empty-text", Site: "https://c.example", Text: "", TextBytes: 0, Citations: []string{}},
+		{URL: "https://c.example/empty-text", Site: "https://c.example", Text: "", TextBytes: 0, Citations: []string{}, FirstSeen: "2026-02-01T10:00:00Z"},
 	}
 }
 
@@ -76,7 +76,7 @@ func TestJSONLinesRoundTrip(t *testing.T) {
 	if !strings.Contains(lines[2], "<b>&</b>") {
 		t.Errorf("HTML escaped in %s", lines[2])
 	}
-	keys := []string{"url", "source", "site", "title", "published", "lastmod", "state", "text_from", "text_bytes", "citations", "text"}
+	keys := []string{"url", "source", "site", "title", "published", "lastmod", "first_seen", "state", "text_from", "text_bytes", "citations", "text"}
 	var obj map[string]json.RawMessage
 	json.Unmarshal([]byte(lines[0]), &obj)
 	if len(obj) != len(keys) {
@@ -141,7 +141,7 @@ func fromRow(r parquetRow) Post {
 	}
 	return Post{
 		URL: r.URL, Source: r.Source, Site: r.Site, Title: r.Title,
-		Published: date(r.Published), Lastmod: date(r.Lastmod),
+		Published: date(r.Published), Lastmod: date(r.Lastmod), FirstSeen: date(r.FirstSeen),
 		State: r.State, TextFrom: r.TextFrom, TextBytes: int(r.TextBytes), Citations: r.Citations, Text: r.Text,
 	}
 }
@@ -165,8 +165,8 @@ func TestParquetRoundTrip(t *testing.T) {
 			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, want)
 		}
 	}
-	if rows[1].Published != nil || rows[1].Lastmod != nil {
-		t.Errorf("unknown dates read back as %v %v, want null", rows[1].Published, rows[1].Lastmod)
+	if rows[1].Published != nil || rows[1].Lastmod != nil || rows[1].FirstSeen != nil {
+		t.Errorf("unknown dates read back as %v %v %v, want null", rows[1].Published, rows[1].Lastmod, rows[1].FirstSeen)
 	}
 }
 
@@ -183,6 +183,7 @@ func TestParquetSchema(t *testing.T) {
 		"required binary url (STRING);",
 		"optional int64 published (TIMESTAMP(isAdjustedToUTC=true,unit=MILLIS));",
 		"optional int64 lastmod (TIMESTAMP(isAdjustedToUTC=true,unit=MILLIS));",
+		"optional int64 first_seen (TIMESTAMP(isAdjustedToUTC=true,unit=MILLIS));",
 		"required int64 text_bytes",
 		"required group citations (LIST) {",
 		"required binary text (STRING);",

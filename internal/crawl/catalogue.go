@@ -62,7 +62,7 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			return c.Store.UpdateFeed(ctx, f)
 		}
 		f.Attempts, f.RetryAt = 0, time.Time{}
-		added, err := c.Store.FeedRead(ctx, newPosts(f.SourceID, parsed), func(r store.AddResult) store.Feed {
+		added, err := c.Store.FeedRead(ctx, newPosts(f.SourceID, parsed, c.Clock.Now()), func(r store.AddResult) store.Feed {
 			f.Pages++
 			switch {
 			case r.Added == 0:

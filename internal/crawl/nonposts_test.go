@@ -279,7 +279,7 @@ func TestSitemapSkippedAfterOlderRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	terms := []store.SitemapURL{{Loc: "http://yoast.example/category/news/"}, {Loc: "http://yoast.example/category/opinion/"}}
-	if d, err := w.db.IngestSitemap(ctx, cat, terms, true); err != nil || d.New != 2 {
+	if d, err := w.db.IngestSitemap(ctx, cat, time.Time{}, terms, true); err != nil || d.New != 2 {
 		t.Fatalf("older read: %+v, %v", d, err)
 	}
 	if due, _ := w.db.PostsDue(ctx, src.ID, w.clock.Now(), 10); len(due) != 2 {

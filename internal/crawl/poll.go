@@ -93,7 +93,7 @@ func (c *Crawler) ingestFeed(ctx context.Context, f store.Feed, b feedBody, now 
 	if f.Catalogue == model.CatalogueNone && f.NextPage == "" {
 		f.NextPage = firstCataloguePage(f.URL, parsed.Next)
 	}
-	posts := newPosts(f.SourceID, parsed)
+	posts := newPosts(f.SourceID, parsed, now)
 	all := make([]time.Time, len(posts))
 	for i, p := range posts {
 		all[i] = p.Published
@@ -149,15 +149,15 @@ func errText(res fetch.Result) string {
 	return fmt.Sprintf("%s (status %d)", res.Outcome, res.Status)
 }
 
-// newPosts turns a feed's entries into posts; entries without a link, or
-// linking to a comment feed, are not posts.
-func newPosts(sourceID int64, f *feed.Feed) []store.NewPost {
+// newPosts turns a feed's entries, read at seen, into posts; entries
+// without a link, or linking to a comment feed, are not posts.
+func newPosts(sourceID int64, f *feed.Feed, seen time.Time) []store.NewPost {
 	out := make([]store.NewPost, 0, len(f.Entries))
 	for _, e := range f.Entries {
 		if e.Link == "" || feed.IsCommentFeedURL(e.Link) {
 			continue
 		}
-		p := store.NewPost{URL: e.Link, SourceID: sourceID, Title: e.Title, Published: e.Published, Lastmod: e.Updated}
+		p := store.NewPost{URL: e.Link, SourceID: sourceID, Title: e.Title, Published: e.Published, Lastmod: e.Updated, Seen: seen}
 		if p.Lastmod.IsZero() {
 			p.Lastmod = e.Published
 		}

@@ -68,7 +68,7 @@ func wantedURLs(k sitemap.Kind, urls []store.SitemapURL, sm *store.Sitemap) []st
 // owed for a tag or author archive.
 func (c *Crawler) skipSitemap(ctx context.Context, sm store.Sitemap, class sitemap.Class) error {
 	if sm.State != model.SitemapSkipped && !sm.LastRead.IsZero() {
-		diff, err := c.Store.IngestSitemap(ctx, sm, nil, true)
+		diff, err := c.Store.IngestSitemap(ctx, sm, c.Clock.Now(), nil, true)
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}

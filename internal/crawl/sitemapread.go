@@ -130,7 +130,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		// rule took for a post.
 		listed := len(got.urls)
 		wanted := wantedURLs(class.Kind, got.urls, &sm)
-		diff, err := c.Store.IngestSitemap(ctx, sm, wanted, got.sum.Whole())
+		diff, err := c.Store.IngestSitemap(ctx, sm, now, wanted, got.sum.Whole())
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}

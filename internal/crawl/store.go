@@ -76,11 +76,13 @@ type Store interface {
 	// IngestSitemap stores one whole or partial read of a urlset: new URLs
 	// become pending posts, advanced lastmods make a re-fetch due, and
 	// (when whole) URLs the sitemap no longer lists are marked removed.
-	// All of it in one transaction.
-	IngestSitemap(ctx context.Context, sm store.Sitemap, urls []store.SitemapURL, whole bool) (store.Diff, error)
+	// All of it in one transaction. now is the read's time: the FirstSeen
+	// of the posts it adds.
+	IngestSitemap(ctx context.Context, sm store.Sitemap, now time.Time, urls []store.SitemapURL, whole bool) (store.Diff, error)
 
-	// AddPosts inserts the posts whose URL is new, in one transaction; a
-	// known URL inserts nothing, but an advanced Lastmod makes it due.
+	// AddPosts inserts the posts whose URL is new (first seen at their
+	// Seen), in one transaction; a known URL inserts nothing, but an
+	// advanced Lastmod makes it due.
 	AddPosts(ctx context.Context, posts []store.NewPost) (store.AddResult, error)
 	// FeedRead stores what one read of a feed page found and the feed's
 	// new standing in one transaction, so that a crash never records the

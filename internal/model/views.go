@@ -174,6 +174,10 @@ type RequestDay struct {
 type MonthCount struct {
 	Month time.Time `json:"month"` // the 1st, 00:00 UTC
 	Count int       `json:"count"`
+	// Undated is how many of Count were counted by another date than the
+	// one the count is of (for posts: by the date first seen, having no
+	// published date of their own).
+	Undated int `json:"undated"`
 }
 
 // StateCount is a count for one state.

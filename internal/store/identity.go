@@ -262,7 +262,8 @@ func movePost(ctx context.Context, tx conn, id int64, url, to string) error {
 
 // mergePost folds post from into post into: one record for one post. into
 // keeps its URL, gains from's sitemap listings, aliases and feed presence,
-// the later lastmod and the earlier published date; when only from was
+// the later lastmod and the earlier published and first-seen dates (a
+// zero date being unknown, not early); when only from was
 // fetched (and into was not), from's page — state, text, validators,
 // citations — becomes into's. from's URL becomes an alias of into, and
 // from is deleted.
@@ -286,7 +287,9 @@ func mergePost(ctx context.Context, tx conn, from, into int64) error {
 			lastmod = CASE WHEN (SELECT lastmod FROM posts WHERE id = $1) > lastmod THEN (SELECT lastmod FROM posts WHERE id = $1) ELSE lastmod END,
 			published = CASE WHEN published = 0 OR ((SELECT published FROM posts WHERE id = $1) <> 0 AND (SELECT published FROM posts WHERE id = $1) < published)
 				THEN (SELECT published FROM posts WHERE id = $1) ELSE published END,
-			title = CASE WHEN title = '' THEN (SELECT title FROM posts WHERE id = $1) ELSE title END
+			title = CASE WHEN title = '' THEN (SELECT title FROM posts WHERE id = $1) ELSE title END,
+			first_seen = CASE WHEN first_seen = 0 OR ((SELECT first_seen FROM posts WHERE id = $1) <> 0 AND (SELECT first_seen FROM posts WHERE id = $1) < first_seen)
+				THEN (SELECT first_seen FROM posts WHERE id = $1) ELSE first_seen END
 			WHERE id = $2`, []any{from, into}},
 		{`INSERT INTO sitemap_urls(sitemap_id, post_id, lastmod, seen) SELECT sitemap_id, $2, lastmod, seen FROM sitemap_urls WHERE post_id = $1
 			ON CONFLICT(sitemap_id, post_id) DO NOTHING`, []any{from, into}},

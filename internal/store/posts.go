@@ -14,18 +14,18 @@ import (
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
-const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched, attempts, retry_at, error`
+const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched, attempts, retry_at, error, first_seen`
 
 func scanPost(sc interface{ Scan(...any) error }) (Post, error) {
 	var p Post
-	var pub, lm, fetched, retry int64
+	var pub, lm, fetched, retry, seen int64
 	var cites string
 	err := sc.Scan(&p.ID, &p.URL, &p.SourceID, &p.Title, &pub, &lm, &p.State, &p.TextFrom, &p.Text, &p.ETag, &p.LastModified, &cites, &p.Due, &fetched,
-		&p.Attempts, &retry, &p.Error)
+		&p.Attempts, &retry, &p.Error, &seen)
 	if err != nil {
 		return p, err
 	}
-	p.Published, p.Lastmod, p.Fetched, p.RetryAt = tm(pub), tm(lm), tm(fetched), tm(retry)
+	p.Published, p.Lastmod, p.Fetched, p.RetryAt, p.FirstSeen = tm(pub), tm(lm), tm(fetched), tm(retry), tm(seen)
 	if err := json.Unmarshal([]byte(cites), &p.Citations); err != nil {
 		return p, fmt.Errorf("post %s citations: %w", p.URL, err)
 	}
@@ -70,9 +70,9 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 			if p.Text != "" {
 				state, due, from = model.PostIndexed, false, model.TextFromFeed
 			}
-			r, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1) ON CONFLICT(url) DO NOTHING`,
-				p.URL, p.SourceID, noNUL(p.Title), ts(p.Published), ts(p.Lastmod), state, from, noNUL(p.Text), b2i(due))
+			r, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed, first_seen)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10) ON CONFLICT(url) DO NOTHING`,
+				p.URL, p.SourceID, noNUL(p.Title), ts(p.Published), ts(p.Lastmod), state, from, noNUL(p.Text), b2i(due), ts(p.Seen))
 			if err != nil {
 				return res, fmt.Errorf("add post %s: %w", p.URL, err)
 			}

@@ -69,8 +69,8 @@ type Push interface {
 	// post becomes due (its validators kept), an unknown one is added as
 	// a pending post of the source of its site (the one on the same host
 	// if any). URLs of no held source are skipped. It returns how many
-	// posts were made due.
-	IndexNowDue(ctx context.Context, urls []string) (int, error)
+	// posts were made due; now is the FirstSeen of those it adds.
+	IndexNowDue(ctx context.Context, now time.Time, urls []string) (int, error)
 
 	// Deliveries counts sources with an active feed by how new posts
 	// reach us: pushed (every active feed has an active subscription),

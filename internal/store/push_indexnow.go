@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"corpus.blog/corpusbot/internal/model"
 )
@@ -34,7 +35,7 @@ func (d *DB) IndexNowHolds(ctx context.Context, host string) (bool, error) {
 // IndexNowDue implements Push. A known post keeps its ETag and
 // Last-Modified, so the page job's fetch is conditional: a page that did
 // not change costs a 304.
-func (d *DB) IndexNowDue(ctx context.Context, urls []string) (int, error) {
+func (d *DB) IndexNowDue(ctx context.Context, now time.Time, urls []string) (int, error) {
 	n := 0
 	err := d.tx(ctx, func(tx conn) error {
 		n = 0
@@ -65,8 +66,8 @@ func (d *DB) IndexNowDue(ctx context.Context, urls []string) (int, error) {
 			if err != nil || !ok {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, state, due) VALUES ($1, $2, 'pending', 1)
-				ON CONFLICT(url) DO NOTHING`, raw, src); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, state, due, first_seen) VALUES ($1, $2, 'pending', 1, $3)
+				ON CONFLICT(url) DO NOTHING`, raw, src, ts(now)); err != nil {
 				return fmt.Errorf("add %s: %w", raw, err)
 			}
 			n++

@@ -175,7 +175,7 @@ func TestIndexNowStore(t *testing.T) {
 		st.AddPosts(ctx, []store.NewPost{{URL: "https://blog.example/old", SourceID: a.ID}, {URL: "https://paused.example/x", SourceID: p.ID}})
 		old, _ := st.Post(ctx, "https://blog.example/old")
 		st.SavePage(ctx, store.PageResult{PostID: old.ID, State: model.PostIndexed, ETag: `"e1"`, LastModified: "lm", Fetched: t0})
-		n, err := db.IndexNowDue(ctx, []string{"https://blog.example/old", "https://news.blog.example/n", "https://www.blog.example/w",
+		n, err := db.IndexNowDue(ctx, t0, []string{"https://blog.example/old", "https://news.blog.example/n", "https://www.blog.example/w",
 			"https://paused.example/x", "https://paused.example/y", "https://other.example/z"})
 		if err != nil || n != 3 {
 			t.Fatalf("IndexNowDue = %d, %v", n, err)
@@ -183,7 +183,10 @@ func TestIndexNowStore(t *testing.T) {
 		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.Due || p.ETag != `"e1"` || p.LastModified != "lm" || p.State != model.PostIndexed {
 			t.Errorf("known post: %+v", p)
 		}
-		if p, _ := st.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != model.PostPending {
+		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.FirstSeen.IsZero() {
+			t.Errorf("known post first seen %v by the submission, want its own (unrecorded) date kept", p.FirstSeen)
+		}
+		if p, _ := st.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != model.PostPending || !p.FirstSeen.Equal(t0) {
 			t.Errorf("new post on the second source's host: %+v", p)
 		}
 		if p, _ := st.Post(ctx, "https://www.blog.example/w"); p.SourceID != a.ID {

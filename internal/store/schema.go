@@ -149,4 +149,15 @@ var Migrations = []string{
 	// Errors by reason on the coverage page (issue 14): the posts that
 	// carry a failure, few among many, read without their table's rows.
 	`CREATE INDEX posts_failed ON posts(error, state, attempts) WHERE error <> '';`,
+	// First-seen dates (issue 18): when the crawl first met each post
+	// (the clock of the read that inserted its row), so that a post with
+	// no published date of its own still has a month on the coverage
+	// page. The posts held before take the time of their page fetch, when
+	// there was one, else 0 (unknown). The month chart reads published
+	// and first_seen together, so its index covers both; it replaces
+	// posts_state_published, of which it is an extension.
+	`ALTER TABLE posts ADD COLUMN first_seen BIGINT NOT NULL DEFAULT 0;
+	UPDATE posts SET first_seen = fetched WHERE fetched <> 0;
+	CREATE INDEX posts_state_dated ON posts(state, published, first_seen);
+	DROP INDEX posts_state_published;`,
 }

@@ -14,7 +14,7 @@ import (
 // Coverage implements web.Data in five aggregate queries: sources, posts
 // by state, the small tables' counts, the never-304 sites, and the
 // failures by reason (errorReasons). Each reads
-// an index (posts_state_published, feeds_due, requests_conditional …),
+// an index (posts_state_dated, feeds_due, requests_conditional …),
 // never the posts' rows.
 func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 	var c model.Coverage
@@ -107,33 +107,45 @@ func (s *SiteData) SourcesByState(ctx context.Context) ([]model.StateCount, erro
 	return out, nil
 }
 
-// PostsPerMonth implements web.Data. SQL buckets by day (integer
-// arithmetic both dialects share, where month arithmetic on nanoseconds
-// would not be) over the posts_state_published index; Go folds the at
-// most a few thousand days into months. Dates after 1970 take a plain
-// division, the few before it dayOf's floor.
+// PostsPerMonth implements web.Data: every indexed post, by its
+// published month or, having none, by its first-seen month (Undated). SQL
+// buckets by day (integer arithmetic both dialects share, where month
+// arithmetic on nanoseconds would not be) over the posts_state_dated
+// index; Go folds the at most a few thousand days into months. Dates after
+// 1970 take a plain division, the few published before it dayOf's floor
+// (a first-seen date is the crawl's clock, never before 1970). A post with
+// neither date (held before first-seen dates were recorded, and never
+// fetched) is in no month.
 func (s *SiteData) PostsPerMonth(ctx context.Context) ([]model.MonthCount, error) {
-	counts := map[time.Time]int{}
+	counts := map[time.Time]model.MonthCount{}
 	perDay := strconv.FormatInt(nanosPerDay, 10)
-	err := s.db.each(ctx, s.db.r, `SELECT published / `+perDay+`, count(*) FROM posts
+	err := s.db.each(ctx, s.db.r, `SELECT published / `+perDay+`, 0, count(*) FROM posts
 		WHERE state = 'indexed' AND published > 0 GROUP BY published / `+perDay+`
-		UNION ALL SELECT `+dayOf("published")+`, count(*) FROM posts
-		WHERE state = 'indexed' AND published < 0 GROUP BY `+dayOf("published"), nil, func(rows *sql.Rows) error {
+		UNION ALL SELECT `+dayOf("published")+`, 0, count(*) FROM posts
+		WHERE state = 'indexed' AND published < 0 GROUP BY `+dayOf("published")+`
+		UNION ALL SELECT first_seen / `+perDay+`, 1, count(*) FROM posts
+		WHERE state = 'indexed' AND published = 0 AND first_seen > 0 GROUP BY first_seen / `+perDay, nil, func(rows *sql.Rows) error {
 		var day int64
-		var n int
-		if err := rows.Scan(&day, &n); err != nil {
+		var undated, n int
+		if err := rows.Scan(&day, &undated, &n); err != nil {
 			return err
 		}
 		t := dayTime(day)
-		counts[time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)] += n
+		m := time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
+		mc := counts[m]
+		mc.Month, mc.Count = m, mc.Count+n
+		if undated != 0 {
+			mc.Undated += n
+		}
+		counts[m] = mc
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("posts per month: %w", err)
 	}
 	out := make([]model.MonthCount, 0, len(counts))
-	for m, n := range counts {
-		out = append(out, model.MonthCount{Month: m, Count: n})
+	for _, mc := range counts {
+		out = append(out, mc)
 	}
 	slices.SortFunc(out, func(a, b model.MonthCount) int { return a.Month.Compare(b.Month) })
 	return out, nil

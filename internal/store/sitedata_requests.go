@@ -49,6 +49,23 @@ func (s *SiteData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]mo
 	return s.requestDays(ctx, "", from, to)
 }
 
+// RequestSpan implements web.Data: the first and the last record's start
+// (records withheld excluded, as RequestsPerDay excludes them), each one
+// step down the requests_start index from its end.
+func (s *SiteData) RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error) {
+	var first, last sql.NullInt64
+	err = s.db.r.QueryRowContext(ctx, `SELECT
+		(SELECT start FROM requests WHERE outcome NOT IN `+withheld+` ORDER BY start LIMIT 1),
+		(SELECT start FROM requests WHERE outcome NOT IN `+withheld+` ORDER BY start DESC LIMIT 1)`).Scan(&first, &last)
+	if err != nil {
+		return from, to, false, fmt.Errorf("request span: %w", err)
+	}
+	if !first.Valid || !last.Valid {
+		return from, to, false, nil
+	}
+	return tm(first.Int64), tm(last.Int64), true, nil
+}
+
 // requestDays buckets the log by UTC day over the requests_start index
 // (requests_site for one site), for one site or ("") all.
 func (s *SiteData) requestDays(ctx context.Context, site string, from, to time.Time) ([]model.RequestDay, error) {

@@ -124,7 +124,7 @@ func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]Sit
 
 // IngestSitemap implements crawl.Store, in one transaction with prepared
 // statements: a 50,000-URL sitemap is one commit.
-func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, whole bool) (Diff, error) {
+func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, now time.Time, urls []SitemapURL, whole bool) (Diff, error) {
 	var diff Diff
 	err := d.tx(ctx, func(tx conn) error {
 		diff = Diff{}
@@ -134,7 +134,7 @@ func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, w
 		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seen), 0) + 1 FROM sitemap_urls WHERE sitemap_id = $1`, sm.ID).Scan(&gen); err != nil {
 			return err
 		}
-		ins, err := tx.PrepareContext(ctx, `INSERT INTO posts(url, source_id, lastmod, state, due) VALUES ($1, $2, $3, 'pending', 1)
+		ins, err := tx.PrepareContext(ctx, `INSERT INTO posts(url, source_id, lastmod, state, due, first_seen) VALUES ($1, $2, $3, 'pending', 1, $4)
 			ON CONFLICT(url) DO NOTHING RETURNING id`)
 		if err != nil {
 			return err
@@ -174,7 +174,7 @@ func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, urls []SitemapURL, w
 			}
 			var id, lm int64
 			var state string
-			err := ins.QueryRowContext(ctx, u.Loc, sm.SourceID, ts(u.Lastmod)).Scan(&id)
+			err := ins.QueryRowContext(ctx, u.Loc, sm.SourceID, ts(u.Lastmod), ts(now)).Scan(&id)
 			switch {
 			case err == nil:
 				diff.New++

@@ -142,6 +142,11 @@ type Post struct {
 	Attempts     int       // page fetches that failed in a row with a fault that says "try later"
 	RetryAt      time.Time // after such a failure, not fetched again before this
 	Error        string    // why the last fetch failed, if it did
+	// FirstSeen is when the crawl first met the post (a feed, sitemap or
+	// IndexNow naming it, by the crawl's clock): set when its row is
+	// inserted, never changed after, the earlier of the two when records
+	// merge. Zero for a post held before it was recorded and never fetched.
+	FirstSeen time.Time
 }
 
 // NewPost is a post as a feed or a sitemap names it.
@@ -152,6 +157,7 @@ type NewPost struct {
 	Published time.Time
 	Lastmod   time.Time // the feed's updated date or the sitemap's lastmod
 	Text      string    // non-empty: the full post from the feed, no page fetch owed
+	Seen      time.Time // when the crawl read it (its clock): the FirstSeen of a new URL
 }
 
 // AddResult counts what AddPosts did.

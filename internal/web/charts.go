@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
@@ -21,6 +22,7 @@ type chart struct {
 	Rows            []chartRow // the data table
 	Columns         []string   // headings of the data table after the first
 	Empty           bool
+	Note            string // what the bars leave out or count otherwise, shown under the chart
 }
 
 type bar struct {
@@ -151,34 +153,88 @@ func niceCeil(n int) int {
 	return 10 * p
 }
 
-// monthSeries fills months with no posts with zeros, for the last n months
-// up to now's (older months are folded into none: the chart shows recent
-// history; the API has every month).
-func monthSeries(counts []model.MonthCount, now time.Time, n int) []series {
-	by := map[time.Time]int{}
+// monthSeries spans the months of the data: from the first month with a
+// count to the last, at most n months ending with the last (older ones are
+// left out: the chart shows recent history; the API has every month).
+// Months with no posts are zeros. Each month stacks the posts counted by
+// their published date under those counted by the date first seen;
+// undated says whether any month has the latter (else one series).
+func monthSeries(counts []model.MonthCount, n int) (out []series, undated bool) {
+	by := map[time.Time]model.MonthCount{}
+	var first, last time.Time
 	for _, mc := range counts {
-		by[month(mc.Month)] = mc.Count
+		if mc.Count == 0 {
+			continue
+		}
+		m := month(mc.Month)
+		by[m] = mc
+		if first.IsZero() || m.Before(first) {
+			first = m
+		}
+		if m.After(last) {
+			last = m
+		}
+		undated = undated || mc.Undated > 0
 	}
-	end := month(now)
-	out := make([]series, 0, n)
-	for i := n - 1; i >= 0; i-- {
-		m := end.AddDate(0, -i, 0)
-		out = append(out, series{Label: m.Format("Jan 2006"), Values: []int{by[m]}})
+	if last.IsZero() {
+		return nil, false
 	}
-	return out
+	if oldest := last.AddDate(0, -(n - 1), 0); first.Before(oldest) {
+		first = oldest
+	}
+	for m := first; !m.After(last); m = m.AddDate(0, 1, 0) {
+		mc := by[m]
+		values := []int{mc.Count}
+		if undated {
+			values = []int{mc.Count - mc.Undated, mc.Undated}
+		}
+		out = append(out, series{Label: m.Format("Jan 2006"), Values: values})
+	}
+	return out, undated
 }
 
-// daySeries fills days with no requests with zeros: 304s at the bottom,
-// other requests on top.
-func daySeries(days []model.RequestDay, now time.Time, n int) []series {
+// monthNote says how the month chart's bars add up to the indexed posts:
+// how many are there by the date first seen, and how many are in no bar
+// (in months older than those shown, or with no date at all).
+func monthNote(indexed int, counts []model.MonthCount, shown []series) string {
+	total, undated := 0, 0
+	for _, p := range shown {
+		for _, v := range p.Values {
+			total += v
+		}
+		if len(p.Values) > 1 {
+			undated += p.Values[1]
+		}
+	}
+	var parts []string
+	if undated > 0 {
+		parts = append(parts, fmt.Sprintf("%s of them by the date first seen, having no date of their own", fmtNum(undated)))
+	}
+	inMonths := 0
+	for _, mc := range counts {
+		inMonths += mc.Count
+	}
+	if older := inMonths - total; older > 0 {
+		parts = append(parts, fmt.Sprintf("%s more in older months (in the API)", fmtNum(older)))
+	}
+	if none := indexed - inMonths; none > 0 {
+		parts = append(parts, fmt.Sprintf("%s more with no date at all", fmtNum(none)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s posts shown: %s.", fmtNum(total), strings.Join(parts, "; "))
+}
+
+// daySeries fills days with no requests with zeros over [from, to): 304s
+// at the bottom, other requests on top.
+func daySeries(days []model.RequestDay, from, to time.Time) []series {
 	by := map[time.Time]model.RequestDay{}
 	for _, d := range days {
 		by[day(d.Day)] = d
 	}
-	end := day(now)
-	out := make([]series, 0, n)
-	for i := n - 1; i >= 0; i-- {
-		d := end.AddDate(0, 0, -i)
+	var out []series
+	for d := day(from); d.Before(to); d = d.AddDate(0, 0, 1) {
 		x := by[d]
 		out = append(out, series{Label: d.Format("2 Jan"), Values: []int{x.NotModified, x.Requests - x.NotModified}})
 	}

@@ -77,12 +77,35 @@ func (s *Server) coverageData(ctx context.Context) (coverageData, error) {
 	if d.SourcesByState, err = s.opt.Data.SourcesByState(ctx); err != nil {
 		return d, fmt.Errorf("sources by state: %w", err)
 	}
-	to := day(s.opt.Now()).AddDate(0, 0, 1)
-	d.Window = coverageWindow{From: to.AddDate(0, 0, -chartDays), To: to}
+	d.Window, err = s.requestWindow(ctx)
+	if err != nil {
+		return d, err
+	}
 	if d.RequestsPerDay, err = s.opt.Data.RequestsPerDay(ctx, d.Window.From, d.Window.To); err != nil {
 		return d, fmt.Errorf("requests per day: %w", err)
 	}
 	return d, nil
+}
+
+// requestWindow is the days the requests chart covers: those of the
+// request log, at most chartDays ending with the day of its newest record.
+// The log's own last day, not the clock's: a store whose crawl stopped
+// (or ran on a simulated clock) still shows what it holds. An empty log
+// takes the chartDays ending today.
+func (s *Server) requestWindow(ctx context.Context) (coverageWindow, error) {
+	first, last, ok, err := s.opt.Data.RequestSpan(ctx)
+	if err != nil {
+		return coverageWindow{}, fmt.Errorf("request span: %w", err)
+	}
+	if !ok {
+		first, last = s.opt.Now(), s.opt.Now()
+	}
+	to := day(last).AddDate(0, 0, 1)
+	from := to.AddDate(0, 0, -chartDays)
+	if day(first).After(from) {
+		from = day(first)
+	}
+	return coverageWindow{From: from, To: to}, nil
 }
 
 func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +114,6 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 		s.serverError(w, r, err)
 		return
 	}
-	now := s.opt.Now()
 	b := coverageBody{Coverage: d.Coverage, TopErrors: model.TopErrorReasons, Delivery: s.delivery(r.Context())}
 	seen := map[string]bool{}
 	for _, g := range d.Coverage.Gaps {
@@ -109,16 +131,24 @@ func (s *Server) coverage(w http.ResponseWriter, r *http.Request) {
 			b.Gaps = append(b.Gaps, gapRow{GapCount: model.GapCount{Reason: reason}, gapInfo: info})
 		}
 	}
+	months, undated := monthSeries(d.PostsPerMonth, chartMonths)
+	classes, names := []string{"c-posts"}, []string{"posts"}
+	if undated {
+		classes, names = []string{"c-posts", "c-undated"}, []string{"by date published", "by date first seen"}
+	}
+	perMonth := stacked("posts-month", "Posts indexed, by month published (or first seen)",
+		fmt.Sprintf("Bar chart of indexed posts by month of publication (or, for a post with no date of its own, the month it was first seen) over the months of the data, at most %d.", chartMonths),
+		months, classes, names)
+	perMonth.Note = monthNote(d.Coverage.Indexed, d.PostsPerMonth, months)
+	days := int(d.Window.To.Sub(d.Window.From).Hours()/24 + 0.5)
 	b.Charts = []chart{
-		stacked("posts-month", "Posts indexed, by month published",
-			fmt.Sprintf("Bar chart of indexed posts by month of publication over the last %d months.", chartMonths),
-			monthSeries(d.PostsPerMonth, now, chartMonths), []string{"c-posts"}, []string{"posts"}),
+		perMonth,
 		horizontal("sources-state", "Sources by state",
 			"Bar chart of how many sources are in each state: paused, blocked, refused, unreachable, disallowed, no feed, pending, error, active.",
 			d.SourcesByState, "sources"),
 		stacked("requests-day", "Requests per day, and how many were answered 304",
-			fmt.Sprintf("Stacked bar chart of requests sent per day over the last %d days; the lower part of each bar is requests answered 304 Not Modified.", chartDays),
-			daySeries(d.RequestsPerDay, now, chartDays), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
+			fmt.Sprintf("Stacked bar chart of requests sent per day over the last %d days of the request log; the lower part of each bar is requests answered 304 Not Modified.", days),
+			daySeries(d.RequestsPerDay, d.Window.From, d.Window.To), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
 	}
 	s.render(w, r, http.StatusOK, "coverage.html", "Coverage", "coverage", b)
 }

@@ -47,8 +47,10 @@ type Data interface {
 	Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error)
 
 	// PostsPerMonth counts posts held in state "indexed" by UTC month of
-	// their published date, ascending, months with no such post omitted;
-	// posts with no published date are not counted.
+	// their published date or, for a post with none, of the date it was
+	// first seen (counted in Undated too), ascending, months with no such
+	// post omitted. A post with neither date (held before first-seen dates
+	// were recorded, and never fetched) is in no month.
 	PostsPerMonth(ctx context.Context) ([]model.MonthCount, error)
 
 	// SourcesByState counts sources by their SourceState, in the order of
@@ -59,6 +61,11 @@ type Data interface {
 	// in [from, to) (from and to are truncated to their UTC day), ascending,
 	// days with no record omitted.
 	RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error)
+
+	// RequestSpan is the start of the request log's oldest and newest
+	// records (as RequestsPerDay counts them), ok false when it has none:
+	// the requests chart ends with the log's last day, not the clock's.
+	RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error)
 
 	// PauseSite opts a whole site out at once: every source of the site is
 	// paused (Paused true, PausedBy = by, PausedAt = now), and the site

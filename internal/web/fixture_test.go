@@ -127,9 +127,14 @@ type fixturePost struct {
 }
 
 // seed fills a temporary SQLite store with two sites of several sources
-// each, posts in every interesting state (with secret texts), citations
-// across sites, origins, a refusal and a request log with 304s.
-func seed(t testing.TB) (*testStore, map[string]int64) {
+// each, posts in every interesting state (with secret texts, one indexed
+// with no published date), citations across sites, origins, a refusal and
+// a request log with 304s, dated up to testNow.
+func seed(t testing.TB) (*testStore, map[string]int64) { return seedAt(t, testNow) }
+
+// seedAt is seed with every date relative to dataNow instead of testNow:
+// a store whose data lies far from the clock serving it.
+func seedAt(t testing.TB, dataNow time.Time) (*testStore, map[string]int64) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "site.db"))
@@ -143,7 +148,7 @@ func seed(t testing.TB) (*testStore, map[string]int64) {
 			t.Fatal(err)
 		}
 	}
-	day := func(n int) time.Time { return testNow.AddDate(0, 0, -n) }
+	day := func(n int) time.Time { return dataNow.AddDate(0, 0, -n) }
 	sources := []fixtureSource{
 		{key: "alpha", url: "https://alpha.example/", added: day(40), discovered: day(39),
 			feeds:    []store.Feed{{URL: "https://alpha.example/feed", Title: "Alpha feed", State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 7, LastRead: day(1), Checked: day(1)}},
@@ -184,9 +189,11 @@ func seed(t testing.TB) (*testStore, map[string]int64) {
 		{source: "delta", url: "https://delta.example/a", title: "Delta <b>bold</b>", published: day(60), state: model.PostIndexed, text: secretTexts[3],
 			citations: []string{"https://www.alpha.example/one"}},
 		{source: "delta", url: "https://delta.example/b", title: "Delta error", state: model.PostError, err: "timeout"},
+		// No published date: counted by the date first seen.
+		{source: "delta", url: "https://delta.example/undated", title: "Undated post", state: model.PostIndexed, text: secretTexts[3]},
 	}
 	for _, p := range posts {
-		_, err := db.AddPosts(ctx, []store.NewPost{{URL: p.url, SourceID: ids[p.source], Title: p.title, Published: p.published}})
+		_, err := db.AddPosts(ctx, []store.NewPost{{URL: p.url, SourceID: ids[p.source], Title: p.title, Published: p.published, Seen: day(2)}})
 		must(err)
 		stored, err := db.Post(ctx, p.url)
 		must(err)
@@ -206,7 +213,7 @@ func seed(t testing.TB) (*testStore, map[string]int64) {
 			for i, u := range fs.named {
 				urls[i] = store.SitemapURL{Loc: u}
 			}
-			_, err = db.IngestSitemap(ctx, added, urls, true)
+			_, err = db.IngestSitemap(ctx, added, m.LastRead, urls, true)
 			must(err)
 			added.State, added.LastRead = m.State, m.LastRead
 			must(db.UpdateSitemap(ctx, added))
@@ -294,7 +301,13 @@ type rig struct {
 
 func newRig(t *testing.T, mod ...func(*Options)) *rig {
 	t.Helper()
-	m, ids := seed(t)
+	return newRigAt(t, testNow, mod...)
+}
+
+// newRigAt is newRig over seedAt(dataNow): the clock stays at testNow.
+func newRigAt(t *testing.T, dataNow time.Time, mod ...func(*Options)) *rig {
+	t.Helper()
+	m, ids := seedAt(t, dataNow)
 	r := &rig{t: t, data: m, ids: ids, clock: &clock{t: testNow}, txt: &fakeTXT{records: map[string][]string{}}, files: &fakeFetcher{files: map[string]string{}}}
 	opt := Options{Data: m, Settings: testSettings(), Now: r.clock.Now, Resolver: r.txt, ClaimFetcher: r.files,
 		FormLimit: RateLimit{Burst: 1000, Every: time.Millisecond}}

@@ -23,8 +23,9 @@ type IndexNowData interface {
 	// the site of host.
 	IndexNowHolds(ctx context.Context, host string) (bool, error)
 	// IndexNowDue makes each URL owe a conditional page fetch (a new
-	// post under the source of its site when unknown) and says how many.
-	IndexNowDue(ctx context.Context, urls []string) (int, error)
+	// post under the source of its site when unknown, first seen at now)
+	// and says how many.
+	IndexNowDue(ctx context.Context, now time.Time, urls []string) (int, error)
 }
 
 // IndexNowFetcher reads a key file through the crawler's polite fetcher
@@ -151,7 +152,7 @@ func (s *Server) indexNow(w http.ResponseWriter, r *http.Request, sub push.Submi
 		http.Error(w, "key not valid: "+why, http.StatusForbidden)
 		return
 	}
-	n, err := s.opt.IndexNow.IndexNowDue(r.Context(), own)
+	n, err := s.opt.IndexNow.IndexNowDue(r.Context(), s.opt.Now(), own)
 	if err != nil {
 		s.plainError(w, r, err)
 		return

@@ -21,7 +21,7 @@ type fakeIndexNow struct {
 func (f *fakeIndexNow) IndexNowHolds(_ context.Context, host string) (bool, error) {
 	return f.hosts[host], nil
 }
-func (f *fakeIndexNow) IndexNowDue(_ context.Context, urls []string) (int, error) {
+func (f *fakeIndexNow) IndexNowDue(_ context.Context, _ time.Time, urls []string) (int, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.due = append(f.due, urls...)

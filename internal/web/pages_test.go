@@ -168,7 +168,7 @@ func TestCoverageCounts(t *testing.T) {
 			t.Errorf("gap %s = %d, want %s = %d", g.Reason, g.Count, model.GapReasons[i], want[model.GapReasons[i]])
 		}
 	}
-	if d.Coverage.Sites != 4 || d.Coverage.Sources != 5 || d.Coverage.Posts != 7 || d.Coverage.Indexed != 3 {
+	if d.Coverage.Sites != 4 || d.Coverage.Sources != 5 || d.Coverage.Posts != 8 || d.Coverage.Indexed != 4 {
 		t.Errorf("totals %+v", d.Coverage)
 	}
 	states := map[string]int{}
@@ -178,12 +178,15 @@ func TestCoverageCounts(t *testing.T) {
 	if states[model.StateActive] != 1 || states[model.StateDisallowed] != 1 || states[model.StateNoFeed] != 1 || states[model.StatePending] != 1 || states[model.StateUnreachable] != 1 || len(d.SourcesByState) != len(model.SourceStates) {
 		t.Errorf("sources by state %+v", d.SourcesByState)
 	}
-	total, months := 0, 0
+	// Every indexed post, the one with no published date by the month it
+	// was first seen.
+	total, undated, months := 0, 0, 0
 	for _, m := range d.PostsPerMonth {
 		total += m.Count
+		undated += m.Undated
 		months++
 	}
-	if total != 3 || months != 2 {
+	if total != d.Coverage.Indexed || undated != 1 || months != 2 {
 		t.Errorf("posts per month %+v", d.PostsPerMonth)
 	}
 	reqs, nm := 0, 0

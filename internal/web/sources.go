@@ -138,7 +138,7 @@ func (s *Server) sourceDetail(w http.ResponseWriter, r *http.Request) {
 	b := sourceBody{Detail: d, Now: now,
 		Days: stacked("site-days", "Requests to "+site+" per day",
 			"Stacked bar chart of our requests to this site per day over the last 30 days; the lower part is requests answered 304 Not Modified.",
-			daySeries(d.Requests.Days, now, model.RequestDays), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
+			daySeries(d.Requests.Days, day(now).AddDate(0, 0, 1-model.RequestDays), day(now).AddDate(0, 0, 1)), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
 		Delivery: s.siteDelivery(r.Context(), site)}
 	s.render(w, r, http.StatusOK, "source.html", site, "sources", b)
 }

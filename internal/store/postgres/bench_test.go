@@ -72,7 +72,7 @@ func benchDay(b *testing.B, newStore func(*testing.B) crawl.Store) {
 			for u := range urls {
 				urls[u] = store.SitemapURL{Loc: fmt.Sprintf("%sp/%d", src.URL, u), Lastmod: now}
 			}
-			if _, err := st.IngestSitemap(ctx, sm, urls, true); err != nil {
+			if _, err := st.IngestSitemap(ctx, sm, time.Time{}, urls, true); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -131,7 +131,7 @@ func scale(t testing.TB, report func(name string, d time.Duration)) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	begin = time.Now()
-	diff, err := d.IngestSitemap(ctx, sm, urls, true)
+	diff, err := d.IngestSitemap(ctx, sm, t0, urls, true)
 	first := time.Since(begin)
 	runtime.ReadMemStats(&after)
 	t.Logf("heap in use before/after the first ingest: %d / %d KiB", before.HeapInuse>>10, after.HeapInuse>>10)
@@ -144,7 +144,7 @@ func scale(t testing.TB, report func(name string, d time.Duration)) {
 		next = append(next, store.SitemapURL{Loc: fmt.Sprintf("https://blog1.example/new/%d", i), Lastmod: t0})
 	}
 	begin = time.Now()
-	diff, err = d.IngestSitemap(ctx, sm, next, true)
+	diff, err = d.IngestSitemap(ctx, sm, t0, next, true)
 	second := time.Since(begin)
 	if err != nil || diff != (store.Diff{New: 1000, Modified: 1000, Removed: 1000}) {
 		t.Fatalf("%+v %v", diff, err)

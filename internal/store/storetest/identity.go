@@ -75,7 +75,7 @@ func testPostKeys(t *testing.T, s crawl.Store) {
 	// A sitemap listing variants adds nothing new either.
 	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://www.keys.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
-	diff, err := s.IngestSitemap(bg, sm, []store.SitemapURL{{Loc: "http://keys.example/2026/01/post/?utm_source=x", Lastmod: T0}}, true)
+	diff, err := s.IngestSitemap(bg, sm, T0, []store.SitemapURL{{Loc: "http://keys.example/2026/01/post/?utm_source=x", Lastmod: T0}}, true)
 	must(t, err)
 	if diff.New != 0 || postCount(t, s) != 2 {
 		t.Errorf("sitemap variant: %+v, %d posts; want nothing new", diff, postCount(t, s))

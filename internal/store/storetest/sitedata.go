@@ -33,6 +33,7 @@ type SiteData interface {
 	PostsPerMonth(ctx context.Context) ([]model.MonthCount, error)
 	SourcesByState(ctx context.Context) ([]model.StateCount, error)
 	RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error)
+	RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error)
 	PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error)
 	ResumeSite(ctx context.Context, site string) error
 	PauseSource(ctx context.Context, sourceID int64, by string, now time.Time) error
@@ -106,7 +107,8 @@ type postSpec struct {
 	Title     string
 	Published time.Time
 	Lastmod   time.Time
-	State     string // the final state; "indexed" with FeedText comes from the feed
+	Seen      time.Time // when the crawl met it; zero: when its source was added
+	State     string    // the final state; "indexed" with FeedText comes from the feed
 	FeedText  string
 	PageText  string
 	Citations []string // as the page gave them (self-links, duplicates and junk included)
@@ -163,7 +165,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 		var fromFeed []store.NewPost
 		for _, p := range s.Posts {
 			if p.FeedText != "" {
-				fromFeed = append(fromFeed, store.NewPost{URL: p.URL, SourceID: src.ID, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod, Text: p.FeedText})
+				fromFeed = append(fromFeed, store.NewPost{URL: p.URL, SourceID: src.ID, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod, Text: p.FeedText, Seen: seen(s, p)})
 			}
 		}
 		if i == 0 && len(fromFeed) > 0 {
@@ -178,7 +180,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 		var fromFeed []store.NewPost
 		for _, p := range s.Posts {
 			if p.FeedText != "" {
-				fromFeed = append(fromFeed, store.NewPost{URL: p.URL, SourceID: src.ID, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod, Text: p.FeedText})
+				fromFeed = append(fromFeed, store.NewPost{URL: p.URL, SourceID: src.ID, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod, Text: p.FeedText, Seen: seen(s, p)})
 			}
 		}
 		_, err := w.st.AddPosts(bg, fromFeed)
@@ -188,7 +190,7 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 	var named []store.NewPost
 	for _, p := range s.Posts {
 		if p.FeedText == "" {
-			named = append(named, store.NewPost{URL: p.URL, SourceID: src.ID, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod})
+			named = append(named, store.NewPost{URL: p.URL, SourceID: src.ID, Title: p.Title, Published: p.Published, Lastmod: p.Lastmod, Seen: seen(s, p)})
 		}
 	}
 	_, err = w.st.AddPosts(bg, named)
@@ -228,13 +230,22 @@ func (w *siteWorld) addSource(s srcSpec) int64 {
 				urls[j] = store.SitemapURL{Loc: u}
 			}
 			whole := !(m.Partial && i == len(m.Reads)-1)
-			_, err := w.st.IngestSitemap(bg, stored, urls, whole)
+			_, err := w.st.IngestSitemap(bg, stored, s.Added, urls, whole)
 			must(t, err)
 		}
 		stored.State, stored.LastRead, stored.Error = m.State, m.LastRead, m.Error
 		must(t, w.st.UpdateSitemap(bg, stored))
 	}
 	return src.ID
+}
+
+// seen is when the crawl first met p: its Seen, else when its source
+// was added.
+func seen(s srcSpec, p postSpec) time.Time {
+	if !p.Seen.IsZero() {
+		return p.Seen
+	}
+	return s.Added
 }
 
 func (w *siteWorld) origin(o model.Origin) {
@@ -280,6 +291,14 @@ func (w *siteWorld) compareAll(sites []string) []byte {
 		{day(30), day(-1)}, {day(3).Add(5 * time.Hour), day(1).Add(time.Minute)}, {time.Time{}, T0.AddDate(300, 0, 0)},
 		{day(0), day(0)}, {day(-5), day(-10)},
 	}
+	type span struct {
+		From, To time.Time
+		OK       bool
+	}
+	seen = append(seen, both(w, "RequestSpan", func(d SiteData) (span, error) {
+		from, to, ok, err := d.RequestSpan(bg)
+		return span{from, to, ok}, err
+	}))
 	for _, r := range ranges {
 		seen = append(seen, both(w, fmt.Sprintf("RequestsPerDay(%v, %v)", r[0], r[1]), func(d SiteData) ([]model.RequestDay, error) {
 			return d.RequestsPerDay(bg, r[0], r[1])
@@ -582,6 +601,17 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 		}
 	}
 	c, _ := w.sql.Coverage(bg)
+	// Every indexed post is in a month: by its published date, else by
+	// the date first seen.
+	months, _ := w.sql.PostsPerMonth(bg)
+	inMonths, undated := 0, 0
+	for _, m := range months {
+		inMonths += m.Count
+		undated += m.Undated
+	}
+	if inMonths != c.Indexed || undated == 0 {
+		t.Errorf("posts per month add up to %d (%d undated), indexed %d", inMonths, undated, c.Indexed)
+	}
 	for _, g := range c.Gaps {
 		if g.Count == 0 {
 			t.Errorf("gap %s is empty: the world misses a case", g.Reason)

@@ -42,6 +42,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) crawl.Store) {
 		{"Canonical", testCanonical},
 		{"Moved", testMoved},
 		{"RetrySite", testRetrySite},
+		{"FirstSeen", testFirstSeen},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
@@ -414,7 +415,7 @@ func testIngestDiff(t *testing.T, s crawl.Store) {
 	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaWellKnown})
 	must(t, err)
 	day1 := []store.SitemapURL{{Loc: "https://a.example/1", Lastmod: T0}, {Loc: "https://a.example/2", Lastmod: T0}, {Loc: "https://a.example/3", Lastmod: time.Time{}}}
-	d, err := s.IngestSitemap(bg, sm, day1, true)
+	d, err := s.IngestSitemap(bg, sm, T0, day1, true)
 	must(t, err)
 	if d != (store.Diff{New: 3}) {
 		t.Fatalf("day 1: %+v", d)
@@ -424,7 +425,7 @@ func testIngestDiff(t *testing.T, s crawl.Store) {
 		must(t, s.SavePage(bg, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "t", TextFrom: model.TextFromPage, Fetched: T0}))
 	}
 	day2 := []store.SitemapURL{{Loc: "https://a.example/1", Lastmod: T0.Add(time.Hour)}, {Loc: "https://a.example/3", Lastmod: T0}, {Loc: "https://a.example/4", Lastmod: T0}}
-	d, err = s.IngestSitemap(bg, sm, day2, true)
+	d, err = s.IngestSitemap(bg, sm, T0, day2, true)
 	must(t, err)
 	if d != (store.Diff{New: 1, Modified: 1, Removed: 1}) {
 		t.Fatalf("day 2: %+v", d)
@@ -442,13 +443,13 @@ func testIngestDiff(t *testing.T, s crawl.Store) {
 		t.Fatalf("first lastmod is not a modification: %+v", p3)
 	}
 	// A partial read removes nothing.
-	d, err = s.IngestSitemap(bg, sm, day2[:1], false)
+	d, err = s.IngestSitemap(bg, sm, T0, day2[:1], false)
 	must(t, err)
 	if d.Removed != 0 {
 		t.Fatalf("partial read removed %d", d.Removed)
 	}
 	// The removed URL comes back: its state is restored.
-	d, err = s.IngestSitemap(bg, sm, append(day2, store.SitemapURL{Loc: "https://a.example/2", Lastmod: T0}), true)
+	d, err = s.IngestSitemap(bg, sm, T0, append(day2, store.SitemapURL{Loc: "https://a.example/2", Lastmod: T0}), true)
 	must(t, err)
 	if d.Returned != 1 {
 		t.Fatalf("returned: %+v", d)
@@ -488,7 +489,7 @@ func testTruncated(t *testing.T, s crawl.Store) {
 	if len(due) != 1 {
 		t.Fatalf("unread sitemap of truncated source not due")
 	}
-	_, err = s.IngestSitemap(bg, sm, []store.SitemapURL{{Loc: "https://a.example/old"}}, true)
+	_, err = s.IngestSitemap(bg, sm, T0, []store.SitemapURL{{Loc: "https://a.example/old"}}, true)
 	must(t, err)
 	sm.LastRead = T0.Add(-time.Hour)
 	must(t, s.UpdateSitemap(bg, sm))

@@ -1,0 +1,60 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/store"
+)
+
+// A database made before first_seen (here: made now, then the column
+// taken out and the schema version stepped back) gains it when opened: a
+// fetched post first seen at its fetch time, any other unknown (0).
+func TestMigrationBackfillsFirstSeen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "x.db")
+	db, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, _, err := db.AddSource(ctx, "https://a.example/", time.Unix(0, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := db.AddPosts(ctx, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Seen: seen}, {URL: "https://a.example/2", SourceID: src.ID, Seen: seen}}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.Post(ctx, "https://a.example/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fetched := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: "indexed", Fetched: fetched}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP INDEX posts_state_dated`, `CREATE INDEX posts_state_published ON posts(state, published)`, `ALTER TABLE posts DROP COLUMN first_seen`, `UPDATE schema_version SET version = version - 1`} {
+		if _, err := raw.ExecContext(ctx, q); err != nil {
+			t.Fatal(q, err)
+		}
+	}
+	raw.Close()
+	db, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, _ := db.Post(ctx, "https://a.example/1")
+	p2, _ := db.Post(ctx, "https://a.example/2")
+	if !p1.FirstSeen.Equal(fetched) || !p2.FirstSeen.IsZero() {
+		t.Errorf("after the migration: fetched post first seen %v (want %v), unfetched %v (want zero)", p1.FirstSeen, fetched, p2.FirstSeen)
+	}
+	db.Close()
+}
