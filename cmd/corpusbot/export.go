@@ -86,8 +86,8 @@ func export(env environment, args []string) error {
 		"--format parquet: without them a post line gives only its text's size and where it came from.\n"+
 		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.\n\n"+
 		"Formats (--format), for posts:\n"+
-		"  jsonl     one JSON object a line (the default); --text adds \"text\" and \"site\" (the post's\n"+
-		"            registrable domain) to each line\n"+
+		"  jsonl     one JSON object a line (the default); --text adds \"text\", \"site\" (the post's\n"+
+		"            registrable domain) and \"first_seen\" (when the crawl first met it) to each line\n"+
 		"  parquet   an Apache Parquet file, one row a post, text included (for DuckDB, pandas, Polars);\n"+
 		"            written to --output, or to standard output when that is not a terminal\n"+
 		"The fields and the Parquet schema are in README.md, \"Getting the corpus out\". The export is\n"+
@@ -110,7 +110,7 @@ func export(env environment, args []string) error {
 		"  error        every feed and sitemap it has failed at its last read\n"+
 		"  active       anything else: it is read")
 	sources := fs.Bool("sources", false, "print sources with their state, robots, refusal, feeds and sitemaps")
-	withText := fs.Bool("text", false, "add each post's text (and its site) to its JSON line")
+	withText := fs.Bool("text", false, "add each post's text (and its site and first-seen date) to its JSON line")
 	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
 	output := fs.String("output", "", "write to this file instead of standard output")
 	configPath := crawlFlags(fs, "DB")
