@@ -145,3 +145,24 @@ func TestMonthSeriesSpan(t *testing.T) {
 		}
 	}
 }
+
+// A site's request chart ends on the request log's last day too: with the
+// clock a year past the log, the site's page still shows its requests.
+func TestSiteChartFollowsTheLog(t *testing.T) {
+	r := newRig(t)
+	r.clock.Add(365 * 24 * time.Hour)
+	res := r.get("/sources/alpha.example")
+	if res.Code != 200 {
+		t.Fatalf("%d", res.Code)
+	}
+	_, values, empty, _ := chartTable(t, res.Body, "site-days")
+	total := 0
+	for _, row := range values {
+		for _, v := range row {
+			total += v
+		}
+	}
+	if empty || total == 0 {
+		t.Errorf("the site's chart is empty a year after its requests (%d counted)", total)
+	}
+}

@@ -126,7 +126,17 @@ func (s *Server) sourceDetail(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.opt.Now()
-	d, err := s.opt.Data.Site(r.Context(), site, now)
+	// The site's request chart ends on the request log's last day, as the
+	// coverage page's does (the demo's simulated days, or a crawler that
+	// has stopped, are not months of empty bars before today).
+	end := now
+	if _, last, ok, err := s.opt.Data.RequestSpan(r.Context()); err != nil {
+		s.serverError(w, r, err)
+		return
+	} else if ok && last.Before(now) {
+		end = last
+	}
+	d, err := s.opt.Data.Site(r.Context(), site, end)
 	if errors.Is(err, model.ErrNotFound) {
 		s.fail(w, r, http.StatusNotFound, "Site not found", "We hold no source of "+site+" and have sent it no request.")
 		return
@@ -137,8 +147,8 @@ func (s *Server) sourceDetail(w http.ResponseWriter, r *http.Request) {
 	}
 	b := sourceBody{Detail: d, Now: now,
 		Days: stacked("site-days", "Requests to "+site+" per day",
-			"Stacked bar chart of our requests to this site per day over the last 30 days; the lower part is requests answered 304 Not Modified.",
-			daySeries(d.Requests.Days, day(now).AddDate(0, 0, 1-model.RequestDays), day(now).AddDate(0, 0, 1)), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
+			"Stacked bar chart of our requests to this site per day over the 30 days ending with the request log's last day; the lower part is requests answered 304 Not Modified.",
+			daySeries(d.Requests.Days, day(end).AddDate(0, 0, 1-model.RequestDays), day(end).AddDate(0, 0, 1)), []string{"c-304", "c-req"}, []string{"answered 304", "other requests"}),
 		Delivery: s.siteDelivery(r.Context(), site)}
 	s.render(w, r, http.StatusOK, "source.html", site, "sources", b)
 }
