@@ -11,11 +11,13 @@ import (
 	"slices"
 	"strings"
 
+	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/version"
 )
 
 func main() {
 	env := environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv}
+	app.TuneGC(env.lookupEnv)
 	os.Exit(run(env, os.Args[1:]))
 }
 

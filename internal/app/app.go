@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -251,5 +252,21 @@ func optedOut(st crawl.Store, log *slog.Logger) func(context.Context, string) bo
 			return true
 		}
 		return out
+	}
+}
+
+// GCPercent is the garbage collector's target (GOGC) the crawler runs
+// with unless GOGC is set. Its live heap is small and steady (the sites in
+// flight, ≈ 100–200 MiB at the default CONCURRENCY), so Go's default of
+// 100 collects it over and over for little: at 200, over 2,000 simulated
+// sites, the collector's share of the CPU fell from 15% to 9% and the
+// peak RSS rose by about a quarter (BENCHMARKS.md §7.2).
+const GCPercent = 200
+
+// TuneGC sets GCPercent, unless the environment sets GOGC (which then
+// rules, as always).
+func TuneGC(lookupEnv func(string) (string, bool)) {
+	if _, set := lookupEnv("GOGC"); !set {
+		debug.SetGCPercent(GCPercent)
 	}
 }

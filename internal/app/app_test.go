@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 
 	"corpus.blog/corpusbot/internal/app"
@@ -41,3 +42,17 @@ func TestWiring(t *testing.T) {
 }
 
 func modelQuery() model.SitesQuery { return model.SitesQuery{Limit: 10} }
+
+// The binary collects garbage at GCPercent unless GOGC says otherwise.
+func TestTuneGC(t *testing.T) {
+	was := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(was)
+	app.TuneGC(func(string) (string, bool) { return "", false })
+	if got := debug.SetGCPercent(100); got != app.GCPercent {
+		t.Errorf("GOGC unset: GC percent %d, want %d", got, app.GCPercent)
+	}
+	app.TuneGC(func(k string) (string, bool) { return "50", k == "GOGC" })
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: GC percent changed to %d, want it left to GOGC", got)
+	}
+}

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -42,6 +44,7 @@ type farmWorld struct {
 
 func newFarmWorld(b *testing.B, fc farm.Config, sites int, host func(int) string, tweak func(*config.Settings)) *farmWorld {
 	b.Helper()
+	app.TuneGC(os.LookupEnv) // as the binary runs
 	ctx := context.Background()
 	w := &farmWorld{clock: simweb.NewEventClock(farmStart), s: config.Defaults(), tally: map[string]int{}}
 	b.Cleanup(w.clock.Close)
@@ -60,6 +63,7 @@ func newFarmWorld(b *testing.B, fc farm.Config, sites int, host func(int) string
 	}
 	b.Cleanup(func() { db.Close() })
 	w.db = db
+	db.SetCommitWait(w.clock.Await)
 	w.c = scaleCrawler(b, w.s, db, w.web, w.clock, w.observe)
 	if err := bulkSources(ctx, db, sites, host, farmStart); err != nil {
 		b.Fatal(err)
@@ -115,6 +119,7 @@ func farmHost(i int) string { return fmt.Sprintf("blog%06d.example", i) }
 type pass struct {
 	wall, sim, cpu time.Duration
 	requests       int64 // as the server counted them
+	group          store.GroupStats
 	records        map[string]int
 	kinds          []kindShare
 }
@@ -125,6 +130,7 @@ func (w *farmWorld) measure(b *testing.B, fn func() error) pass {
 	w.takeTally()
 	t0, r0, u0 := time.Now(), w.web.Tally().Requests, rusage()
 	sim0 := w.clock.Now()
+	g0 := w.db.GroupStats()
 	prof := startProfile(b)
 	if err := fn(); err != nil {
 		b.Errorf("round: %v", err)
@@ -132,10 +138,24 @@ func (w *farmWorld) measure(b *testing.B, fn func() error) pass {
 	p := pass{wall: time.Since(t0), cpu: rusage().cpu - u0.cpu, requests: w.web.Tally().Requests - r0, sim: w.clock.Now().Sub(sim0)}
 	p.kinds = prof.stop(b)
 	p.records = w.takeTally()
+	g1 := w.db.GroupStats()
+	p.group = store.GroupStats{Batches: g1.Batches - g0.Batches, Writes: g1.Writes - g0.Writes}
 	return p
 }
 
 func (p pass) perCPU() float64 { return float64(p.requests) / p.cpu.Seconds() }
+
+// perCrawlerCPU is perCPU without the simulated server's share of the CPU
+// profile: what the crawler alone would spend, the web being elsewhere in
+// a real crawl. Zero without a profile.
+func (p pass) perCrawlerCPU() float64 {
+	for _, k := range p.kinds {
+		if k.name == serverKind && k.share < 1 {
+			return float64(p.requests) / (p.cpu.Seconds() * (1 - k.share))
+		}
+	}
+	return 0
+}
 
 // count adds up the records of the given purposes (all if none) whose key
 // ends with suffix ("" for all).
@@ -163,8 +183,9 @@ func (p pass) count(suffix string, purposes ...fetch.Purpose) int {
 }
 
 func (p pass) log(b *testing.B, name string) {
-	b.Logf("%s: %d requests in %v of simulated time, %v wall, %v CPU: %.0f requests per CPU-second; records %v",
-		name, p.requests, p.sim.Round(time.Second), p.wall.Round(time.Millisecond), p.cpu.Round(time.Millisecond), p.perCPU(), p.records)
+	b.Logf("%s: %d requests in %v of simulated time, %v wall, %v CPU: %.0f requests per CPU-second (%.0f without the simulated server's share); %d store writes (%.1f a request) in %d transactions (%.1f writes each); records %v",
+		name, p.requests, p.sim.Round(time.Second), p.wall.Round(time.Millisecond), p.cpu.Round(time.Millisecond), p.perCPU(), p.perCrawlerCPU(),
+		p.group.Writes, float64(p.group.Writes)/float64(max(1, p.requests)), p.group.Batches, float64(p.group.Writes)/float64(max(1, p.group.Batches)), p.records)
 }
 
 // BenchmarkFarmThroughput is issue 13's second figure: CPU throughput on
@@ -214,12 +235,14 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			b.ReportMetric(float64(sites), "sites")
 			b.ReportMetric(float64(day1.requests), "d1-requests")
 			b.ReportMetric(day1.perCPU(), "d1-req/cpu-s")
+			b.ReportMetric(day1.perCrawlerCPU(), "d1-req/crawler-cpu-s")
 			b.ReportMetric(day1.wall.Seconds(), "d1-wall-s")
 			b.ReportMetric(day1.sim.Hours(), "d1-sim-h")
 			b.ReportMetric(float64(day1.count("", fetch.PurposePage)), "d1-page-requests")
 			b.ReportMetric(float64(left), "d1-sites-left")
 			b.ReportMetric(float64(day2.requests), "d2-requests")
 			b.ReportMetric(day2.perCPU(), "d2-req/cpu-s")
+			b.ReportMetric(day2.perCrawlerCPU(), "d2-req/crawler-cpu-s")
 			b.ReportMetric(day2.wall.Seconds(), "d2-wall-s")
 			b.ReportMetric(100*float64(day2.count(fmt.Sprint(http.StatusNotModified)))/float64(max(1, day2.requests)), "d2-%304")
 			b.ReportMetric(float64(newPosts), "d2-new-posts")

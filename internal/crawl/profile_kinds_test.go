@@ -3,6 +3,7 @@ package crawl_test
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -22,7 +23,7 @@ var cpuKinds = []struct {
 	name  string
 	match []string // function name prefixes or fragments
 }{
-	{"server (simweb, farm)", []string{"internal/simweb.", "net/http.(*conn).serve", "internal/simweb/farm."}},
+	{serverKind, []string{"internal/simweb.", "net/http.(*conn).serve", "internal/simweb/farm."}},
 	{"extraction", []string{"internal/extract.", "go-readability", "go-shiori/dom", "internal/crawl.htmlText", "internal/crawl.(*Crawler).extract"}},
 	{"feed parse", []string{"internal/feed."}},
 	{"sitemap parse", []string{"internal/sitemap."}},
@@ -32,6 +33,9 @@ var cpuKinds = []struct {
 	{"crawler (other)", []string{"internal/crawl."}},
 	{"GC, runtime", []string{"runtime.gcBgMarkWorker", "runtime.bgsweep", "runtime.bgscavenge", "runtime.mcall", "runtime.morestack", "runtime.sysmon", "runtime."}},
 }
+
+// serverKind is the simulated web's kind, not the crawler's work.
+const serverKind = "server (simweb, farm)"
 
 // profiler records a CPU profile between start and stop, unless `go test
 // -cpuprofile` already does (then it reports nothing).
@@ -67,6 +71,15 @@ func (p *profiler) stop(tb testing.TB) []kindShare {
 		return nil
 	}
 	pprof.StopCPUProfile()
+	if dir := os.Getenv("CORPUSBOT_BENCH_PROFILE_DIR"); dir != "" {
+		// The raw profile too, for go tool pprof.
+		f, err := os.CreateTemp(dir, "cpu-*.pprof")
+		if err == nil {
+			f.Write(p.buf.Bytes())
+			f.Close()
+			tb.Logf("CPU profile written to %s", f.Name())
+		}
+	}
 	prof, err := profile.Parse(&p.buf)
 	if err != nil {
 		tb.Logf("CPU profile unreadable: %v", err)

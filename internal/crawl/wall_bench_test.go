@@ -3,12 +3,14 @@ package crawl_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/demo"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -109,6 +111,7 @@ func wallSpecs(n int, scale float64) []demo.Spec {
 
 // runWallPass crawls a fresh population once, on the real clock.
 func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
+	app.TuneGC(os.LookupEnv) // as the binary runs
 	ctx := context.Background()
 	pop := demo.NewPopulation(wallSpecs(sites, scale), 13)
 	web := simweb.New(simweb.WithLatency(simweb.Latency{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, Seed: 13}))

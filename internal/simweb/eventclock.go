@@ -100,6 +100,33 @@ func (c *EventClock) Busy() (done func()) {
 	}
 }
 
+// Await counts the calling known goroutine as asleep while it waits on
+// something outside the clock that takes up to d of simulated time (a
+// store write waiting for its group's commit): meanwhile the clock may
+// move on by up to d, letting other sites work, as real time would; then
+// it stands still again until done is called.
+func (c *EventClock) Await(d time.Duration) (done func()) {
+	c.mu.Lock()
+	w := &wakeup{at: c.now.Add(d), ch: make(chan struct{})}
+	heap.Push(&c.wakeups, w)
+	c.asleep++
+	c.events++
+	c.maybeAdvance()
+	c.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			if w.index >= 0 { // the bound not reached: leave the queue
+				heap.Remove(&c.wakeups, w.index)
+				c.asleep--
+				c.events++
+			}
+		})
+	}
+}
+
 // Sleep waits until the clock has moved d forward (or ctx ends).
 func (c *EventClock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {

@@ -101,3 +101,53 @@ func TestEventClockCancel(t *testing.T) {
 		t.Fatalf("time moved for a cancelled sleep: %v", c.Now())
 	}
 }
+
+// A known goroutine waiting on something outside the clock (Await) lets
+// time move on by up to its bound, and no further until it is done.
+func TestEventClockAwait(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	c := NewEventClock(t0)
+	c.SetStall(time.Hour) // no stall rescue in this test
+	defer c.Close()
+	waiter := c.Busy()
+	defer waiter()
+	sleeper := c.Busy()
+	woke := make(chan time.Time, 2)
+	go func() {
+		defer sleeper()
+		for range 2 {
+			c.Sleep(context.Background(), 3*time.Millisecond)
+			woke <- c.Now()
+		}
+	}()
+	// The waiter is at work: the sleeper cannot wake.
+	select {
+	case <-woke:
+		t.Fatal("the sleeper woke while the waiter was at work")
+	case <-time.After(50 * time.Millisecond):
+	}
+	done := c.Await(5 * time.Millisecond)
+	// Its first sleep ends within the wait's bound; its second would not.
+	if at := <-woke; at.Sub(t0) != 3*time.Millisecond {
+		t.Errorf("the sleeper woke at +%v during the wait, want +3ms", at.Sub(t0))
+	}
+	select {
+	case at := <-woke:
+		t.Fatalf("the sleeper woke again at +%v, past the wait's bound", at.Sub(t0))
+	case <-time.After(50 * time.Millisecond):
+	}
+	if got := c.Now().Sub(t0); got != 5*time.Millisecond {
+		t.Errorf("clock at +%v once the wait's bound passed, want +5ms", got)
+	}
+	done()
+	// Done, the waiter is at work again; once it finishes, time moves.
+	select {
+	case at := <-woke:
+		t.Fatalf("the sleeper woke at +%v while the waiter was at work again", at.Sub(t0))
+	case <-time.After(50 * time.Millisecond):
+	}
+	waiter()
+	if at := <-woke; at.Sub(t0) != 6*time.Millisecond {
+		t.Errorf("the sleeper woke at +%v after the wait, want +6ms", at.Sub(t0))
+	}
+}

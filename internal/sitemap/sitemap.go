@@ -135,5 +135,6 @@ func Read(r io.Reader, opts Options, fn func(Entry) error) (Summary, error) {
 	rd := &reader{opts: opts, fn: fn}
 	err := rd.read(r)
 	rd.sum.Bytes = rd.bytesRead()
+	rd.release()
 	return rd.sum, err
 }

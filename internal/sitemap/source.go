@@ -25,7 +25,7 @@ type source struct {
 }
 
 func newSource(r io.Reader) *source {
-	return &source{r: r, buf: make([]byte, bufSize)}
+	return &source{r: r, buf: *bufPool.Get().(*[]byte)}
 }
 
 // fill reads more of r, keeping the unconsumed bytes. It reports whether new

@@ -32,6 +32,10 @@ type Dialect struct {
 	SkipLocked string
 	// CacheStatements keeps each query prepared (statements.go).
 	CacheStatements bool
+	// BytewiseText: text compares byte by byte (SQLite's BINARY
+	// collation), so that a range of text is a prefix, found through an
+	// index (PostgreSQL's compares by the locale's collation).
+	BytewiseText bool
 	// Retryable reports a transaction the database aborted to resolve a
 	// conflict (a deadlock, a serialization failure), which is run again
 	// from the start; nil: none is.
@@ -46,8 +50,14 @@ type Dialect struct {
 
 // DB is the shared Store over database/sql.
 type DB struct {
-	w         writer // single-statement writes; the others are DB.tx's
-	r         conn   // reads (the writer's pool too on PostgreSQL)
+	w writer // single-statement writes; the others are DB.tx's
+	r conn   // reads (the writer's pool too on PostgreSQL)
+	// lookup is r for the point reads the fetcher and the crawler make for
+	// every request (a site's opt-out, refusals and robots state, a
+	// source): microseconds each, so not cut off when the caller's context
+	// ends. database/sql and the SQLite driver each start a goroutine to
+	// watch a cancellable context, which cost more than the query itself.
+	lookup    conn
 	wdb       *sql.DB
 	group     *groupCommit // the one writer (Dialect.GroupCommit); nil: none
 	closers   []func() error
@@ -72,6 +82,7 @@ func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Log
 	}
 	db := &DB{wdb: w, dialect: &d, checkouts: newCheckouts(owner, ttl), log: log, stop: make(chan struct{}), done: make(chan struct{})}
 	db.w, db.r = writer{db}, conn{x: r, db: db, pool: r}
+	db.lookup = conn{x: r, db: db, pool: r, uncancelled: true}
 	if d.GroupCommit {
 		db.group = newGroupCommit(db)
 	}
@@ -236,15 +247,23 @@ func (c conn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.R
 	return c.x.QueryRowContext(c.ctx(ctx), c.db.rebind(q), args...)
 }
 
+// PrepareContext prepares q for a loop of calls; with CacheStatements it
+// is the statement kept (statements.go), not prepared again.
 func (c conn) PrepareContext(ctx context.Context, q string) (stmt, error) {
+	if s := c.statement(ctx, q); s != nil {
+		return stmt{s: s, c: c, kept: c.tx == nil}, nil
+	}
 	s, err := c.x.PrepareContext(c.ctx(ctx), c.db.rebind(q))
-	return stmt{s, c}, err
+	return stmt{s: s, c: c}, err
 }
 
 // stmt is a prepared statement of a conn, run under the conn's contexts.
 type stmt struct {
 	s *sql.Stmt
 	c conn
+	// kept: s is the DB's own kept statement, which Close leaves open (a
+	// transaction's copy of one closes alone).
+	kept bool
 }
 
 func (s stmt) ExecContext(ctx context.Context, args ...any) (sql.Result, error) {
@@ -255,7 +274,12 @@ func (s stmt) QueryRowContext(ctx context.Context, args ...any) *sql.Row {
 	return s.s.QueryRowContext(s.c.ctx(ctx), args...)
 }
 
-func (s stmt) Close() error { return s.s.Close() }
+func (s stmt) Close() error {
+	if s.kept {
+		return nil
+	}
+	return s.s.Close()
+}
 
 // Writer is the writer pool, for what the shared queries do not cover (a
 // backend's own tables, bulk loads in benchmarks).

@@ -187,7 +187,7 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 // now of the site's (unpaused) sources' items that wait for one.
 func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64
-	err := d.r.QueryRowContext(ctx, `SELECT MIN(t) FROM (
+	err := d.lookup.QueryRowContext(ctx, `SELECT MIN(t) FROM (
 		SELECT s.discover_after AS t FROM sources s WHERE s.site = $1 AND s.paused = 0 AND +s.discovered = 0 AND s.discover_after > $2
 		UNION ALL SELECT s.sitemaps_after FROM sources s WHERE s.site = $1 AND s.paused = 0 AND s.discovered <> 0
 			AND s.sitemaps_checked = 0 AND s.sitemaps_after > $2

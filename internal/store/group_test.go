@@ -307,3 +307,86 @@ func TestGroupCommitCloseDrains(t *testing.T) {
 		t.Errorf("%d rows after Close (%v), want %d", n, err, queued)
 	}
 }
+
+// The commit delay is waited only while writes are contended: a lone
+// writer, one write after another, never waits; writes that queued behind
+// a commit make the next commit wait for more, until a wait gathers none.
+func TestGroupCommitDelaysOnlyWhenContended(t *testing.T) {
+	d, _ := openGroupDB(t)
+	ctx := context.Background()
+	before := d.GroupStats()
+	for i := range 30 {
+		if err := put(ctx, d, fmt.Sprint("lone-", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lone := d.GroupStats()
+	if n := lone.Delays - before.Delays; n != 0 {
+		t.Errorf("a lone writer waited %d commit delays, want none", n)
+	}
+	if n := lone.Batches - before.Batches; n != 30 {
+		t.Errorf("30 writes one after another in %d transactions, want 30", n)
+	}
+
+	// Ten writes queue behind a held one: contended.
+	release := hold(d)
+	var wg sync.WaitGroup
+	for i := range 10 {
+		wg.Go(func() {
+			if err := put(ctx, d, fmt.Sprint("queued-", i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	waitQueued(t, d, 10)
+	release()
+	wg.Wait()
+	queued := d.GroupStats()
+	if n := queued.Delays - lone.Delays; n < 1 {
+		t.Errorf("writes queued behind a commit, and the next commit waited %d delays, want at least one", n)
+	}
+	if n := queued.Batches - lone.Batches; n != 2 {
+		t.Errorf("the held write and the ten behind it in %d transactions, want 2", n)
+	}
+
+	// That wait gathered nothing more: alone again, no more delays.
+	for i := range 10 {
+		if err := put(ctx, d, fmt.Sprint("after-", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := d.GroupStats().Delays - queued.Delays; n != 0 {
+		t.Errorf("a lone writer after the contention waited %d delays, want none", n)
+	}
+}
+
+// A simulated clock told of the waits (SetCommitWait) sees each write's
+// wait for its commit, bounded by the commit delay, and its end.
+func TestGroupCommitTellsTheClock(t *testing.T) {
+	d, _ := openGroupDB(t)
+	ctx := context.Background()
+	var mu sync.Mutex
+	var waits, dones int
+	var bound time.Duration
+	d.SetCommitWait(func(max time.Duration) func() {
+		mu.Lock()
+		waits++
+		bound = max
+		mu.Unlock()
+		return func() {
+			mu.Lock()
+			dones++
+			mu.Unlock()
+		}
+	})
+	for i := range 3 {
+		if err := put(ctx, d, fmt.Sprint("k", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if waits != 3 || dones != 3 || bound != commitDelay {
+		t.Errorf("clock told of %d waits, %d ends, bound %v; want 3, 3, %v", waits, dones, bound, commitDelay)
+	}
+}

@@ -75,11 +75,25 @@ func (sp spelling) apply(key string) string {
 	return urlkey.Respell(key, v, scheme+"://"+www+spellingHost(key)+"/"+slash)
 }
 
-// spellings caches host spellings for one transaction.
-type spellings map[string]spelling
+// spellings caches, for one transaction, what postKey asks of the
+// database once per host rather than once per URL: the host's spelling
+// and, where a range of text finds a prefix through the index
+// (Dialect.BytewiseText), whether any post alias starts with a spelled
+// key's origin ("https://host/"). Most hosts have no alias, and a feed or
+// sitemap names tens of posts of one host: one query instead of one per
+// URL. A transaction that adds an alias does not look keys up after it
+// with the same cache.
+type spellings struct {
+	hosts   map[string]spelling
+	aliased map[string]bool // by origin prefix
+}
+
+func newSpellings() spellings {
+	return spellings{hosts: map[string]spelling{}, aliased: map[string]bool{}}
+}
 
 func (c spellings) of(ctx context.Context, tx conn, host string) (spelling, error) {
-	if sp, ok := c[host]; ok {
+	if sp, ok := c.hosts[host]; ok {
 		return sp, nil
 	}
 	sp := unknownSpelling
@@ -87,8 +101,34 @@ func (c spellings) of(ctx context.Context, tx conn, host string) (spelling, erro
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return sp, err
 	}
-	c[host] = sp
+	c.hosts[host] = sp
 	return sp, nil
+}
+
+// mayHaveAlias reports whether a post alias may be key: false only when
+// none starts with key's origin.
+func (c spellings) mayHaveAlias(ctx context.Context, tx conn, key string) (bool, error) {
+	if !tx.db.dialect.BytewiseText {
+		return true, nil
+	}
+	_, rest, ok := strings.Cut(key, "://")
+	slash := strings.IndexByte(rest, '/')
+	if !ok || slash < 0 {
+		return true, nil
+	}
+	origin := key[:len(key)-len(rest)+slash+1] // "scheme://host/"
+	if has, ok := c.aliased[origin]; ok {
+		return has, nil
+	}
+	// '0' follows '/': every key with the origin sorts between the two.
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM url_aliases WHERE kind = $1 AND url >= $2 AND url < $3 LIMIT 1`,
+		aliasPost, origin, origin[:len(origin)-1]+"0").Scan(&one)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return true, err
+	}
+	c.aliased[origin] = err == nil
+	return err == nil, nil
 }
 
 // postKey is the URL raw names a post by: its key, spelled as its host
@@ -105,6 +145,9 @@ func postKey(ctx context.Context, tx conn, sp spellings, raw string) (string, er
 		return "", err
 	}
 	key = s.apply(key)
+	if may, err := sp.mayHaveAlias(ctx, tx, key); err != nil || !may {
+		return key, err
+	}
 	return resolveAlias(ctx, tx, aliasPost, key, `SELECT url FROM posts WHERE id = $1`)
 }
 
@@ -150,7 +193,7 @@ func (d *DB) LearnSpelling(ctx context.Context, like string, v urlkey.Variation)
 	var changed int
 	err = d.tx(ctx, func(tx conn) error {
 		changed = 0
-		sp, err := spellings{}.of(ctx, tx, host)
+		sp, err := newSpellings().of(ctx, tx, host)
 		if err != nil {
 			return err
 		}

@@ -54,7 +54,7 @@ func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, error) {
 	var s fetch.RefusalState
 	var asked int64
-	err := d.r.QueryRowContext(ctx, `SELECT consecutive403, served, refused, last_asked FROM refusals WHERE site = $1`, site).
+	err := d.lookup.QueryRowContext(ctx, `SELECT consecutive403, served, refused, last_asked FROM refusals WHERE site = $1`, site).
 		Scan(&s.Consecutive403, &s.Served, &s.Refused, &asked)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fetch.RefusalState{}, nil

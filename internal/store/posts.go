@@ -58,7 +58,7 @@ func (d *DB) FeedRead(ctx context.Context, posts []NewPost, update func(AddResul
 
 func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) {
 	var res AddResult
-	sp := spellings{}
+	sp := newSpellings()
 	{
 		for i, p := range posts {
 			key, err := postKey(ctx, tx, sp, p.URL)
@@ -106,7 +106,7 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 // Post implements crawl.Store: by any URL that names the post (its key,
 // a variant its site has shown to be the same, an alias).
 func (d *DB) Post(ctx context.Context, u string) (Post, error) {
-	key, err := postKey(ctx, d.r, spellings{}, u)
+	key, err := postKey(ctx, d.r, newSpellings(), u)
 	if err != nil {
 		return Post{}, fmt.Errorf("post %s: %w", u, err)
 	}

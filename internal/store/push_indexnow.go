@@ -39,7 +39,7 @@ func (d *DB) IndexNowDue(ctx context.Context, now time.Time, urls []string) (int
 	n := 0
 	err := d.tx(ctx, func(tx conn) error {
 		n = 0
-		sp := spellings{}
+		sp := newSpellings()
 		for _, raw := range urls {
 			raw, err := postKey(ctx, tx, sp, raw)
 			if err != nil {

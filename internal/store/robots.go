@@ -16,7 +16,7 @@ func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
 	r := RobotsRecord{Origin: origin}
 	var file, last sql.NullString
 	var ttl, checked, expires, lastFetched, unreach int64
-	err := d.r.QueryRowContext(ctx, `SELECT state, ttl, file, checked, expires, last_file, last_fetched, unreachable_since, etag, last_modified
+	err := d.lookup.QueryRowContext(ctx, `SELECT state, ttl, file, checked, expires, last_file, last_fetched, unreachable_since, etag, last_modified
 		FROM robots_cache WHERE origin = $1`, origin).
 		Scan(&r.State, &ttl, &file, &checked, &expires, &last, &lastFetched, &unreach, &r.ETag, &r.LastModified)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -167,7 +167,7 @@ func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, now time.Time, urls 
 			return err
 		}
 		defer seen.Close()
-		sp := spellings{}
+		sp := newSpellings()
 		for _, u := range urls {
 			if u.Loc, err = postKey(ctx, tx, sp, u.Loc); err != nil {
 				return fmt.Errorf("sitemap url %s: %w", u.Loc, err)

@@ -14,7 +14,7 @@ import (
 // OptedOut implements crawl.Store.
 func (d *DB) OptedOut(ctx context.Context, site string) (bool, error) {
 	var one int
-	err := d.r.QueryRowContext(ctx, `SELECT 1 FROM opted_out WHERE site = $1`, site).Scan(&one)
+	err := d.lookup.QueryRowContext(ctx, `SELECT 1 FROM opted_out WHERE site = $1`, site).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -64,7 +64,7 @@ func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (Source, bo
 
 // Source implements crawl.Store.
 func (d *DB) Source(ctx context.Context, id int64) (Source, error) {
-	s, err := scanSource(d.r.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE id = $1`, id))
+	s, err := scanSource(d.lookup.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 	}

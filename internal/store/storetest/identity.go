@@ -130,6 +130,34 @@ func testCanonical(t *testing.T, s crawl.Store) {
 	if res.Added != 0 {
 		t.Errorf("the alias added a post")
 	}
+	// Beside the posts of a host with no alias (one whose origin the
+	// aliased host's is the start of), from a feed and from a sitemap,
+	// the aliases are still found and the others added as they are.
+	other := source(t, s, "https://canon.example.org/")
+	res, err = s.AddPosts(bg, []store.NewPost{
+		{URL: "https://canon.example.org/amp/b", SourceID: other.ID},
+		{URL: "https://canon.example/amp/b", SourceID: src.ID},
+		{URL: "https://canon.example/?p=12", SourceID: src.ID},
+	})
+	must(t, err)
+	if res.Added != 1 {
+		t.Errorf("%d posts added beside two aliases, want 1 (the other host's)", res.Added)
+	}
+	if p, err := s.Post(bg, "https://canon.example.org/amp/b"); err != nil || p.URL != "https://canon.example.org/amp/b" {
+		t.Errorf("the other host's post: %+v, %v", p, err)
+	}
+	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://canon.example/sitemap.xml", Via: model.ViaRobots})
+	must(t, err)
+	diff, err := s.IngestSitemap(bg, sm, T0, []store.SitemapURL{
+		{Loc: "https://canon.example.org/posts/z"}, {Loc: "https://canon.example/amp/b"}, {Loc: "https://canon.example/?p=12"},
+	}, true)
+	must(t, err)
+	if diff.New != 1 {
+		t.Errorf("a sitemap naming two aliases and one new URL: %+v, want 1 new", diff)
+	}
+	if n := postCount(t, s); n != 5 {
+		t.Errorf("%d posts, want 5", n)
+	}
 	// Elsewhere: recorded, the post kept where it is.
 	page("https://canon.example/posts/c", "", "https://syndicated.example/c")
 	if p, err := s.Post(bg, "https://canon.example/posts/c"); err != nil || p.URL != "https://canon.example/posts/c" {
