@@ -42,15 +42,23 @@ const maxGroup = 1000
 // contended commit.
 const commitDelay = 5 * time.Millisecond
 
-// SetCommitWait tells the store of a simulated clock (simweb.EventClock's
-// Await): every caller waiting for its write's commit calls wait with the
-// longest simulated time that wait stands for (the commit delay), and done
-// once answered, so that the clock lets other sites work meanwhile as real
-// time would. Call it before the first write; without a group commit it
-// does nothing.
-func (db *DB) SetCommitWait(wait func(d time.Duration) (done func())) {
+// CommitClock is a simulated clock as the group commit uses it
+// (simweb.EventClock): each caller waiting for its write's commit is
+// counted as waiting on something outside the clock for up to the commit
+// delay (Await), so that other sites work meanwhile as they would in real
+// time, and the writer's commit delay ends as soon as the delay has passed
+// on the clock, which moves faster than real time when the sites have
+// little to do.
+type CommitClock interface {
+	Await(d time.Duration) (done func())
+	Now() time.Time
+}
+
+// SetCommitClock makes the group commit keep its time on c. Call it before
+// the first write; without a group commit it does nothing.
+func (db *DB) SetCommitClock(c CommitClock) {
 	if db.group != nil {
-		db.group.await.Store(&wait)
+		db.group.clock.Store(&c)
 	}
 }
 
@@ -60,7 +68,7 @@ var errClosed = errors.New("store closed")
 // groupCommit is a DB's one writer goroutine and the writes waiting for it.
 type groupCommit struct {
 	db      *DB
-	await   atomic.Pointer[func(time.Duration) func()] // SetCommitWait's; nil: real time
+	clock   atomic.Pointer[CommitClock] // SetCommitClock's; nil: real time
 	mu      sync.Mutex
 	waiting []*writeCall
 	closed  bool
@@ -136,8 +144,8 @@ func (g *groupCommit) run(ctx context.Context, fn func(conn) error) error {
 	case g.wake <- struct{}{}:
 	default: // a wake-up is pending already
 	}
-	if wait := g.await.Load(); wait != nil {
-		defer (*wait)(commitDelay)()
+	if clock := g.clock.Load(); clock != nil {
+		defer (*clock).Await(commitDelay)()
 	}
 	select {
 	case <-c.answered:
@@ -175,7 +183,7 @@ func (g *groupCommit) loop() {
 				before := len(g.waiting)
 				g.mu.Unlock()
 				g.delays.Add(1)
-				time.Sleep(commitDelay)
+				g.sleep(commitDelay)
 				g.mu.Lock()
 				g.contended = len(g.waiting) > before
 			}
@@ -192,6 +200,22 @@ func (g *groupCommit) loop() {
 			}
 			g.commit(batch)
 		}
+	}
+}
+
+// sleep waits d, or, with a commit clock, until d has passed on it if
+// that is sooner. The writer is not one of the clock's goroutines, so it
+// watches the clock rather than sleeping on it (a sleeper would count as
+// one more goroutine asleep beside the waiters who already are).
+func (g *groupCommit) sleep(d time.Duration) {
+	clock := g.clock.Load()
+	if clock == nil {
+		time.Sleep(d)
+		return
+	}
+	until := (*clock).Now().Add(d)
+	for deadline := time.Now().Add(d); time.Now().Before(deadline) && (*clock).Now().Before(until); {
+		time.Sleep(d / 20)
 	}
 }
 

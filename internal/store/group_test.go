@@ -360,33 +360,72 @@ func TestGroupCommitDelaysOnlyWhenContended(t *testing.T) {
 	}
 }
 
-// A simulated clock told of the waits (SetCommitWait) sees each write's
-// wait for its commit, bounded by the commit delay, and its end.
-func TestGroupCommitTellsTheClock(t *testing.T) {
+// A simulated clock (SetCommitClock) is told of each write's wait for its
+// commit, bounded by the commit delay, and of its end; a contended
+// commit's delay passes on it.
+func TestGroupCommitKeepsTimeOnTheClock(t *testing.T) {
 	d, _ := openGroupDB(t)
 	ctx := context.Background()
-	var mu sync.Mutex
-	var waits, dones int
-	var bound time.Duration
-	d.SetCommitWait(func(max time.Duration) func() {
-		mu.Lock()
-		waits++
-		bound = max
-		mu.Unlock()
-		return func() {
-			mu.Lock()
-			dones++
-			mu.Unlock()
-		}
-	})
+	clock := &countingClock{}
+	d.SetCommitClock(clock)
 	for i := range 3 {
 		if err := put(ctx, d, fmt.Sprint("k", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if waits != 3 || dones != 3 || bound != commitDelay {
-		t.Errorf("clock told of %d waits, %d ends, bound %v; want 3, 3, %v", waits, dones, bound, commitDelay)
+	clock.mu.Lock()
+	if clock.waits != 3 || clock.dones != 3 || clock.bound != commitDelay {
+		t.Errorf("clock told of %d waits, %d ends, bound %v; want 3, 3, %v", clock.waits, clock.dones, clock.bound, commitDelay)
 	}
+	clock.mu.Unlock()
+	before := d.GroupStats()
+	release := hold(d)
+	var wg sync.WaitGroup
+	for i := range 5 {
+		wg.Go(func() {
+			if err := put(ctx, d, fmt.Sprint("queued-", i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	waitQueued(t, d, 5)
+	release()
+	wg.Wait()
+	if n := d.GroupStats().Delays - before.Delays; n < 1 {
+		t.Errorf("a contended commit waited %d delays, want at least one", n)
+	}
+	clock.mu.Lock()
+	defer clock.mu.Unlock()
+	if clock.reads == 0 {
+		t.Error("the commit delay did not watch the clock")
+	}
+}
+
+// countingClock records what the group commit asks of its clock; every
+// reading of it is a commit delay later than the last.
+type countingClock struct {
+	mu                  sync.Mutex
+	waits, dones, reads int
+	bound               time.Duration
+	now                 time.Time
+}
+
+func (c *countingClock) Await(max time.Duration) func() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.waits++
+	c.bound = max
+	return func() {
+		c.mu.Lock()
+		c.dones++
+		c.mu.Unlock()
+	}
+}
+
+func (c *countingClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.reads++
+	c.now = c.now.Add(commitDelay)
+	return c.now
 }
