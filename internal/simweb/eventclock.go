@@ -106,24 +106,32 @@ func (c *EventClock) Busy() (done func()) {
 // move on by up to d, letting other sites work, as real time would; then
 // it stands still again until done is called.
 func (c *EventClock) Await(d time.Duration) (done func()) {
+	w := c.fallAsleep(d)
+	var once sync.Once
+	return func() { once.Do(func() { c.leave(w) }) }
+}
+
+// fallAsleep counts the caller asleep until d from now, when w wakes.
+func (c *EventClock) fallAsleep(d time.Duration) *wakeup {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	w := &wakeup{at: c.now.Add(d), ch: make(chan struct{})}
 	heap.Push(&c.wakeups, w)
 	c.asleep++
 	c.events++
 	c.maybeAdvance()
-	c.mu.Unlock()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			if w.index >= 0 { // the bound not reached: leave the queue
-				heap.Remove(&c.wakeups, w.index)
-				c.asleep--
-				c.events++
-			}
-		})
+	return w
+}
+
+// leave takes w out of the queue, and its sleeper out of the count, if it
+// has not woken yet.
+func (c *EventClock) leave(w *wakeup) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if w.index >= 0 {
+		heap.Remove(&c.wakeups, w.index)
+		c.asleep--
+		c.events++
 	}
 }
 
@@ -135,24 +143,12 @@ func (c *EventClock) Sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
-	c.mu.Lock()
-	w := &wakeup{at: c.now.Add(d), ch: make(chan struct{})}
-	heap.Push(&c.wakeups, w)
-	c.asleep++
-	c.events++
-	c.maybeAdvance()
-	c.mu.Unlock()
+	w := c.fallAsleep(d)
 	select {
 	case <-w.ch:
 		return nil
 	case <-ctx.Done():
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if w.index >= 0 { // still waiting: leave the queue
-			heap.Remove(&c.wakeups, w.index)
-			c.asleep--
-			c.events++
-		}
+		c.leave(w)
 		return ctx.Err()
 	}
 }

@@ -329,18 +329,7 @@ func TestGroupCommitDelaysOnlyWhenContended(t *testing.T) {
 	}
 
 	// Ten writes queue behind a held one: contended.
-	release := hold(d)
-	var wg sync.WaitGroup
-	for i := range 10 {
-		wg.Go(func() {
-			if err := put(ctx, d, fmt.Sprint("queued-", i)); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	waitQueued(t, d, 10)
-	release()
-	wg.Wait()
+	queueBehindHeld(t, d, 10)
 	queued := d.GroupStats()
 	if n := queued.Delays - lone.Delays; n < 1 {
 		t.Errorf("writes queued behind a commit, and the next commit waited %d delays, want at least one", n)
@@ -379,18 +368,7 @@ func TestGroupCommitKeepsTimeOnTheClock(t *testing.T) {
 	}
 	clock.mu.Unlock()
 	before := d.GroupStats()
-	release := hold(d)
-	var wg sync.WaitGroup
-	for i := range 5 {
-		wg.Go(func() {
-			if err := put(ctx, d, fmt.Sprint("queued-", i)); err != nil {
-				t.Error(err)
-			}
-		})
-	}
-	waitQueued(t, d, 5)
-	release()
-	wg.Wait()
+	queueBehindHeld(t, d, 5)
 	if n := d.GroupStats().Delays - before.Delays; n < 1 {
 		t.Errorf("a contended commit waited %d delays, want at least one", n)
 	}
@@ -399,6 +377,24 @@ func TestGroupCommitKeepsTimeOnTheClock(t *testing.T) {
 	if clock.reads == 0 {
 		t.Error("the commit delay did not watch the clock")
 	}
+}
+
+// queueBehindHeld queues n writes behind a held one, then lets them all
+// through and waits for them.
+func queueBehindHeld(t *testing.T, d *DB, n int) {
+	t.Helper()
+	release := hold(d)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			if err := put(context.Background(), d, fmt.Sprint("queued-", i)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	waitQueued(t, d, n)
+	release()
+	wg.Wait()
 }
 
 // countingClock records what the group commit asks of its clock; every

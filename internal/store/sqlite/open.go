@@ -6,8 +6,9 @@
 // Writes go through one connection (SQLite has one writer anyway; queueing
 // them in the process rather than in busy loops keeps them fair), and
 // through one goroutine that commits every write waiting in one transaction
-// (the store's group commit): with synchronous=FULL each commit is an fsync,
-// which many writes then share. Reads go through a small pool that WAL lets
+// (the store's group commit, which waits up to a few milliseconds for more
+// writes while writes are contended): with synchronous=FULL each commit is
+// an fsync, which many writes then share. Reads go through a small pool that WAL lets
 // run beside the writer. A write returns once committed, and a committed
 // write survives kill -9 and power loss alike.
 package sqlite
