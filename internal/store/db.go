@@ -55,8 +55,8 @@ type DB struct {
 	// lookup is r for the point reads the fetcher and the crawler make for
 	// every request (a site's opt-out, refusals and robots state, a
 	// source): microseconds each, so not cut off when the caller's context
-	// ends. database/sql and the SQLite driver each start a goroutine to
-	// watch a cancellable context, which cost more than the query itself.
+	// ends: database/sql and the SQLite driver would each start a goroutine
+	// to watch a cancellable context, for a read that takes microseconds.
 	lookup    conn
 	wdb       *sql.DB
 	group     *groupCommit // the one writer (Dialect.GroupCommit); nil: none
