@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/nlnwa/gowarc/v3"
+
+	"corpus.blog/corpusbot/internal/warc/warctest"
 )
 
 // fixedClock steps one second a call from a fixed day, as fetch.Clock does in
@@ -88,35 +90,6 @@ func exchanges(n int, seed uint64) []Exchange {
 	return xs
 }
 
-// readFile reads every record of a WARC file with gowarc's reader, failing
-// on any validation finding.
-func readFile(t *testing.T, path string) []gowarc.Record {
-	t.Helper()
-	r, err := gowarc.NewWarcFileReader(path, 0, gowarc.WithSpecViolationPolicy(gowarc.ErrWarn), gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	var records []gowarc.Record
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return records
-		}
-		if err != nil {
-			t.Fatalf("%s: record %d: %v", path, len(records), err)
-		}
-		if len(rec.Validation) > 0 {
-			t.Errorf("%s: record %d (%s): validation: %v", path, len(records), rec.WarcRecord.Type(), rec.Validation)
-		}
-		// The digests checked against the content as read.
-		if v, err := rec.WarcRecord.ValidateDigest(); err != nil || len(v) > 0 {
-			t.Errorf("%s: record %d: digests: %v %v", path, len(records), v, err)
-		}
-		records = append(records, rec)
-	}
-}
-
 func TestWriteAndReadBack(t *testing.T) {
 	dir := t.TempDir()
 	w, err := Open(dir, Options{Now: fixedClock()})
@@ -140,7 +113,7 @@ func TestWriteAndReadBack(t *testing.T) {
 	if !slices.Equal(files, []string{want}) || !slices.Equal(w.Files(), files) {
 		t.Fatalf("files %v (Files() %v), want [%s]", files, w.Files(), want)
 	}
-	records := readFile(t, files[0])
+	records := warctest.ReadFile(t, files[0])
 	if len(records) != 1+2*len(xs) {
 		t.Fatalf("%d records, want %d", len(records), 1+2*len(xs))
 	}
@@ -266,7 +239,7 @@ func TestRotation(t *testing.T) {
 		if !strings.HasPrefix(filepath.Base(f), "rot-2026030112") || !strings.HasSuffix(f, fmt.Sprintf("-%05d.warc.gz", i+1)) {
 			t.Errorf("file name %s", f)
 		}
-		records := readFile(t, f)
+		records := warctest.ReadFile(t, f)
 		if len(records) < 3 || len(records)%2 != 1 || records[0].WarcRecord.Type() != gowarc.Warcinfo {
 			t.Fatalf("%s: %d records, first %v", f, len(records), records[0].WarcRecord.Type())
 		}
@@ -329,7 +302,7 @@ func TestConcurrentWrites(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, f := range w.Files() {
-		records := readFile(t, f)
+		records := warctest.ReadFile(t, f)
 		for j := 1; j+1 < len(records); j += 2 {
 			u := records[j].WarcRecord.WarcHeader().Get(gowarc.WarcTargetURI)
 			if records[j+1].WarcRecord.WarcHeader().Get(gowarc.WarcTargetURI) != u {
