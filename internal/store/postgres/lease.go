@@ -33,12 +33,20 @@ var ErrLeaseLost = errors.New("site lease lost: expired and granted to another w
 // dies stops renewing, and its sites are free again within TTL. Times are
 // the workers' clocks (fetch.Clock): keep the machines in NTP sync, and
 // keep TTL well above the skew.
+//
+// A site's last end is stamped by the clock of whichever worker made the
+// request, and the next worker waits by its own: two clocks, or one wall
+// clock read across a step. Every such wait is therefore lengthened by
+// ClockSkew, so that clocks that disagree by up to that much never shorten
+// a gap. Within one process the local lease needs no margin: it compares
+// monotonic readings.
 type Lease struct {
 	db     *sql.DB
 	clock  fetch.Clock
 	holder string
 	ttl    time.Duration
 	poll   time.Duration
+	skew   time.Duration
 	log    *slog.Logger
 }
 
@@ -48,7 +56,15 @@ type LeaseOptions struct {
 	Poll   time.Duration // how often a waiter asks again for a held site; default 25ms
 	Holder string        // this worker's name in the table; default host:pid:random
 	Log    *slog.Logger  // default slog.Default()
+	// ClockSkew is the most the workers' clocks may disagree, added to
+	// every wait for a time another request stamped; default 5ms (NTP on
+	// one network keeps machines well within it; 0.5% of a 1 s gap).
+	// Negative means none.
+	ClockSkew time.Duration
 }
+
+// DefaultClockSkew is LeaseOptions.ClockSkew's default.
+const DefaultClockSkew = 5 * time.Millisecond
 
 // NewLease returns the cluster lease over db (a migrated database: see Open).
 func NewLease(db *sql.DB, clock fetch.Clock, o LeaseOptions) *Lease {
@@ -67,14 +83,21 @@ func NewLease(db *sql.DB, clock fetch.Clock, o LeaseOptions) *Lease {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	return &Lease{db: db, clock: clock, holder: o.Holder, ttl: o.TTL, poll: o.Poll, log: o.Log}
+	switch {
+	case o.ClockSkew == 0:
+		o.ClockSkew = DefaultClockSkew
+	case o.ClockSkew < 0:
+		o.ClockSkew = 0
+	}
+	return &Lease{db: db, clock: clock, holder: o.Holder, ttl: o.TTL, poll: o.Poll, skew: o.ClockSkew, log: o.Log}
 }
 
 var _ fetch.Lease = (*Lease)(nil)
 
 // grant is the one statement that takes a site: a new site's row is
 // inserted held; a known one is taken only if free or expired. Its expiry
-// covers the wait for the site's next-allowed time plus TTL.
+// covers the wait for the site's next-allowed time plus TTL (and the
+// clock-skew margin).
 const grant = `INSERT INTO site_leases AS l (site, holder, token, expires) VALUES ($1, $2, 1, $3::bigint + $4::bigint)
 	ON CONFLICT (site) DO UPDATE SET holder = $2, token = l.token + 1,
 		expires = GREATEST($3::bigint, l.next, CASE WHEN l.last_end = 0 THEN 0 ELSE l.last_end + $5::bigint END) + $4::bigint
@@ -88,7 +111,7 @@ func (l *Lease) Acquire(ctx context.Context, site string, floor time.Duration) (
 	for {
 		now := l.clock.Now()
 		var token, lastEnd, next int64
-		err := l.db.QueryRowContext(ctx, grant, site, l.holder, ts(now), int64(l.ttl), int64(floor)).Scan(&token, &lastEnd, &next)
+		err := l.db.QueryRowContext(ctx, grant, site, l.holder, ts(now), int64(l.ttl+l.skew), int64(floor)).Scan(&token, &lastEnd, &next)
 		if errors.Is(err, sql.ErrNoRows) { // held by another worker
 			if err := l.clock.Sleep(ctx, l.poll); err != nil {
 				return nil, err
@@ -105,6 +128,9 @@ func (l *Lease) Acquire(ctx context.Context, site string, floor time.Duration) (
 		until := tm(next)
 		if lastEnd != 0 && tm(lastEnd).Add(floor).After(until) {
 			until = tm(lastEnd).Add(floor)
+		}
+		if !until.IsZero() {
+			until = until.Add(l.skew)
 		}
 		if wait := until.Sub(l.clock.Now()); wait > 0 {
 			if err := l.clock.Sleep(ctx, wait); err != nil {

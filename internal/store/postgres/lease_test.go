@@ -198,6 +198,58 @@ func TestLeaseAbandonKeepsTiming(t *testing.T) {
 	s.Release(time.Now(), time.Time{})
 }
 
+// aheadClock is a worker's clock that reads ahead of the real one, as
+// another machine's may, or this one's after its wall clock stepped.
+type aheadClock struct {
+	fetch.RealClock
+	by time.Duration
+}
+
+func (c aheadClock) Now() time.Time { return time.Now().Add(c.by) }
+
+// Worker b's clock reads 10 ms ahead of a's. b waits for a's stamped end
+// plus the floor by its own clock, which alone would leave a real gap
+// 10 ms short; a clock-skew margin above the disagreement keeps every real
+// gap at the floor. With the margin switched off, the same run finds the
+// short gaps (the check that this test can fail).
+func TestLeaseClockSkewNeverShortensAGap(t *testing.T) {
+	dsn := testDSN(t)
+	open(t, dsn)
+	const floor, ahead, rounds = 30 * time.Millisecond, 10 * time.Millisecond, 6
+	run := func(skew time.Duration) (short int) {
+		var leases [2]*postgres.Lease
+		for i := range leases {
+			db, err := postgres.OpenDB(dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			leases[i] = postgres.NewLease(db, aheadClock{by: time.Duration(i) * ahead}, postgres.LeaseOptions{Poll: time.Millisecond, ClockSkew: skew})
+		}
+		site := fmt.Sprintf("skew%d.example", skew)
+		var lastEnd time.Time // the real clock's
+		for i := range rounds {
+			w := i % 2 // a, b, a, b: every wait is for the other's stamp
+			s, err := leases[w].Acquire(context.Background(), site, floor)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if start := time.Now(); !lastEnd.IsZero() && start.Sub(lastEnd) < floor {
+				short++
+			}
+			lastEnd = time.Now()
+			s.Release(aheadClock{by: time.Duration(w) * ahead}.Now(), time.Time{})
+		}
+		return short
+	}
+	if n := run(ahead + 2*time.Millisecond); n != 0 {
+		t.Errorf("margin %v: %d of %d gaps shorter than the floor", ahead+2*time.Millisecond, n, rounds-1)
+	}
+	if n := run(-1); n == 0 {
+		t.Errorf("no margin: every gap held the floor; the test cannot tell the margin's effect")
+	}
+}
+
 func BenchmarkClaims(b *testing.B) {
 	dsn := testDSN(b)
 	open(b, dsn)
