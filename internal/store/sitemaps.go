@@ -96,13 +96,7 @@ func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated b
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
-	args := d.checkoutArgs(ts(before), limit, ts(now))
-	var out []Sitemap
-	err := d.tx(ctx, func(tx conn) error {
-		var err error
-		out, err = d.sitemaps(ctx, tx, d.checkOutQuery("sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`), args...)
-		return err
-	})
+	out, err := checkOut(ctx, d, "sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`, []any{ts(before), limit, ts(now)}, scanSitemap)
 	if err != nil {
 		return nil, err
 	}

@@ -91,13 +91,7 @@ func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([
 
 // checkOutSources checks out the sources choice selects, in id order.
 func (d *DB) checkOutSources(ctx context.Context, choice string, args ...any) ([]Source, error) {
-	q, qargs := d.checkOutQuery("sources", sourceCols, choice), d.checkoutArgs(args...)
-	var out []Source
-	err := d.tx(ctx, func(tx conn) error {
-		var err error
-		out, err = d.sources(ctx, tx, q, qargs...)
-		return err
-	})
+	out, err := checkOut(ctx, d, "sources", sourceCols, choice, args, scanSource)
 	if err != nil {
 		return nil, err
 	}

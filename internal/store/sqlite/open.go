@@ -6,7 +6,7 @@
 // Writes go through one connection (SQLite has one writer anyway; queueing
 // them in the process rather than in busy loops keeps them fair), and
 // through one goroutine that commits every write waiting in one transaction
-// (the store's group commit, which waits up to a few milliseconds for more
+// (the store's group commit, which waits up to 15 ms for more
 // writes while writes are contended): with synchronous=FULL each commit is
 // an fsync, which many writes then share. Reads go through a small pool that WAL lets
 // run beside the writer. A write returns once committed, and a committed
@@ -27,7 +27,11 @@ import (
 // Owner is the name a SQLite store checks work out as. It is the same for every
 // process, because one crawler owns a SQLite file: a crawler restarted
 // after kill -9 takes up its own checkouts at once instead of waiting for
-// them to lapse.
+// them to lapse. Being the sole worker, it reads its batches of due work
+// rather than marking them checked out (store.DB.SetSoleWorker), which
+// would cost a write and a commit per batch and keep nothing from anyone;
+// the frontier's site checkouts, which record what each round finished,
+// are kept.
 const Owner = "sqlite"
 
 var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true}
@@ -78,6 +82,7 @@ func open(ctx context.Context, path string, dialect store.Dialect) (*DB, error) 
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	db := &DB{store.New(w, r, dialect, Owner, 0, nil)}
+	db.SetSoleWorker() // one crawler owns the file (see Owner)
 	if err := db.Backfill(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

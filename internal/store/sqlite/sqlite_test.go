@@ -119,3 +119,57 @@ func TestSiteDataSuite(t *testing.T) {
 		return db
 	})
 }
+
+// A store opened as the crawler opens it is the file's sole worker: its
+// batches of due work (sources, feeds, sitemaps, posts) are read, not
+// checked out, so handing them out commits nothing and marks no row, and
+// the same work is handed again until it is stored.
+func TestSoleWorkerReadsBatches(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	now := storetest.T0
+	src, _, err := db.AddSource(ctx, "https://sole.example/", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddFeed(ctx, store.Feed{URL: "https://sole.example/feed", SourceID: src.ID, State: "active"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddSitemap(ctx, store.Sitemap{URL: "https://sole.example/sitemap.xml", SourceID: src.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.AddPosts(ctx, []store.NewPost{{URL: "https://sole.example/1", SourceID: src.ID}, {URL: "https://sole.example/2", SourceID: src.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	before := db.GroupStats()
+	for range 2 { // the second time, the same batches again
+		if got, err := db.SourcesToDiscover(ctx, now, 10); err != nil || len(got) != 1 {
+			t.Fatalf("sources to discover: %d, %v", len(got), err)
+		}
+		if got, err := db.FeedsToRead(ctx, src.ID, now); err != nil || len(got) != 1 {
+			t.Fatalf("feeds to read: %d, %v", len(got), err)
+		}
+		if got, err := db.SourceSitemapsDue(ctx, src.ID, now, now.Add(time.Hour)); err != nil || len(got) != 1 {
+			t.Fatalf("sitemaps due: %d, %v", len(got), err)
+		}
+		if got, err := db.PostsDue(ctx, src.ID, now, 10); err != nil || len(got) != 2 {
+			t.Fatalf("posts due: %d, %v", len(got), err)
+		}
+	}
+	if after := db.GroupStats(); after.Writes != before.Writes {
+		t.Errorf("handing out batches wrote %d times", after.Writes-before.Writes)
+	}
+	for _, table := range []string{"sources", "feeds", "sitemaps", "posts"} {
+		var n int
+		if err := db.Writer().QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE claimed_until <> 0 OR claimed_by <> ''`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Errorf("%s: %d rows marked checked out", table, n)
+		}
+	}
+}
