@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 )
@@ -138,7 +139,15 @@ func checkOut[T any](ctx context.Context, d *DB, table, cols, choice string, arg
 	}
 	args = d.checkoutArgs(args...)
 	if sole {
-		err := d.each(ctx, d.r, `SELECT `+cols+` FROM `+table+` WHERE id IN (`+choice+`)`, args, collect)
+		// The choice itself, its columns widened, where it is a plain
+		// SELECT id: no list of ids built to be looked up again.
+		q, ok := strings.CutPrefix(choice, `SELECT id FROM `+table+` `)
+		if ok {
+			q = `SELECT ` + cols + ` FROM ` + table + ` ` + q
+		} else {
+			q = `SELECT ` + cols + ` FROM ` + table + ` WHERE id IN (` + choice + `)`
+		}
+		err := d.each(ctx, d.r, q, args, collect)
 		return out, err
 	}
 	err := d.tx(ctx, func(tx conn) error {
