@@ -18,7 +18,8 @@ import (
 // site_checkouts held by one worker until claimed_until, renewed and
 // released with the item checkouts (checkouts.go); the item checkouts still apply
 // inside a checked-out site, so the batch commands (articles fetch,
-// sitemaps fetch) running on another worker never take the same item.
+// sitemaps fetch) running on another worker never take the same item. (On
+// SQLite there is no other worker: its batches are read, SetSoleWorker.)
 
 // dueSource is the condition that a source (alias s) has work due at the
 // time placeholder now, its sitemaps last read before smBefore: discovery,
