@@ -157,13 +157,29 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 			next.restart()
 			continue
 		}
+		finish := func(d done) {
+			delete(inFlight, d.site)
+			r.progress.finished1(d.err)
+			if d.err != nil && ctx.Err() == nil {
+				errs = append(errs, fmt.Errorf("site %s: %w", d.site, d.err))
+			}
+		}
 		idle()
-		d := <-results
+		finish(<-results)
 		idle = busy()
-		delete(inFlight, d.site)
-		r.progress.finished1(d.err)
-		if d.err != nil && ctx.Err() == nil {
-			errs = append(errs, fmt.Errorf("site %s: %w", d.site, d.err))
+		// Every site finished meanwhile is taken too, so that their slots
+		// are refilled by one checkout: refilled one at a time, each
+		// waiting for its checkout's commit, a crawl of short site visits
+		// (a day of feed polls) started no more sites a second than the
+		// store commits.
+	drain:
+		for {
+			select {
+			case d := <-results:
+				finish(d)
+			default:
+				break drain
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil {
