@@ -3,10 +3,12 @@ package crawl_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -70,5 +72,58 @@ func TestFrontierTakesTheBusiestSiteTime(t *testing.T) {
 				t.Errorf("the round took %v, more than 1.05× the busiest site's %v", took, busiest)
 			}
 		})
+	}
+}
+
+// slowCheckouts is a store whose site checkouts take a while on the clock,
+// as a checkout waiting for its commit does, and that counts them.
+type slowCheckouts struct {
+	crawl.Store
+	clock        *simweb.EventClock
+	mu           sync.Mutex
+	calls, sites int
+}
+
+func (s *slowCheckouts) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
+	if err := s.clock.Sleep(ctx, 200*time.Millisecond); err != nil {
+		return nil, err
+	}
+	got, err := s.Store.CheckOutSites(ctx, round, sites)
+	s.mu.Lock()
+	s.calls++
+	s.sites += len(got)
+	s.mu.Unlock()
+	return got, err
+}
+
+// TestFrontierRefillsFreedSlotsTogether: sites that finish while the
+// frontier waits for a checkout are refilled together, by the next
+// checkout, not one checkout (and one commit) each — which capped a crawl
+// of short visits at one site started per commit.
+func TestFrontierRefillsFreedSlotsTogether(t *testing.T) {
+	const sites, concurrency = 48, 8
+	w, clock := newEventWorld(t, func(s *config.Settings) { s.Concurrency = concurrency })
+	w.c.Concurrency = concurrency
+	store := &slowCheckouts{Store: w.c.Store, clock: clock}
+	w.c.Store = store
+	blogFarm(w.web, sites, 1, 1) // the same short visit to every site
+	ctx := context.Background()
+	for s := range sites {
+		if _, _, err := w.db.AddSource(ctx, fmt.Sprintf("http://%s/", clusterHost(s)), clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.c.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.clean()
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	t.Logf("%d sites checked out in %d checkouts", store.sites, store.calls)
+	if store.sites != sites {
+		t.Fatalf("%d sites checked out, want %d", store.sites, sites)
+	}
+	if store.calls > sites/2 {
+		t.Errorf("%d checkouts for %d sites at %d at once: freed slots refilled one at a time", store.calls, sites, concurrency)
 	}
 }
