@@ -115,6 +115,13 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 	busy := c.busyTracker()
 	idle := busy() // this goroutine, while it checks sites out
 	defer func() { idle() }()
+	finish := func(d done) {
+		delete(inFlight, d.site)
+		r.progress.finished1(d.err)
+		if d.err != nil && ctx.Err() == nil {
+			errs = append(errs, fmt.Errorf("site %s: %w", d.site, d.err))
+		}
+	}
 	for {
 		for len(inFlight) < slots && ctx.Err() == nil {
 			sites, err := next.take(ctx, min(slots-len(inFlight), checkoutBatch))
@@ -156,13 +163,6 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 			}
 			next.restart()
 			continue
-		}
-		finish := func(d done) {
-			delete(inFlight, d.site)
-			r.progress.finished1(d.err)
-			if d.err != nil && ctx.Err() == nil {
-				errs = append(errs, fmt.Errorf("site %s: %w", d.site, d.err))
-			}
 		}
 		idle()
 		finish(<-results)
