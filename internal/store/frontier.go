@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
@@ -166,12 +165,9 @@ func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.T
 // for SITEMAP_INTERVAL, and those of its index children whose retry is due;
 // never one recorded as skipped.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error) {
-	out, err := checkOut(ctx, d, "sitemaps", sitemapCols, `SELECT id FROM sitemaps WHERE source_id = $4
+	out, err := d.checkOutSitemaps(ctx, `SELECT id FROM sitemaps WHERE source_id = $4
 		AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6`+notSkipped+` AND `+notCheckedOut+notPaused+` ORDER BY last_read, id`,
-		[]any{sourceID, ts(before), ts(now)}, scanSitemap)
-	slices.SortFunc(out, func(a, b Sitemap) int {
-		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
-	})
+		sourceID, ts(before), ts(now))
 	if err != nil {
 		return nil, fmt.Errorf("sitemaps due of source %d: %w", sourceID, err)
 	}

@@ -96,7 +96,13 @@ func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated b
 	if truncated {
 		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
-	out, err := checkOut(ctx, d, "sitemaps", sitemapCols, q+` ORDER BY last_read, id LIMIT $5`, []any{ts(before), limit, ts(now)}, scanSitemap)
+	return d.checkOutSitemaps(ctx, q+` ORDER BY last_read, id LIMIT $5`, ts(before), limit, ts(now))
+}
+
+// checkOutSitemaps checks out the sitemaps choice selects, least recently
+// read first.
+func (d *DB) checkOutSitemaps(ctx context.Context, choice string, args ...any) ([]Sitemap, error) {
+	out, err := checkOut(ctx, d, "sitemaps", sitemapCols, choice, args, scanSitemap)
 	if err != nil {
 		return nil, err
 	}
