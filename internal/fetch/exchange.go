@@ -109,6 +109,7 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		ex.outcome = OutcomeUnchanged
 		return ex
 	case s >= 300 && s < 400 && resp.Header.Get("Location") != "":
+		discardSmallBody(resp)
 		loc, err := u.Parse(resp.Header.Get("Location"))
 		if err != nil {
 			ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: bad Location: %w", u, err)
@@ -118,6 +119,7 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		ex.location = loc
 		return ex
 	case s < 200 || s >= 300:
+		discardSmallBody(resp)
 		ex.outcome, ex.err = OutcomeStatus, fmt.Errorf("fetch %s: %w", u, &StatusError{Code: s})
 		return ex
 	}
@@ -141,6 +143,23 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		}
 	}
 	return ex
+}
+
+// drainLimit is the largest body of an answer we do not read (an error
+// page, a redirect's note) that is read anyway, and thrown away, so that
+// its connection carries the site's next request instead of being closed
+// unread. A site answers many such requests (a missing sitemap at each
+// place one is looked for, a robots.txt it has not got): without this,
+// each costs the site and us a new connection. Only a body that declares
+// itself this small is read; any other is dropped unread, as before.
+const drainLimit = 4 << 10
+
+// discardSmallBody reads and discards a body of at most drainLimit
+// declared bytes, so that closing it keeps the connection for reuse.
+func discardSmallBody(resp *http.Response) {
+	if resp.ContentLength >= 0 && resp.ContentLength <= drainLimit {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, drainLimit))
+	}
 }
 
 // sitemapMaxBytes is the sitemap protocol's limit on one file, uncompressed
