@@ -172,18 +172,34 @@ func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, now time.Time, urls 
 			if u.Loc, err = postKey(ctx, tx, sp, u.Loc); err != nil {
 				return fmt.Errorf("sitemap url %s: %w", u.Loc, err)
 			}
+			// Looked up before it is inserted: on a first pass most of a
+			// sitemap's URLs are known already, from the feed and its
+			// catalogue, which a site reads first, and a failed insert
+			// costs as much as the look-up.
 			var id, lm int64
 			var state string
-			err := ins.QueryRowContext(ctx, u.Loc, sm.SourceID, ts(u.Lastmod), ts(now)).Scan(&id)
-			switch {
-			case err == nil:
-				diff.New++
-			case !errors.Is(err, sql.ErrNoRows):
+			known, err := knownPost(ctx, get, u.Loc, &id, &lm, &state)
+			if err != nil {
 				return fmt.Errorf("sitemap url %s: %w", u.Loc, err)
-			default:
-				if err := get.QueryRowContext(ctx, u.Loc).Scan(&id, &lm, &state); err != nil {
-					return err
+			}
+			if !known {
+				err := ins.QueryRowContext(ctx, u.Loc, sm.SourceID, ts(u.Lastmod), ts(now)).Scan(&id)
+				switch {
+				case err == nil:
+					diff.New++
+				case !errors.Is(err, sql.ErrNoRows):
+					return fmt.Errorf("sitemap url %s: %w", u.Loc, err)
+				default:
+					// Another writer (PostgreSQL) added it since the look-up.
+					if known, err = knownPost(ctx, get, u.Loc, &id, &lm, &state); err != nil {
+						return fmt.Errorf("sitemap url %s: %w", u.Loc, err)
+					}
+					if !known {
+						return fmt.Errorf("sitemap url %s: neither added nor found", u.Loc)
+					}
 				}
+			}
+			if known {
 				newLM := ts(u.Lastmod)
 				switch {
 				case state == model.PostRemoved:
@@ -221,6 +237,19 @@ func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, now time.Time, urls 
 		return nil
 	})
 	return diff, err
+}
+
+// knownPost looks url up with get (SELECT id, lastmod, state FROM posts
+// WHERE url = $1): false, and no error, if no post has it.
+func knownPost(ctx context.Context, get stmt, url string, id, lastmod *int64, state *string) (bool, error) {
+	err := get.QueryRowContext(ctx, url).Scan(id, lastmod, state)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	}
+	return false, err
 }
 
 // removeUnseen drops the URLs a whole read no longer lists and marks their
