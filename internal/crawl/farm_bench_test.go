@@ -119,6 +119,7 @@ func farmHost(i int) string { return fmt.Sprintf("blog%06d.example", i) }
 type pass struct {
 	wall, sim, cpu time.Duration
 	requests       int64 // as the server counted them
+	connections    int   // the crawler opened
 	group          store.GroupStats
 	records        map[string]int
 	kinds          []kindShare
@@ -128,14 +129,15 @@ type pass struct {
 func (w *farmWorld) measure(b *testing.B, fn func() error) pass {
 	b.Helper()
 	w.takeTally()
-	t0, r0, u0 := time.Now(), w.web.Tally().Requests, rusage()
+	t0, r0, u0, c0 := time.Now(), w.web.Tally().Requests, rusage(), w.web.Dials("")
 	sim0 := w.clock.Now()
 	g0 := w.db.GroupStats()
 	prof := startProfile(b)
 	if err := fn(); err != nil {
 		b.Errorf("round: %v", err)
 	}
-	p := pass{wall: time.Since(t0), cpu: rusage().cpu - u0.cpu, requests: w.web.Tally().Requests - r0, sim: w.clock.Now().Sub(sim0)}
+	p := pass{wall: time.Since(t0), cpu: rusage().cpu - u0.cpu, requests: w.web.Tally().Requests - r0, sim: w.clock.Now().Sub(sim0),
+		connections: w.web.Dials("") - c0}
 	p.kinds = prof.stop(b)
 	p.records = w.takeTally()
 	g1 := w.db.GroupStats()
@@ -183,8 +185,8 @@ func (p pass) count(suffix string, purposes ...fetch.Purpose) int {
 }
 
 func (p pass) log(b *testing.B, name string) {
-	b.Logf("%s: %d requests in %v of simulated time, %v wall, %v CPU: %.0f requests per CPU-second (%.0f without the simulated server's share); %d store writes (%.1f a request) in %d transactions (%.1f writes each); records %v",
-		name, p.requests, p.sim.Round(time.Second), p.wall.Round(time.Millisecond), p.cpu.Round(time.Millisecond), p.perCPU(), p.perCrawlerCPU(),
+	b.Logf("%s: %d requests on %d connections in %v of simulated time, %v wall, %v CPU: %.0f requests per CPU-second (%.0f without the simulated server's share); %d store writes (%.1f a request) in %d transactions (%.1f writes each); records %v",
+		name, p.requests, p.connections, p.sim.Round(time.Second), p.wall.Round(time.Millisecond), p.cpu.Round(time.Millisecond), p.perCPU(), p.perCrawlerCPU(),
 		p.group.Writes, float64(p.group.Writes)/float64(max(1, p.requests)), p.group.Batches, float64(p.group.Writes)/float64(max(1, p.group.Batches)), p.records)
 }
 
@@ -234,6 +236,7 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			feedRate = day1.perCPU()
 			b.ReportMetric(float64(sites), "sites")
 			b.ReportMetric(float64(day1.requests), "d1-requests")
+			b.ReportMetric(float64(day1.connections), "d1-connections")
 			b.ReportMetric(day1.perCPU(), "d1-req/cpu-s")
 			b.ReportMetric(day1.perCrawlerCPU(), "d1-req/crawler-cpu-s")
 			b.ReportMetric(day1.wall.Seconds(), "d1-wall-s")
@@ -241,6 +244,7 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			b.ReportMetric(float64(day1.count("", fetch.PurposePage)), "d1-page-requests")
 			b.ReportMetric(float64(left), "d1-sites-left")
 			b.ReportMetric(float64(day2.requests), "d2-requests")
+			b.ReportMetric(float64(day2.connections), "d2-connections")
 			b.ReportMetric(day2.perCPU(), "d2-req/cpu-s")
 			b.ReportMetric(day2.perCrawlerCPU(), "d2-req/crawler-cpu-s")
 			b.ReportMetric(day2.wall.Seconds(), "d2-wall-s")
