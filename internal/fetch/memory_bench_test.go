@@ -157,7 +157,7 @@ func manySites(b *testing.B, n int) {
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Lease: lease,
 		Robots:   store.NewRobotsCache(st, store.RobotsCacheOptions{Log: discard}),
-		Refusals: store.NewRefusals(st, discard),
+		Refusals: store.NewRefusals(st, discard).UseClock(clock.Now),
 		Resolver: pn, Dial: pn.Dial, Proxy: fetch.NoProxy, Logger: discard,
 	})
 	if err != nil {

@@ -23,9 +23,10 @@ type Refusals struct {
 	log   *slog.Logger
 	now   func() time.Time
 
-	mu   sync.Mutex
-	mem  map[string]remembered
-	peak int // size at the last sweep
+	mu    sync.Mutex
+	mem   map[string]remembered
+	peak  int       // size at the last sweep
+	swept time.Time // when the last sweep ran
 }
 
 type remembered struct {
@@ -49,6 +50,20 @@ func NewRefusals(st refusalStore, log *slog.Logger) *Refusals {
 		log = slog.Default()
 	}
 	return &Refusals{store: st, log: log, now: time.Now, mem: map[string]remembered{}}
+}
+
+// UseClock makes the memory's minutes those of now (the fetcher's clock),
+// so that a crawl on a simulated clock forgets as a real one would.
+func (r *Refusals) UseClock(now func() time.Time) *Refusals {
+	r.now = now
+	return r
+}
+
+// Remembered is how many sites' standings the memory holds.
+func (r *Refusals) Remembered() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.mem)
 }
 
 var _ fetch.Refusals = (*Refusals)(nil)
@@ -80,15 +95,18 @@ func (r *Refusals) Put(ctx context.Context, site string, s fetch.RefusalState) {
 }
 
 // remember keeps a site's standing, dropping those read longer ago than
-// RefusalMemory whenever the memory has doubled since it was last swept:
-// memory follows the sites asked in the last minute, not every site.
+// RefusalMemory whenever the memory has doubled since it was last swept or
+// a sweep is RefusalMemory old: memory follows the sites asked in the last
+// minute, not every site, and a crawl that has gone quiet lets go of what
+// it held at its next request.
 func (r *Refusals) remember(site string, s fetch.RefusalState, now time.Time) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.mem[site] = remembered{s, now}
-	if len(r.mem) < max(2*r.peak, 1024) {
+	if len(r.mem) < max(2*r.peak, 1024) && now.Sub(r.swept) < RefusalMemory {
 		return
 	}
+	r.swept = now
 	for k, m := range r.mem {
 		if now.Sub(m.read) >= RefusalMemory {
 			delete(r.mem, k)
