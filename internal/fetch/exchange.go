@@ -101,7 +101,7 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		return ex
 	}
 	// Closing without draining drops the connection: what we do not read is
-	// never downloaded.
+	// never downloaded (but for a small error body: discardSmallBody).
 	defer resp.Body.Close()
 	ex.status, ex.header, ex.contentType = resp.StatusCode, resp.Header, resp.Header.Get("Content-Type")
 	switch s := resp.StatusCode; {
