@@ -264,11 +264,15 @@ func TestCluster(t *testing.T) {
 	}
 	fetched := map[string][]simweb.Request{}
 	robotsReads := map[string]int{}
+	firstRobots := map[string]time.Time{}
 	for _, r := range web.Requests() {
 		if u := "http://" + r.Host + r.URI; pages[u] {
 			fetched[u] = append(fetched[u], r)
 		}
 		if r.URI == "/robots.txt" {
+			if robotsReads[r.Host] == 0 || r.Start.Before(firstRobots[r.Host]) {
+				firstRobots[r.Host] = r.Start
+			}
 			robotsReads[r.Host]++
 		}
 	}
@@ -291,15 +295,23 @@ func TestCluster(t *testing.T) {
 			t.Errorf("%s fetched %d times (first at %v, kill at %v)", u, len(rs), rs[0].Start, killedAt)
 		}
 	}
+	// robots.txt is read once per origin for the cluster. A second read is
+	// allowed only where the first began before the kill: worker 0, with
+	// several sites in flight, may have had an answer that never reached
+	// the database (at most one such site per claim it held).
 	extraRobots := 0
 	for host, n := range robotsReads {
-		if n > 1 {
-			extraRobots += n - 1
-			t.Logf("%s/robots.txt read %d times", host, n)
+		if n == 1 {
+			continue
+		}
+		extraRobots++
+		t.Logf("%s/robots.txt read %d times", host, n)
+		if n > 2 || !firstRobots[host].Before(killedAt.Add(50*time.Millisecond)) {
+			t.Errorf("%s/robots.txt read %d times, the first at %v (kill at %v)", host, n, firstRobots[host], killedAt)
 		}
 	}
-	if len(robotsReads) != clusterSites || extraRobots > 1 {
-		t.Errorf("robots.txt reads per host %v: want one per origin for the cluster", robotsReads)
+	if len(robotsReads) != clusterSites || extraRobots > max(1, heldAtKill) {
+		t.Errorf("robots.txt reads per host %v: want one per origin for the cluster (worker 0 held %d claims at the kill)", robotsReads, heldAtKill)
 	}
 	// The site worker 0 was last working on was taken over: another worker
 	// asked it for something after the kill.
