@@ -59,13 +59,6 @@ func (r *Refusals) UseClock(now func() time.Time) *Refusals {
 	return r
 }
 
-// Remembered is how many sites' standings the memory holds.
-func (r *Refusals) Remembered() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.mem)
-}
-
 var _ fetch.Refusals = (*Refusals)(nil)
 
 // Get implements fetch.Refusals.
