@@ -44,6 +44,18 @@ func (c *Crawler) busyTracker() func() (done func()) {
 	return func() func() { return func() {} }
 }
 
+// visitEnder is a Fetcher that keeps something for a site between requests
+// that it can let go of once the site's visit is over (*fetch.Fetcher: its
+// open connections).
+type visitEnder interface{ VisitDone(site string) }
+
+// visitDone tells the fetcher that the frontier is done with site for now.
+func (c *Crawler) visitDone(site string) {
+	if f, ok := c.Fetcher.(visitEnder); ok {
+		f.VisitDone(site)
+	}
+}
+
 // round is one pass of the frontier.
 type round struct {
 	id    string    // names the round in site_checkouts: finished sites are not taken up again
@@ -138,6 +150,7 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 				working := busy()
 				go func() {
 					err := c.workSite(ctx, r, site)
+					c.visitDone(site)
 					working()
 					results <- done{site, err}
 				}()

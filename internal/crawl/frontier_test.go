@@ -127,3 +127,31 @@ func TestFrontierRefillsFreedSlotsTogether(t *testing.T) {
 		t.Errorf("%d checkouts for %d sites at %d at once: freed slots refilled one at a time", store.calls, sites, concurrency)
 	}
 }
+
+// TestFrontierClosesFinishedSitesConnections: a site's connection is closed
+// when its visit ends, not kept open on both ends for the transport's idle
+// timeout (10 s of real time, far longer than this test waits).
+func TestFrontierClosesFinishedSitesConnections(t *testing.T) {
+	w, clock := newEventWorld(t, nil)
+	blogFarm(w.web, 12, 3, 3)
+	ctx := context.Background()
+	for s := range 12 {
+		if _, _, err := w.db.AddSource(ctx, fmt.Sprintf("http://%s/", clusterHost(s)), clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.c.Once(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w.clean()
+	if dials := w.web.Dials(""); dials < 12 {
+		t.Fatalf("%d connections for 12 sites", dials)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for w.web.OpenConns() > 0 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := w.web.OpenConns(); n > 0 {
+		t.Errorf("the sites still hold %d connections after the round", n)
+	}
+}

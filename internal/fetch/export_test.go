@@ -19,3 +19,14 @@ func (f *Fetcher) TransportsBuilt() int {
 	defer ts.mu.Unlock()
 	return ts.built
 }
+
+// SiteConnsOpen is how many connections the fetcher has recorded as open,
+// and for how many sites it holds an entry.
+func (f *Fetcher) SiteConnsOpen() (conns, sites int) {
+	f.conns.mu.Lock()
+	defer f.conns.mu.Unlock()
+	for _, s := range f.conns.sites {
+		conns += len(s.conns)
+	}
+	return conns, len(f.conns.sites)
+}

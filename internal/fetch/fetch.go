@@ -131,7 +131,9 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Outcome: OutcomeOptedOut, Err: err})
 		return exchange{outcome: OutcomeOptedOut, err: err, ours: true}
 	}
-	ex := f.exchange(ctx, u, p, etag, lastModified, form)
+	underway := f.conns.begin(site)
+	ex := f.exchange(withSite(ctx, site), u, p, etag, lastModified, form)
+	underway()
 	now := f.clock.Now()
 	b := f.backoffs.get(site, now)
 	if !ex.ours { // our own failure (ours.go) says nothing about the site

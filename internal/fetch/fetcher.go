@@ -97,6 +97,7 @@ type Fetcher struct {
 	slowFactor int
 	backoffs   backoffs
 	robotsOnce flights
+	conns      siteConns // the connections open per site, for VisitDone
 }
 
 // New builds a Fetcher.
@@ -204,7 +205,11 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 				if toProxy(ctx, addr) {
 					return proxyDialer.DialContext(ctx, network, addr)
 				}
-				return g.DialContext(ctx, network, addr)
+				conn, err := g.DialContext(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return f.conns.track(ctx, addr, conn), nil
 			},
 			TLSClientConfig:       o.TLS.Clone(),
 			TLSHandshakeTimeout:   f.timeouts.TLS,
@@ -226,6 +231,12 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 
 // CloseIdleConnections closes the connections kept for reuse.
 func (f *Fetcher) CloseIdleConnections() { f.client.CloseIdleConnections() }
+
+// VisitDone closes the connections kept open for site, unless a request to
+// it is under way: the crawler calls it when it is done with the site for
+// now, so that neither end holds an idle connection until it times out
+// (see siteConns).
+func (f *Fetcher) VisitDone(site string) { f.conns.closeIdle(site) }
 
 // transportDials is how many dials a transport serves before it is
 // replaced: what it keeps of hosts it is done with (about half a KiB each,

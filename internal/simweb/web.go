@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -28,6 +29,7 @@ type Web struct {
 	addrs map[string]netip.Addr // names resolving somewhere other than PublicAddr
 	rec   recorder
 	dials dialCounts
+	open  atomic.Int64 // connections the servers hold open (OpenConns)
 	// dnsFaults and chaos are the transient faults of transient.go.
 	dnsFaults map[string]int
 	chaos     *chaos
@@ -59,13 +61,30 @@ func New(opts ...Option) *Web {
 	w.srv = httptest.NewUnstartedServer(http.HandlerFunc(w.serve))
 	// Connections the fetcher drops unread must not linger as idle handlers.
 	w.srv.Config.ReadHeaderTimeout = 10 * time.Second
+	w.srv.Config.ConnState = w.countConn
 	w.srv.Start()
 	w.tls = httptest.NewUnstartedServer(http.HandlerFunc(w.serve))
 	w.tls.Config.ReadHeaderTimeout = 10 * time.Second
+	w.tls.Config.ConnState = w.countConn
 	w.tls.TLS = &tls.Config{GetCertificate: ca.leaf, MinVersion: tls.VersionTLS12}
 	w.tls.StartTLS()
 	return w
 }
+
+// countConn keeps OpenConns: the servers' hook for every change of a
+// connection's state.
+func (w *Web) countConn(_ net.Conn, st http.ConnState) {
+	switch st {
+	case http.StateNew:
+		w.open.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		w.open.Add(-1)
+	}
+}
+
+// OpenConns is how many connections the simulated servers hold open, idle
+// ones included: what a crawler's connections cost the sites it asks.
+func (w *Web) OpenConns() int { return int(w.open.Load()) }
 
 // Close stops the servers.
 func (w *Web) Close() {
