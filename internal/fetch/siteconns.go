@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"corpus.blog/corpusbot/internal/model"
 )
@@ -52,11 +53,18 @@ type siteConn struct {
 	net.Conn
 	site   string
 	record *siteConns
-	once   sync.Once
+	// forgotten is set by whichever comes first, Close or closeIdle. It is
+	// an atomic flag and not a sync.Once, so that neither waits for the
+	// other while holding a lock: closeIdle holds record.mu, and a Close
+	// from the transport's read loop (the site hung up) takes record.mu
+	// inside its Once; with a Once each could wait for the other for ever.
+	forgotten atomic.Bool
 }
 
 func (c *siteConn) Close() error {
-	c.once.Do(func() { c.record.forget(c) })
+	if c.forgotten.CompareAndSwap(false, true) {
+		c.record.forget(c)
+	}
 	return c.Conn.Close()
 }
 
@@ -151,20 +159,25 @@ func (r *siteConns) forget(c *siteConn) {
 // way, and reports how many it closed.
 func (r *siteConns) closeIdle(site string) int {
 	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closeIdleLocked(site)
+}
+
+// closeIdleLocked is closeIdle with mu held. The connections are closed
+// with mu held, so that no request of the site begins before every one of
+// them is closed (a close is one system call); a Close of one of them
+// under way meanwhile waits for mu in forget, and then finds it gone.
+func (r *siteConns) closeIdleLocked(site string) int {
 	s, ok := r.sites[site]
 	if !ok || s.active > 0 {
-		r.mu.Unlock()
 		return 0
 	}
 	conns := s.conns
 	s.conns = nil
 	r.drop(site, s)
-	// Closed with mu held, so that no request of the site begins before
-	// every one of them is closed (a close is one system call).
 	for _, c := range conns {
-		c.once.Do(func() {}) // already forgotten
+		c.forgotten.Store(true)
 		c.Conn.Close()
 	}
-	r.mu.Unlock()
 	return len(conns)
 }
