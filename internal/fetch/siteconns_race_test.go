@@ -27,13 +27,13 @@ func TestCloseRacingVisitDoneFinishes(t *testing.T) {
 		close(closed)
 	}()
 	time.Sleep(20 * time.Millisecond) // Close is waiting for the lock by now
-	finished := make(chan int)
+	finished := make(chan struct{})
 	go func() {
-		n := r.closeIdleLocked(site)
+		r.closeIdleLocked(site)
 		r.mu.Unlock()
-		finished <- n
+		close(finished)
 	}()
-	for _, ch := range []<-chan struct{}{closed, chanOf(finished)} {
+	for _, ch := range []chan struct{}{closed, finished} {
 		select {
 		case <-ch:
 		case <-time.After(10 * time.Second):
@@ -43,16 +43,6 @@ func TestCloseRacingVisitDoneFinishes(t *testing.T) {
 	if len(r.sites) != 0 {
 		t.Errorf("after its only connection closed, %d sites are still recorded", len(r.sites))
 	}
-}
-
-// chanOf is closed when ch has delivered a value.
-func chanOf[T any](ch <-chan T) <-chan struct{} {
-	out := make(chan struct{})
-	go func() {
-		<-ch
-		close(out)
-	}()
-	return out
 }
 
 // Many rounds of the same race, scheduled as it comes: none may hang, and
