@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -171,5 +172,36 @@ func TestSoleWorkerReadsBatches(t *testing.T) {
 		if n != 0 {
 			t.Errorf("%s: %d rows marked checked out", table, n)
 		}
+	}
+}
+
+// The writer checkpoints the WAL at WALCheckpointPages, not at SQLite's
+// 1,000 pages, on every connection that may commit: the setting is per
+// connection, and the pool opens its connections as it needs them.
+func TestWriterCheckpointsAtWALCheckpointPages(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	w := db.Writer()
+	var conns []*sql.Conn
+	for range 2 { // the writer pool's size: both held at once are two connections
+		c, err := w.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	for i, c := range conns {
+		var pages int
+		if err := c.QueryRowContext(ctx, `PRAGMA wal_autocheckpoint`).Scan(&pages); err != nil {
+			t.Fatal(err)
+		}
+		if pages != sqlite.WALCheckpointPages {
+			t.Errorf("writer connection %d: wal_autocheckpoint %d, want %d", i, pages, sqlite.WALCheckpointPages)
+		}
+		c.Close()
 	}
 }
