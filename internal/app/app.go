@@ -37,6 +37,7 @@ import (
 type Store interface {
 	crawl.Store
 	store.Push
+	fetch.Waits
 	SiteData() *store.SiteData
 	Deliveries(ctx context.Context) (pushed, polled, both int, err error)
 	Ping(ctx context.Context) error
@@ -133,7 +134,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
 		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, robotsOpts),
-		OptedOut: optedOut(db.Store, o.Log),
+		OptedOut: optedOut(db.Store, o.Log), Waits: db.Store,
 		Resolver: o.Network.Resolver, Dial: o.Network.Dial, Proxy: o.Network.Proxy, TLS: o.Network.TLS,
 	}
 	if db.pg != nil {

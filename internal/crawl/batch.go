@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 )
 
@@ -34,12 +35,18 @@ func perSite[T any](ctx context.Context, c *Crawler, items []T, urlOf func(T) st
 					if ctx.Err() != nil {
 						break
 					}
-					jctx, stop := withJob(ctx, model.SiteOfURL(urlOf(it)))
+					jctx, stop := withJob(fetch.WithWaitHorizon(ctx, Horizon), model.SiteOfURL(urlOf(it)))
 					err := fn(jctx, it)
 					stop(nil)
 					if optedOut(jctx) {
 						c.log().Info("site opted out: its work stops", "url", urlOf(it))
 						break // the rest of the site's items too
+					}
+					if werr, ok := leftToWait(jctx); ok {
+						// The rest of the site's items would wait as long:
+						// left due, for a later batch.
+						c.log().Info("site left to wait", "url", urlOf(it), "err", werr)
+						break
 					}
 					if gerr := guarded(jctx); gerr != nil && ctx.Err() == nil {
 						// The rest of the site's items would meet the same

@@ -4,10 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -56,6 +56,22 @@ func (c *Crawler) visitDone(site string) {
 	}
 }
 
+// Horizon is the longest the frontier waits for one site. A site whose
+// next permitted request is further off (a back-off grown by its errors, a
+// Retry-After, a Crawl-delay beyond fetch.MaxWaitedFloor) gives its slot
+// back at once: its wait is stored (fetch.Waits, site_waits), the store
+// leaves it out of the due sites until then, and the frontier goes on with
+// the others. `run --once` ends when nothing is due within the horizon;
+// `run` takes the site up again when its time comes. A site's sequence
+// also waits for its items' retries only within it (awaitRetries).
+const Horizon = 30 * time.Second
+
+// maxRetakes is how many times one round takes up again a site that left
+// it to wait: each time costs the site at least one request, and a site
+// that keeps asking for waits just past the horizon is then done for the
+// round, so that a round always ends.
+const maxRetakes = 3
+
 // round is one pass of the frontier.
 type round struct {
 	id    string    // names the round in site_checkouts: finished sites are not taken up again
@@ -63,9 +79,17 @@ type round struct {
 	// polls are the feeds due for a re-read that this round may read
 	// (FEED_BUDGET), checked out at its start, by source; pollSites their
 	// sources' sites, most overdue first.
-	polls     map[int64][]store.Feed
-	pollSites []string
-	progress  *Progress
+	polls      map[int64][]store.Feed
+	pollSites  []string
+	progress   *Progress
+	stopReport context.CancelFunc // ends the round's progress reports
+	cands      *candidates
+	inFlight   int            // its sites still being worked
+	retakes    map[string]int // sites taken up again after leaving to wait, by the frontier's goroutine only
+	closed     bool           // no more sites are taken for it (done, or a newer round began)
+	reported   bool           // roundOver has run
+	wake       time.Time      // when to look for sites again, having found none due; zero: at a site's end
+	errs       []error
 }
 
 // newRound starts a round at the clock's now, choosing its feed re-reads.
@@ -73,7 +97,8 @@ func (c *Crawler) newRound(ctx context.Context) (*round, error) {
 	b := make([]byte, 6)
 	rand.Read(b)
 	now := c.Clock.Now()
-	r := &round{id: fmt.Sprintf("%d-%s", now.UnixNano(), hex.EncodeToString(b)), start: now, polls: map[int64][]store.Feed{}}
+	r := &round{id: fmt.Sprintf("%d-%s", now.UnixNano(), hex.EncodeToString(b)), start: now, polls: map[int64][]store.Feed{},
+		retakes: map[string]int{}}
 	if err := c.calibrate(ctx); err != nil {
 		c.log().Warn("schedule not recalibrated", "err", err) // the last one stays in force
 	}
@@ -98,7 +123,7 @@ func (c *Crawler) newRound(ctx context.Context) (*round, error) {
 
 func (r *round) query(c *Crawler, after int64) store.SiteQuery {
 	now := c.Clock.Now()
-	return store.SiteQuery{Now: now, SitemapsBefore: r.sitemapsBefore(c), Round: r.id, After: after}
+	return store.SiteQuery{Now: now, SitemapsBefore: r.sitemapsBefore(c), Round: r.id, After: after, WaitBefore: now.Add(Horizon)}
 }
 
 // sitemapsBefore is the last read before which a sitemap is due: older than
@@ -112,33 +137,65 @@ func (r *round) sitemapsBefore(c *Crawler) time.Time {
 	return before
 }
 
-// frontier works the round's sites until none is due, none is in flight
-// and no other worker holds one that is due, or ctx ends.
-func (c *Crawler) frontier(ctx context.Context, r *round) error {
+// siteDone is one site's visit ended.
+type siteDone struct {
+	site string
+	r    *round
+	err  error
+}
+
+// frontier keeps up to CONCURRENCY sites in flight, taking them from the
+// current round's candidates, until ctx ends or, once (`run --once`: one
+// round), nothing is due within the horizon, none is in
+// flight and no other worker holds one that is due. Otherwise (`run`),
+// a new round begins every cadence whatever is still in flight: there is
+// no barrier between rounds, so a site that comes due is taken up while
+// others are still being worked, and a slow or waiting site holds up no
+// other; a site that left to wait is taken up again when its time comes.
+// A round is over, and reports (roundOver), once it has nothing due and
+// nothing in flight, or a newer round began and its last site finished.
+func (c *Crawler) frontier(ctx context.Context, once bool, cadence time.Duration) error {
 	slots := c.concurrency()
-	type done struct {
-		site string
-		err  error
-	}
-	results := make(chan done)
+	results := make(chan siteDone)
 	inFlight := map[string]bool{}
-	next := &candidates{c: c, r: r, inFlight: inFlight}
-	var errs []error
 	busy := c.busyTracker()
-	idle := busy() // this goroutine, while it checks sites out
+	idle := busy() // this goroutine, while it works
 	defer func() { idle() }()
-	finish := func(d done) {
+	var onceErr error
+	over := func(r *round) {
+		r.reported = true
+		err := c.roundOver(ctx, r)
+		if once {
+			onceErr = err
+		} else if err != nil && ctx.Err() == nil {
+			c.log().Warn("run round failed", "err", err)
+		}
+	}
+	cur, err := c.beginRound(ctx)
+	if err != nil {
+		return err
+	}
+	nextRound := cur.start.Add(cadence)
+	finish := func(d siteDone) {
 		delete(inFlight, d.site)
-		r.progress.finished1(d.err)
-		if d.err != nil && ctx.Err() == nil {
-			errs = append(errs, fmt.Errorf("site %s: %w", d.site, d.err))
+		d.r.inFlight--
+		d.r.progress.finished1(d.err)
+		if until, ok := fetch.WaitUntil(d.err); ok {
+			d.r.retakes[d.site]++
+			c.log().Info("site left to wait", "site", d.site, "until", until.UTC().Format(time.RFC3339))
+		} else if d.err != nil && ctx.Err() == nil {
+			d.r.errs = append(d.r.errs, fmt.Errorf("site %s: %w", d.site, d.err))
+		}
+		if d.r != cur && d.r.inFlight == 0 && !d.r.reported {
+			over(d.r)
 		}
 	}
 	for {
-		for len(inFlight) < slots && ctx.Err() == nil {
-			sites, err := next.take(ctx, min(slots-len(inFlight), checkoutBatch))
+		for !cur.closed && len(inFlight) < slots && ctx.Err() == nil {
+			sites, err := cur.cands.take(ctx, min(slots-len(inFlight), checkoutBatch), inFlight)
 			if err != nil {
-				errs = append(errs, err)
+				cur.errs = append(cur.errs, err)
+				cur.closed = true
 				break
 			}
 			if len(sites) == 0 {
@@ -146,84 +203,221 @@ func (c *Crawler) frontier(ctx context.Context, r *round) error {
 			}
 			for _, site := range sites {
 				inFlight[site] = true
-				r.progress.started1()
+				cur.inFlight++
+				cur.progress.started1()
+				r, mayRetake := cur, cur.retakes[site] < maxRetakes
 				working := busy()
 				go func() {
-					err := c.workSite(ctx, r, site)
+					err := c.workSite(ctx, r, site, mayRetake)
 					c.visitDone(site)
 					working()
-					results <- done{site, err}
+					results <- siteDone{site, r, err}
 				}()
 			}
 		}
-		if len(inFlight) == 0 {
-			if ctx.Err() != nil || len(errs) > 0 {
+		if ctx.Err() != nil {
+			if len(inFlight) == 0 {
 				break
 			}
-			// Nothing of ours is left: wait for what other workers hold,
-			// which they may give back unfinished.
-			held, err := c.Store.DueSitesHeld(ctx, r.query(c, 0))
-			if err != nil {
-				errs = append(errs, err)
-				break
+		} else if !cur.closed && cur.cands.empty {
+			// Nothing to take now: when to look again without a site
+			// finishing (a waiting site's time, sites other workers hold)?
+			at, ok, err := c.nextDue(ctx, cur, once, len(inFlight) == 0)
+			switch {
+			case err != nil:
+				cur.errs = append(cur.errs, err)
+				cur.closed = true
+			case ok:
+				cur.wake = at
+			default:
+				cur.wake = time.Time{}
+				if once && len(inFlight) == 0 {
+					cur.closed = true
+				}
 			}
-			if held == 0 {
-				break
+			if !once && cur.inFlight == 0 && !cur.reported {
+				// What was due is done: the round reports. A waiting site
+				// taken up later is counted in it all the same.
+				over(cur)
 			}
-			c.log().Debug("waiting for sites other workers hold", "sites", held)
-			if err := c.Clock.Sleep(ctx, heldPoll); err != nil {
-				break
+		}
+		if once && cur.closed && len(inFlight) == 0 {
+			if !cur.reported {
+				over(cur)
 			}
-			next.restart()
-			continue
+			break
+		}
+		wake := cur.wake
+		if !once && (wake.IsZero() || nextRound.Before(wake)) {
+			wake = nextRound
 		}
 		idle()
-		finish(<-results)
+		var d siteDone
+		var got, woke bool
+		if wake.IsZero() {
+			d, got = <-results, true
+		} else {
+			d, got, woke = c.awaitSite(ctx, results, wake)
+		}
 		idle = busy()
-		// Every site finished meanwhile is taken too, so that their slots
-		// are refilled by one checkout: refilled one at a time, each
-		// waiting for its checkout's commit, a crawl of short site visits
-		// (a day of feed polls) started no more sites a second than the
-		// store commits.
-	drain:
-		for {
-			select {
-			case d := <-results:
-				finish(d)
-			default:
-				break drain
+		if got {
+			finish(d)
+			// Every site finished meanwhile is taken too, so that their
+			// slots are refilled by one checkout: refilled one at a time,
+			// each waiting for its checkout's commit, a crawl of short
+			// site visits (a day of feed polls) started no more sites a
+			// second than the store commits.
+		drain:
+			for {
+				select {
+				case d := <-results:
+					finish(d)
+				default:
+					break drain
+				}
 			}
 		}
+		if !woke || ctx.Err() != nil {
+			continue
+		}
+		if !once && !c.Clock.Now().Before(nextRound) {
+			// A new round: the current one takes no more sites, and is over
+			// once those it has in flight have finished.
+			cur.closed = true
+			if cur.inFlight == 0 && !cur.reported {
+				over(cur)
+			}
+			next, err := c.beginRound(ctx)
+			nextRound = c.Clock.Now().Add(cadence)
+			if err != nil {
+				c.log().Warn("run round not started", "err", err)
+				cur.closed = false // the old round goes on taking what is due
+				cur.cands.restart()
+				continue
+			}
+			cur, nextRound = next, next.start.Add(cadence)
+			continue
+		}
+		cur.wake = time.Time{}
+		cur.cands.restart()
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return errors.Join(errs...)
+	return onceErr
+}
+
+// awaitSite waits for a site to finish or for the clock to reach wake,
+// whichever comes first (or ctx to end: woke).
+func (c *Crawler) awaitSite(ctx context.Context, results <-chan siteDone, wake time.Time) (d siteDone, got, woke bool) {
+	wait := wake.Sub(c.Clock.Now())
+	if wait <= 0 {
+		select {
+		case d = <-results:
+			return d, true, false
+		default:
+			return d, false, true
+		}
+	}
+	tctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	timer := make(chan func(), 1)
+	busy := c.busyTracker()
+	go func() {
+		c.Clock.Sleep(tctx, wait)
+		// Busy until the frontier has taken the wake-up, so that a
+		// simulated clock does not move on in between.
+		timer <- busy()
+	}()
+	select {
+	case d = <-results:
+		cancel()
+		if done := <-timer; done != nil {
+			done()
+		}
+		return d, true, false
+	case done := <-timer:
+		done()
+		return d, false, true
+	}
+}
+
+// nextDue is when the frontier, having no site to take, should look again:
+// the soonest time a site that left to wait may be asked (for --once,
+// only within the horizon), or, while nothing of ours is in flight, a
+// poll for the due sites other workers hold, which they may give back
+// unfinished. ok is false when there is nothing to look for.
+func (c *Crawler) nextDue(ctx context.Context, r *round, once, idle bool) (time.Time, bool, error) {
+	now := c.Clock.Now()
+	q := r.query(c, 0)
+	q.WaitBefore = now
+	waiting, err := c.Store.WaitingSites(ctx, q, 1)
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	var at time.Time
+	ok := false
+	if len(waiting) > 0 && (!once || !waiting[0].Until.After(now.Add(Horizon))) {
+		at, ok = waiting[0].Until, true
+	}
+	if idle {
+		held, err := c.Store.DueSitesHeld(ctx, r.query(c, 0))
+		if err != nil {
+			return time.Time{}, false, err
+		}
+		if held > 0 {
+			c.log().Debug("waiting for sites other workers hold", "sites", held)
+			if poll := now.Add(heldPoll); !ok || poll.Before(at) {
+				at, ok = poll, true
+			}
+		}
+	}
+	return at, ok, nil
 }
 
 // candidates yields the sites a round checks out: first those of its feed
-// re-reads (most overdue first), then every site with due work, in the
-// order of its sources, sweep after sweep while a sweep finds any.
+// re-reads (most overdue first; one still in flight for an earlier round
+// is offered again once it has finished), then every site with due work,
+// in the order of its sources, sweep after sweep while a sweep finds any.
 type candidates struct {
-	c        *Crawler
-	r        *round
-	inFlight map[string]bool
-	polled   int   // r.pollSites already offered
-	after    int64 // the sweep's cursor: the last source ID looked at
-	found    bool  // this sweep checked out a site
-	empty    bool  // a whole sweep, from the first source, checked out nothing
+	c      *Crawler
+	r      *round
+	polled int      // r.pollSites already offered
+	later  []string // poll sites that were in flight when offered
+	after  int64    // the sweep's cursor: the last source ID looked at
+	found  bool     // this sweep checked out a site
+	empty  bool     // a whole sweep, from the first source, checked out nothing
 }
 
-// restart begins a new sweep, for sites given back or released since.
+// restart begins a new sweep, for sites given back, released or come due
+// since.
 func (cs *candidates) restart() { cs.after, cs.found, cs.empty = 0, false, false }
 
-// take checks out up to n sites.
-func (cs *candidates) take(ctx context.Context, n int) ([]string, error) {
+// take checks out up to n sites that are not in flight.
+func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool) ([]string, error) {
 	var out []string
+	if len(cs.later) > 0 {
+		var want, still []string
+		for _, site := range cs.later {
+			if inFlight[site] || len(want) == n {
+				still = append(still, site)
+			} else {
+				want = append(want, site)
+			}
+		}
+		cs.later = still
+		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, got...)
+	}
 	for len(out) < n && cs.polled < len(cs.r.pollSites) {
 		var want []string
 		for cs.polled < len(cs.r.pollSites) && len(want) < n-len(out) {
-			if site := cs.r.pollSites[cs.polled]; !cs.inFlight[site] {
+			if site := cs.r.pollSites[cs.polled]; inFlight[site] {
+				cs.later = append(cs.later, site)
+			} else if !contains(out, site) {
 				want = append(want, site)
 			}
 			cs.polled++
@@ -244,7 +438,7 @@ func (cs *candidates) take(ctx context.Context, n int) ([]string, error) {
 			// sites may have become due behind it (given back by another
 			// worker, say): sweep again; else all is handed out.
 			if !cs.found {
-				cs.empty = true
+				cs.empty = len(cs.later) == 0
 				break
 			}
 			cs.after, cs.found = 0, false
@@ -254,7 +448,7 @@ func (cs *candidates) take(ctx context.Context, n int) ([]string, error) {
 		seen := map[string]bool{}
 		for _, d := range due {
 			cs.after = d.SourceID
-			if cs.inFlight[d.Site] || seen[d.Site] || contains(out, d.Site) {
+			if inFlight[d.Site] || seen[d.Site] || contains(out, d.Site) {
 				continue
 			}
 			seen[d.Site] = true

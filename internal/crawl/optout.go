@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // A site whose owner opts out while its work is under way (the public
@@ -56,6 +57,7 @@ func (c *Crawler) fetch(ctx context.Context, req fetch.Request) fetch.Result {
 	res := c.Fetcher.Fetch(ctx, req)
 	stopIfOptedOut(ctx, res.Err)
 	stopIfGuarded(ctx, res.FinalURL, res.Err)
+	stopIfWaiting(ctx, res.FinalURL, res.Err)
 	return res
 }
 
@@ -64,5 +66,32 @@ func (c *Crawler) robots(ctx context.Context, rawURL string) (fetch.RobotsEntry,
 	e, err := c.Fetcher.Robots(ctx, rawURL)
 	stopIfOptedOut(ctx, err)
 	stopIfGuarded(ctx, rawURL, err)
+	stopIfWaiting(ctx, rawURL, err)
 	return e, err
+}
+
+// A site whose next permitted request is beyond the job's horizon
+// (fetch.WaitError: a back-off, a Retry-After) ends the job as an opt-out
+// does: nothing is recorded, every item stays due with its tries
+// untouched, and the site's work waits for a later visit. A wait of
+// another site (a redirect into it) is only that item's: it is retried
+// when that site may be asked (retryOf).
+
+// stopIfWaiting ends the job's context, with err as its cause, when err
+// is a wait of the job's own site.
+func stopIfWaiting(ctx context.Context, rawURL string, err error) {
+	if _, ok := fetch.WaitUntil(err); ok {
+		if j := jobOf(ctx); j != nil && j.site == model.SiteOfURL(rawURL) {
+			j.stop(err)
+		}
+	}
+}
+
+// leftToWait is the wait that ended the job's context, if one did.
+func leftToWait(ctx context.Context) (error, bool) {
+	cause := context.Cause(ctx)
+	if _, ok := fetch.WaitUntil(cause); ok {
+		return cause, true
+	}
+	return nil, false
 }

@@ -24,22 +24,8 @@ func rewire(w *world, tweak func(*fetch.Options)) {
 	if w.clock != nil {
 		clock = w.clock
 	}
-	o := fetch.Options{
-		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
-		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
-		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
-		OptedOut: func(ctx context.Context, site string) bool {
-			out, err := db.OptedOut(ctx, site)
-			return err != nil || out
-		},
-		Observe: func(r fetch.Record) {
-			w.mu.Lock()
-			w.recs = append(w.recs, r)
-			w.mu.Unlock()
-			w.c.Observe(r)
-		},
-		Timeouts: fetch.Timeouts{Total: 5 * time.Second},
-	}
+	o := w.fetchOptions(db, clock)
+	o.Timeouts = fetch.Timeouts{Total: 5 * time.Second}
 	tweak(&o)
 	f, err := fetch.New(o)
 	if err != nil {

@@ -23,12 +23,16 @@ import (
 // robots.txt could not be read for was not tried at all: it waits for
 // robots.txt's own retry and spends none of its tries.
 //
-// A retry due within retryHorizon is waited for by the site's sequence
-// itself (a timer, in the same run); a later one is left to a later run.
+// A retry due within the frontier's Horizon is waited for by the site's
+// sequence itself (a timer, in the same run), for at most retryBudget from
+// the start of the site's visit; a later one is left to a later run. The
+// budget is what makes a visit end whatever the settings: an item whose
+// tries start again (a discovery put off for ROBOTS_GUESS_TTL, an item
+// waiting for robots.txt) could otherwise come due again and again within
+// one visit.
 
-// retryHorizon is the longest a site's sequence waits, in the same run,
-// for a retry of one of its items.
-const retryHorizon = 2 * time.Minute
+// retryBudget is the longest a site's visit goes on waiting for retries.
+const retryBudget = 2 * time.Minute
 
 // maxRetryRounds bounds the passes a site's sequence makes over its work
 // in one run while it waits for retries.
@@ -40,14 +44,35 @@ const maxRetryRounds = 20
 // tries and names the failure).
 func (c *Crawler) retryOf(ctx context.Context, rawURL string, res fetch.Result, attempts int) (r store.Retry, ok bool) {
 	now := c.Clock.Now()
+	if until, ok := fetch.WaitUntil(res.Err); ok {
+		// Not tried: the site it would go to asked for a wait beyond the
+		// horizon. It is tried once that site may be asked, its tries
+		// untouched.
+		return store.Retry{Attempts: attempts, At: later(until, now), Error: "waiting for " + model.SiteOfURL(res.FinalURL)}, true
+	}
 	if res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable {
-		// Not tried: robots.txt could not be read. It is asked again on its
-		// own schedule; the item follows it, its tries untouched.
+		// robots.txt could not be read, so the item was not tried. When it
+		// is the item's own site's, the item follows that robots.txt's
+		// own schedule, its tries untouched. When a redirect led into
+		// another site whose robots.txt is unreachable, the redirect is
+		// the item's answer, and a broken site it points to is its
+		// failure: a try is counted, on the retry schedule, no sooner
+		// than that robots.txt is asked again.
 		at := now.Add(fetch.FirstRetry)
-		if e, err := c.Fetcher.Robots(ctx, rawURL); err == nil && e.Expires.After(now) {
+		if e, err := c.Fetcher.Robots(ctx, res.FinalURL); err == nil && e.Expires.After(now) {
 			at = e.Expires
 		}
-		return store.Retry{Attempts: attempts, At: at, Error: "robots.txt unreachable"}, true
+		if model.SiteOfURL(res.FinalURL) == model.SiteOfURL(rawURL) || res.FinalURL == "" {
+			return store.Retry{Attempts: attempts, At: at, Error: "robots.txt unreachable"}, true
+		}
+		n := attempts + 1
+		r = store.Retry{Attempts: n, Error: "robots.txt of " + model.SiteOfURL(res.FinalURL) + " unreachable"}
+		wait, ok := fetch.RetrySchedule{Attempts: c.Settings.RetryAttempts, Window: c.Settings.RetryWindow}.Delay(n)
+		if !ok {
+			return r, false
+		}
+		r.At = later(now.Add(wait), at)
+		return r, true
 	}
 	if !res.Transient() {
 		return store.Retry{}, false
@@ -70,12 +95,13 @@ func (c *Crawler) retryGuess(why string) store.Retry {
 }
 
 // awaitRetries waits, with a timer, for the soonest retry the site's items
-// wait for when it is due within retryHorizon; false when there is none
-// that soon (or ctx ended), and the site's work for this run is over.
-func (c *Crawler) awaitRetries(ctx context.Context, site string) (bool, error) {
+// wait for when it is due within the Horizon and before deadline; false
+// when there is none that soon (or ctx ended), and the site's work for this
+// run is over.
+func (c *Crawler) awaitRetries(ctx context.Context, site string, deadline time.Time) (bool, error) {
 	now := c.Clock.Now()
 	at, ok, err := c.Store.SiteRetryAt(ctx, site, now)
-	if err != nil || !ok || at.Sub(now) > retryHorizon {
+	if err != nil || !ok || at.Sub(now) > Horizon || at.After(deadline) {
 		return false, err
 	}
 	c.log().Debug("waiting for a retry", "site", site, "until", at)
@@ -112,4 +138,12 @@ func guarded(ctx context.Context) error {
 		return fmt.Errorf("not crawled, ALLOW_PRIVATE is off: %w", cause)
 	}
 	return nil
+}
+
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

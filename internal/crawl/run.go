@@ -9,25 +9,42 @@ import (
 // Once does all the work that is due, as one round of the frontier
 // (frontier.go): every site with due work, up to CONCURRENCY at once, each
 // through its own sequence; then the WebSub subscriptions that are due. It
-// returns when nothing is due — including what other workers on the same
-// database hold and may give back — or ctx ends.
+// returns when nothing is due within the horizon — including what other
+// workers on the same database hold and may give back — or ctx ends. A
+// site that asked for a longer wait is left waiting, its time stored, and
+// named in the round's summary.
 func (c *Crawler) Once(ctx context.Context) error {
 	defer c.flushRequests(ctx) // the run's requests are in the log when it returns
+	return c.frontier(ctx, true, 0)
+}
+
+// beginRound starts a round: its feed re-reads, its count of due sites and
+// its progress reports.
+func (c *Crawler) beginRound(ctx context.Context) (*round, error) {
 	r, err := c.newRound(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	due, err := c.Store.CountDueSites(ctx, r.query(c, 0))
 	if err != nil {
-		return err
+		return nil, err
 	}
+	r.cands = &candidates{c: c, r: r}
 	r.progress = newProgress(int64(due + len(r.pollSites)))
 	c.progress.Store(r.progress)
-	defer c.progress.Store(nil)
-	rctx, stopReport := context.WithCancel(ctx)
+	rctx, stop := context.WithCancel(ctx)
+	r.stopReport = stop
 	go c.report(rctx, r.progress)
-	err = c.frontier(ctx, r)
-	stopReport()
+	return r, nil
+}
+
+// roundOver ends a round whose sites are done: the WebSub subscriptions
+// that are due, the request log's pruning, and the round's summary, with
+// the sites left waiting; it returns the round's errors.
+func (c *Crawler) roundOver(ctx context.Context, r *round) error {
+	r.stopReport()
+	c.progress.CompareAndSwap(r.progress, nil)
+	err := errors.Join(r.errs...)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -56,8 +73,40 @@ func (c *Crawler) Once(ctx context.Context) error {
 	if c.cadence > 0 {
 		attrs = append(attrs, "next_round", r.start.Add(c.cadence).Format(time.RFC3339))
 	}
+	waiting, werr := c.reportWaiting(ctx, r)
+	if werr != nil {
+		c.log().Warn("sites left waiting not listed", "err", werr)
+	}
+	if waiting > 0 {
+		attrs = append(attrs, "sites_waiting", waiting)
+	}
 	c.log().Info("round done", attrs...)
 	return errors.Join(err, p.unreached())
+}
+
+// waitingListed is the most sites left waiting a round's summary names
+// one by one.
+const waitingListed = 20
+
+// reportWaiting logs the sites with due work that wait for their next
+// permitted request beyond the horizon, soonest first, and returns how
+// many there are (up to a thousand counted).
+func (c *Crawler) reportWaiting(ctx context.Context, r *round) (int, error) {
+	q := r.query(c, 0)
+	q.Round = "" // finished for this round or not: the site still waits
+	sites, err := c.Store.WaitingSites(ctx, q, 1000)
+	if err != nil {
+		return 0, err
+	}
+	for i, w := range sites {
+		if i == waitingListed {
+			c.log().Info("more sites left waiting", "sites", len(sites)-i)
+			break
+		}
+		c.log().Info("site left waiting", "site", w.Site, "until", w.Until.UTC().Format(time.RFC3339),
+			"in", w.Until.Sub(c.Clock.Now()).Round(time.Second).String())
+	}
+	return len(sites), nil
 }
 
 // pruneBatch is how many request-log rows one prune transaction deletes.
@@ -93,18 +142,20 @@ func (c *Crawler) pruneRequestLog(ctx context.Context) error {
 // batch is how many items one call of a batch job takes at a time.
 const batch = 1000
 
-// Loop starts Once every cadence (the seed's hourly runs) until ctx ends;
-// a failed round is logged and the next one starts on time; a round that
-// overran its hour is followed at once by the next.
+// minCadence is the shortest time between the starts of two rounds of
+// Loop: a RUN_INTERVAL of 0 (compressed time) starts one a second, not one
+// for every site that finishes.
+const minCadence = time.Second
+
+// Loop runs the frontier with a new round every cadence (the seed's
+// hourly runs) until ctx ends. There is no barrier between rounds: a new
+// one begins on time whatever the last still has in flight, so a site that
+// comes due is taken up while others are still being worked.
 func (c *Crawler) Loop(ctx context.Context, cadence time.Duration) error {
 	c.cadence = cadence
-	for {
-		started := c.Clock.Now()
-		if err := c.Once(ctx); err != nil && ctx.Err() == nil {
-			c.log().Warn("run round failed", "err", err)
-		}
-		if err := c.Clock.Sleep(ctx, started.Add(cadence).Sub(c.Clock.Now())); err != nil || ctx.Err() != nil {
-			return nil // cancelled: a clean stop
-		}
+	defer c.flushRequests(context.WithoutCancel(ctx))
+	if err := c.frontier(ctx, false, max(cadence, minCadence)); err != nil && ctx.Err() == nil {
+		return err
 	}
+	return nil // cancelled: a clean stop
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,7 +21,14 @@ import (
 
 var start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-var discard = slog.New(slog.DiscardHandler) // formats nothing: the scale tests log a line per site
+var discard = debugLog() // formats nothing: the scale tests log a line per site
+
+func debugLog() *slog.Logger {
+	if os.Getenv("CRAWL_DEBUG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
 
 // world is a crawler over a simulated web, on simulated time, with the
 // private-address guard on.
@@ -122,7 +130,18 @@ func (w *world) wire(db crawl.Store, clock fetch.Clock) {
 	}
 	w.c = &crawl.Crawler{Store: db, Clock: clock, Settings: w.s, Log: discard}
 	t.Cleanup(func() { w.c.Close() }) // before the store's Close, registered earlier
-	f, err := fetch.New(fetch.Options{
+	fo := w.fetchOptions(db, clock)
+	f, err := fetch.New(fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.CloseIdleConnections)
+	w.c.Fetcher = f
+}
+
+// fetchOptions are the fetcher's options over db, as the app wires them.
+func (w *world) fetchOptions(db crawl.Store, clock fetch.Clock) fetch.Options {
+	fo := fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
 		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
 		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
@@ -136,13 +155,25 @@ func (w *world) wire(db crawl.Store, clock fetch.Clock) {
 			w.mu.Unlock()
 			w.c.Observe(r)
 		},
-		Timeouts: w.timeouts,
-	})
-	if err != nil {
-		t.Fatal(err)
+		Timeouts:  w.timeouts,
+		SlowAfter: slowAfter(clock),
 	}
-	t.Cleanup(f.CloseIdleConnections)
-	w.c.Fetcher = f
+	if waits, ok := db.(fetch.Waits); ok {
+		fo.Waits = waits // as the app wires it
+	}
+	return fo
+}
+
+// slowAfter is the fetcher's SlowAfter for clock: on a stepping clock
+// (simweb.Clock), where every sleep of any site moves the time of all, a
+// request's duration is how far the others slept meanwhile, not its own,
+// so no response counts as slow there (the slow rule is the fetcher's,
+// tested in package fetch).
+func slowAfter(clock fetch.Clock) time.Duration {
+	if _, ok := clock.(*simweb.Clock); ok {
+		return 1000 * time.Hour
+	}
+	return 0
 }
 
 // rewire builds the crawler and fetcher again with other timeouts.

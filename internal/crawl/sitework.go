@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -18,12 +19,19 @@ import (
 // on another worker never takes the same item. The site is checked in as
 // finished for the round when its work ran to the end, or given back
 // unfinished when ctx ended or its owner opted out meanwhile.
-func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err error) {
-	jctx, stop := withJob(ctx, site)
+//
+// The site's requests wait at most the frontier's Horizon for the site: a
+// longer wait ends the job (leftToWait), the site's items are left due and
+// the site is given back unfinished, so that the round takes it up again
+// when its time comes — unless mayRetake is false (it has been taken up
+// again too often this round), when it is finished for the round.
+func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake bool) (err error) {
+	jctx, stop := withJob(fetch.WithWaitHorizon(ctx, Horizon), site)
+	retryDeadline := c.Clock.Now().Add(retryBudget)
 	defer stop(nil)
 	defer func() {
 		finished := r.id
-		if ctx.Err() != nil || optedOut(jctx) {
+		if _, waiting := leftToWait(jctx); ctx.Err() != nil || optedOut(jctx) || (waiting && mayRetake) {
 			finished = ""
 		}
 		// Given back even when ctx ended (a clean stop): other workers take
@@ -51,7 +59,7 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err erro
 		}
 		// Items that failed with "try later" and are due again soon are
 		// waited for here, on a timer; later ones are left to a later run.
-		again, err := c.awaitRetries(jctx, site)
+		again, err := c.awaitRetries(jctx, site, retryDeadline)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -64,6 +72,9 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string) (err erro
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err, ok := leftToWait(jctx); ok {
 		return err
 	}
 	if err := guarded(jctx); err != nil {

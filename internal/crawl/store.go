@@ -116,6 +116,9 @@ type Store interface {
 	DueSitesHeld(ctx context.Context, q store.SiteQuery) (int, error)
 	// CountDueSites counts the sites with work due, whoever holds them.
 	CountDueSites(ctx context.Context, q store.SiteQuery) (int, error)
+	// WaitingSites lists the sites with due work left out because their
+	// next permitted request is at or after q.WaitBefore, soonest first.
+	WaitingSites(ctx context.Context, q store.SiteQuery, limit int) ([]store.WaitingSite, error)
 	// CheckOutSites checks out to this worker those of sites that are
 	// free (not checked out by another live worker, not finished in
 	// round) and returns them; a checkout lasts as long as the item checkouts

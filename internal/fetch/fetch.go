@@ -65,7 +65,11 @@ func (f *Fetcher) hop(ctx context.Context, u *url.URL, req Request) (res Result,
 	site := model.Site(u.Host)
 	entry, err := f.robotsEntry(ctx, u, req.Purpose == PurposeClaim)
 	if err != nil {
-		return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: %w", u, err)}, nil
+		outcome := OutcomeError
+		if _, ok := WaitUntil(err); ok {
+			outcome = OutcomeWaiting
+		}
+		return Result{Outcome: outcome, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: %w", u, err)}, nil
 	}
 	rules := entry.Verdict.For(f.agent)
 	if d := rules.Decide(u.RequestURI()); !d.Allowed {
@@ -113,7 +117,13 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	if p == PurposeCatalogue {
 		floor = max(floor, f.s.CataloguePageDelay)
 	}
+	f.restoreWaits(ctx)
 	slot, err := f.lease.Acquire(ctx, site, floor)
+	if until, ok := WaitUntil(err); ok {
+		f.log.Debug("site waits beyond the horizon: left for later", "site", site, "url", u.String(), "until", until)
+		f.deferred(ctx, site, until)
+		return exchange{outcome: OutcomeWaiting, err: fmt.Errorf("fetch %s: %w", u, err), ours: true}
+	}
 	if err != nil {
 		return exchange{outcome: OutcomeError, err: fmt.Errorf("fetch %s: lease %s: %w", u, site, err), ours: true}
 	}
@@ -135,12 +145,14 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	ex := f.exchange(withSite(ctx, site), u, p, etag, lastModified, form)
 	underway()
 	now := f.clock.Now()
-	b := f.backoffs.get(site, now)
+	had := f.backoffs.get(site, now)
+	b := had
 	if !ex.ours { // our own failure (ours.go) says nothing about the site
 		b = b.update(answer{
 			status: ex.status, failed: ex.failed(), header: ex.header, duration: ex.end.Sub(ex.start), end: ex.end,
 		}, f.s.MinGap, f.slowAfter, f.slowFactor)
 		f.backoffs.put(site, b, now)
+		f.saveWait(ctx, site, had, b, b.next(ex.end, max(f.s.MinGap, crawlDelay)), now)
 	}
 	// robots.txt is not a page: its answers neither list a site nor clear it.
 	if !ex.ours && p != PurposeRobots {
@@ -171,7 +183,9 @@ func outcomeOf(ex exchange) Outcome {
 func parseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
-		return nil, err
+		// A URL that does not parse (a control character, a bad escape)
+		// never will: a final answer, not a fault to retry.
+		return nil, fmt.Errorf("%w: %w", ErrBadURL, err)
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {

@@ -37,6 +37,9 @@ type Options struct {
 	Lease    Lease       // default NewLocalLease(Clock)
 	Robots   RobotsCache // default NewMemoryRobots(), which keeps every origin
 	Refusals Refusals    // default NewMemoryRefusals(), which keeps every site
+	// Waits keeps the sites' back-off and Retry-After beyond the process
+	// (wait.go); nil: they live in memory only.
+	Waits Waits
 	// OptedOut reports whether a site's owner opted out (the public site's
 	// form). It is asked under the site's lease right before every
 	// connection, robots.txt included, so an opt-out holds from the moment
@@ -96,6 +99,8 @@ type Fetcher struct {
 	slowAfter  time.Duration
 	slowFactor int
 	backoffs   backoffs
+	waits      Waits
+	waitsOnce  sync.Once
 	robotsOnce flights
 	conns      siteConns // the connections open per site, for VisitDone
 }
@@ -110,7 +115,7 @@ func New(o Options) (*Fetcher, error) {
 	}
 	f := &Fetcher{
 		s: o.Settings, agent: o.Settings.ProductToken(), clock: o.Clock, lease: o.Lease,
-		robots: o.Robots, refusals: o.Refusals, optedOut: o.OptedOut, observe: o.Observe, archive: o.Archive, log: o.Logger,
+		robots: o.Robots, refusals: o.Refusals, waits: o.Waits, optedOut: o.OptedOut, observe: o.Observe, archive: o.Archive, log: o.Logger,
 		timeouts: o.Timeouts, slowAfter: o.SlowAfter, slowFactor: o.SlowFactor,
 	}
 	if f.clock == nil {

@@ -135,6 +135,11 @@ func (l *LocalLease) Acquire(ctx context.Context, site string, floor time.Durati
 		until = t.lastEnd.Add(floor)
 	}
 	if wait := until.Sub(l.clock.Now()); wait > 0 {
+		if TooLong(ctx, wait, floor) {
+			s.slot <- t
+			l.leave(s)
+			return nil, &WaitError{Site: site, Until: until}
+		}
 		if err := l.clock.Sleep(ctx, wait); err != nil {
 			s.slot <- t
 			l.leave(s)
@@ -142,6 +147,21 @@ func (l *LocalLease) Acquire(ctx context.Context, site string, floor time.Durati
 		}
 	}
 	return &localSlot{l: l, site: s, times: t}, nil
+}
+
+// Restore gives site the timing an earlier process left (its stored
+// wait), unless the site is already held here with a later one.
+func (l *LocalLease) Restore(site string, lastEnd, next time.Time) {
+	s := l.enter(site, 0)
+	t := <-s.slot
+	if lastEnd.After(t.lastEnd) {
+		t.lastEnd = lastEnd
+	}
+	if next.After(t.next) {
+		t.next = next
+	}
+	s.slot <- t
+	l.leave(s)
 }
 
 // Sites is how many sites the lease keeper holds in full: those in use and

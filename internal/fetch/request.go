@@ -65,6 +65,7 @@ const (
 	OutcomeDisallowed Outcome = "disallowed" // robots.txt says no (or is unreachable): no connection made
 	OutcomeRefused    Outcome = "refused"    // the site is on the 403 refusal list: no connection made
 	OutcomeOptedOut   Outcome = "opted-out"  // the site's owner opted out (the public site's form): no connection made
+	OutcomeWaiting    Outcome = "waiting"    // the site's next permitted request is beyond the caller's horizon (wait.go): no connection made
 	OutcomeTooLarge   Outcome = "too-large"  // the body (decoded) exceeds BODY_MAX, or a sitemap's limit
 	OutcomeWrongType  Outcome = "wrong-type" // Content-Type (or the first bytes) not what the purpose takes: closed unread
 	OutcomeStatus     Outcome = "status"     // the server answered with another status (4xx, 5xx, 3xx without Location)

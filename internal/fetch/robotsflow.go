@@ -61,7 +61,8 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL, forClaim bool) (R
 		return RobotsEntry{}, fmt.Errorf("%w: %w", errRobotsAbandoned, err)
 	}
 	if ours != nil {
-		// The guard refused the origin, or our network reached nothing:
+		// The guard refused the origin, our network reached nothing, or the
+		// site may not be asked within the caller's horizon (WaitError):
 		// nothing was stored, and the request fails with that error
 		// (GuardRefused: not transient; OurNetworkFailed: transient).
 		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ours)
@@ -122,7 +123,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL, forClaim bool) 
 		ex := f.leased(ctx, model.Site(cur.Host), cur, PurposeRobots, forClaim, 0, etag, lm, nil)
 		if ex.ours {
 			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.String(), Err: ex.err}}
-			if GuardRefused(ex.err) || OurNetworkFailed(ex.err) {
+			if _, waiting := WaitUntil(ex.err); waiting || GuardRefused(ex.err) || OurNetworkFailed(ex.err) {
 				r.ours = ex.err // not the reader's context: the waiters fail with it too
 			}
 			return r

@@ -134,6 +134,8 @@ func (r Result) Reason() string {
 		return "on the 403 refusal list"
 	case OutcomeOptedOut:
 		return "opted out"
+	case OutcomeWaiting:
+		return "waiting for the site's next permitted request"
 	case OutcomeTooLarge:
 		return "body too large"
 	case OutcomeWrongType:

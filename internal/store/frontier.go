@@ -45,6 +45,12 @@ func dueSource(now, smBefore string) string {
 const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
 	AND ((c.claimed_by <> $1 AND c.claimed_until >= $7) OR c.round = $4))`
 
+// notWaiting is the condition that the site of source s has no stored
+// wait reaching the placeholder before (SiteQuery.WaitBefore).
+func notWaiting(before string) string {
+	return `NOT EXISTS (SELECT 1 FROM site_waits w WHERE w.site = s.site AND w.next >= ` + before + `)`
+}
+
 // DueSites implements crawl.Store.
 func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, error) {
 	if q.Round == "" {
@@ -53,7 +59,7 @@ func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, e
 	owner, now, _ := d.checkouts.stamp()
 	var out []DueSite
 	err := d.each(ctx, d.r, `SELECT s.id, s.site FROM sources s WHERE s.id > $5 AND `+dueSource("$2", "$3")+` AND `+siteFree+`
-		ORDER BY s.id LIMIT $6`, []any{owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, q.After, limit, now}, func(rows *sql.Rows) error {
+		AND `+notWaiting("$8")+` ORDER BY s.id LIMIT $6`, []any{owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, q.After, limit, now, q.waitBefore()}, func(rows *sql.Rows) error {
 		var s DueSite
 		err := rows.Scan(&s.SourceID, &s.Site)
 		out = append(out, s)
@@ -70,8 +76,9 @@ func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	owner, now, _ := d.checkouts.stamp()
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$2", "$3")+`
-		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.claimed_by <> $1 AND c.claimed_until >= $5 AND c.round <> $4)`,
-		owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, now).Scan(&n)
+		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.claimed_by <> $1 AND c.claimed_until >= $5 AND c.round <> $4)
+		AND `+notWaiting("$6"),
+		owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, now, q.waitBefore()).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("due sites held by other workers: %w", err)
 	}
@@ -81,8 +88,8 @@ func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 // CountDueSites implements crawl.Store.
 func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	var n int
-	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$1", "$2"),
-		ts(q.Now), ts(q.SitemapsBefore)).Scan(&n)
+	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$1", "$2")+` AND `+notWaiting("$3"),
+		ts(q.Now), ts(q.SitemapsBefore), q.waitBefore()).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count due sites: %w", err)
 	}

@@ -167,4 +167,15 @@ var Migrations = []string{
 	`DROP INDEX posts_source;
 	DROP INDEX feeds_source;
 	DROP INDEX requests_start;`,
+	// Waits that survive the process (issue 31): the back-off and
+	// Retry-After of the sites in trouble (fetch.Waits), one row a site,
+	// deleted when the site is back to normal. The frontier leaves out a
+	// site whose next permitted request is beyond its horizon.
+	`CREATE TABLE site_waits (
+		site TEXT PRIMARY KEY,
+		gap BIGINT NOT NULL DEFAULT 0,
+		gap_end BIGINT NOT NULL DEFAULT 0,
+		retry_until BIGINT NOT NULL DEFAULT 0,
+		next BIGINT NOT NULL DEFAULT 0
+	);`,
 }

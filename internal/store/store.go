@@ -13,6 +13,7 @@
 package store
 
 import (
+	"math"
 	"time"
 )
 
@@ -49,6 +50,18 @@ type SiteQuery struct {
 	// After is a source ID: only sources after it are looked at, so that a
 	// round walks the sources once, in order, a batch at a time.
 	After int64
+	// WaitBefore leaves out the sites whose stored next permitted request
+	// (site_waits) is at or after it: Now plus the frontier's horizon.
+	// Zero leaves out none.
+	WaitBefore time.Time
+}
+
+// waitBefore is q.WaitBefore as stored, the largest time when unset.
+func (q SiteQuery) waitBefore() int64 {
+	if q.WaitBefore.IsZero() {
+		return math.MaxInt64
+	}
+	return ts(q.WaitBefore)
 }
 
 // DueSite is a source with work due and its site.

@@ -133,6 +133,10 @@ func (l *Lease) Acquire(ctx context.Context, site string, floor time.Duration) (
 			until = until.Add(l.skew)
 		}
 		if wait := until.Sub(l.clock.Now()); wait > 0 {
+			if fetch.TooLong(ctx, wait, floor) {
+				s.Abandon()
+				return nil, &fetch.WaitError{Site: site, Until: until}
+			}
 			if err := l.clock.Sleep(ctx, wait); err != nil {
 				s.Abandon()
 				return nil, err

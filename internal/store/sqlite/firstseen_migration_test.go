@@ -3,7 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -42,9 +45,19 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`DROP INDEX posts_state_dated`, `CREATE INDEX posts_state_published ON posts(state, published)`, `ALTER TABLE posts DROP COLUMN first_seen`,
+	// The schema goes back to just before the first_seen migration; the
+	// migrations after the index drop undo their own tables too.
+	firstSeen := slices.IndexFunc(migrations, func(m string) bool { return strings.Contains(m, "first_seen BIGINT") })
+	if firstSeen < 0 {
+		t.Fatal("no first_seen migration")
+	}
+	var undo []string
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "CREATE TABLE site_waits") }) {
+		undo = append(undo, `DROP TABLE site_waits`)
+	}
+	for _, q := range append(undo, []string{`DROP INDEX posts_state_dated`, `CREATE INDEX posts_state_published ON posts(state, published)`, `ALTER TABLE posts DROP COLUMN first_seen`,
 		`CREATE INDEX posts_source ON posts(source_id)`, `CREATE INDEX feeds_source ON feeds(source_id)`, `CREATE INDEX requests_start ON requests(start)`,
-		`UPDATE schema_version SET version = version - 2`} {
+		fmt.Sprintf(`UPDATE schema_version SET version = %d`, firstSeen)}...) {
 		if _, err := raw.ExecContext(ctx, q); err != nil {
 			t.Fatal(q, err)
 		}

@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+)
+
+// Site waits (fetch.Waits): the back-off and Retry-After of the sites in
+// trouble, kept in site_waits so that the next process, or another worker,
+// honours them; the frontier leaves out the sites whose next permitted
+// request is beyond its horizon (SiteQuery.WaitBefore).
+
+var _ fetch.Waits = (*DB)(nil)
+
+// waitRest is how long after its next permitted request a stored wait is
+// still worth loading: a back-off is forgotten once its site has rested
+// an hour past its widened gap (fetch's backoffRest), and no gap is wider
+// than an hour (fetch.MaxBackoff).
+const waitRest = 2 * fetch.MaxBackoff
+
+// LoadWaits implements fetch.Waits; it also deletes the rows that have
+// rested too long to matter.
+func (d *DB) LoadWaits(ctx context.Context, now time.Time) ([]fetch.SiteWait, error) {
+	if _, err := d.w.ExecContext(ctx, `DELETE FROM site_waits WHERE next < $1 AND retry_until < $1`, ts(now.Add(-waitRest))); err != nil {
+		return nil, fmt.Errorf("site waits: prune: %w", err)
+	}
+	var out []fetch.SiteWait
+	err := d.each(ctx, d.r, `SELECT site, gap, gap_end, retry_until, next FROM site_waits ORDER BY site`, nil, func(rows *sql.Rows) error {
+		var w fetch.SiteWait
+		var gap, end, until, next int64
+		if err := rows.Scan(&w.Site, &gap, &end, &until, &next); err != nil {
+			return err
+		}
+		w.Gap, w.End, w.Until, w.Next = time.Duration(gap), tm(end), tm(until), tm(next)
+		out = append(out, w)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("site waits: %w", err)
+	}
+	return out, nil
+}
+
+// SaveWait implements fetch.Waits.
+func (d *DB) SaveWait(ctx context.Context, w fetch.SiteWait) error {
+	var err error
+	if w.Gap == 0 && w.Until.IsZero() {
+		_, err = d.w.ExecContext(ctx, `DELETE FROM site_waits WHERE site = $1`, w.Site)
+	} else {
+		_, err = d.w.ExecContext(ctx, `INSERT INTO site_waits(site, gap, gap_end, retry_until, next) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT(site) DO UPDATE SET gap = excluded.gap, gap_end = excluded.gap_end,
+			retry_until = excluded.retry_until, next = excluded.next`,
+			w.Site, int64(w.Gap), ts(w.End), ts(w.Until), ts(w.Next))
+	}
+	if err != nil {
+		return fmt.Errorf("site wait of %s: %w", w.Site, err)
+	}
+	return nil
+}
+
+// WaitingSite is a site with due work that waits for its next permitted
+// request beyond a horizon.
+type WaitingSite struct {
+	Site  string
+	Until time.Time
+}
+
+// WaitingSites lists, soonest first, up to limit sites with due work
+// (q's) that are left out of the frontier because their next permitted
+// request is at or after q.WaitBefore; finished ones of q.Round aside.
+func (d *DB) WaitingSites(ctx context.Context, q SiteQuery, limit int) ([]WaitingSite, error) {
+	var out []WaitingSite
+	err := d.each(ctx, d.r, `SELECT w.site, w.next FROM site_waits w WHERE w.next >= $3
+		AND EXISTS (SELECT 1 FROM sources s WHERE s.site = w.site AND `+dueSource("$1", "$2")+`)
+		AND NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = w.site AND c.round = $4)
+		ORDER BY w.next, w.site LIMIT $5`, []any{ts(q.Now), ts(q.SitemapsBefore), ts(q.WaitBefore), q.Round, limit}, func(rows *sql.Rows) error {
+		var s WaitingSite
+		var next int64
+		err := rows.Scan(&s.Site, &next)
+		s.Until = tm(next)
+		out = append(out, s)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting sites: %w", err)
+	}
+	return out, nil
+}
