@@ -71,12 +71,13 @@ type WaitingSite struct {
 
 // WaitingSites lists, soonest first, up to limit sites with due work
 // (q's) that are left out of the frontier because their next permitted
-// request is at or after q.WaitBefore; finished ones of q.Round aside.
+// request is at or after q.WaitBefore; those finished in q.Round aside,
+// unless it is empty.
 func (d *DB) WaitingSites(ctx context.Context, q SiteQuery, limit int) ([]WaitingSite, error) {
 	var out []WaitingSite
 	err := d.each(ctx, d.r, `SELECT w.site, w.next FROM site_waits w WHERE w.next >= $3
 		AND EXISTS (SELECT 1 FROM sources s WHERE s.site = w.site AND `+dueSource("$1", "$2")+`)
-		AND NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = w.site AND c.round = $4)
+		AND ($4 = '' OR NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = w.site AND c.round = $4))
 		ORDER BY w.next, w.site LIMIT $5`, []any{ts(q.Now), ts(q.SitemapsBefore), ts(q.WaitBefore), q.Round, limit}, func(rows *sql.Rows) error {
 		var s WaitingSite
 		var next int64
