@@ -7,15 +7,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
-	"os"
 	"time"
 
 	"corpus.blog/corpusbot/internal/corpusout"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/safefile"
 	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/postgres"
+	"corpus.blog/corpusbot/internal/store/sqlite"
 )
 
 // postLine and sourceLine are the contract's JSON lines, field for field.
@@ -81,7 +84,7 @@ type sitemapStateLine struct {
 const maxSitemapDepth = 3
 
 func export(env environment, args []string) error {
-	fs := newFlags("export", "export [--sources] [--text] [--format jsonl|parquet] [--output FILE]\n\n"+
+	fs := newFlags("export", "export [--sources] [--text] [--format jsonl|parquet] [--output FILE [--force]]\n\n"+
 		"Prints the posts (or, with --sources, the sources) as JSON lines. Text only with --text or\n"+
 		"--format parquet: without them a post line gives only its text's size and where it came from.\n"+
 		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.\n\n"+
@@ -92,6 +95,10 @@ func export(env environment, args []string) error {
 		"            written to --output, or to standard output when that is not a terminal\n"+
 		"The fields and the Parquet schema are in README.md, \"Getting the corpus out\". The export is\n"+
 		"streamed: it holds one post at a time (one row group of a Parquet file), whatever the corpus's size.\n\n"+
+		"--output FILE is written under a temporary name beside FILE and renamed to FILE only once the\n"+
+		"export is whole: a failed or interrupted export leaves FILE as it was. An existing FILE is\n"+
+		"replaced only with --force; a symbolic link is refused even with --force (never followed nor\n"+
+		"replaced); the database and its -wal, -shm and -journal files are refused whatever --force says.\n\n"+
 		"A source line's sitemaps (the top-level ones) carry \"kind\", what the sitemap's name says it\n"+
 		"lists: posts, pages, taxonomies, authors, other or unknown. Sitemaps of pages, taxonomies,\n"+
 		"authors and other things are never read (state \"skipped\"); the entries of a sitemap that is\n"+
@@ -112,7 +119,8 @@ func export(env environment, args []string) error {
 	sources := fs.Bool("sources", false, "print sources with their state, robots, refusal, feeds and sitemaps")
 	withText := fs.Bool("text", false, "add each post's text (and its site and first-seen date) to its JSON line")
 	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
-	output := fs.String("output", "", "write to this file instead of standard output")
+	output := fs.String("output", "", "write to this new file instead of standard output (renamed into place once whole)")
+	force := fs.Bool("force", false, "let --output replace an existing regular file (never a symbolic link, nor the database)")
 	configPath := crawlFlags(fs, "DB")
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
@@ -129,6 +137,9 @@ func export(env environment, args []string) error {
 	if *sources && (*withText || *format != formatJSONLines) {
 		return usageError("--sources prints JSON lines of sources: it takes neither --text nor --format parquet")
 	}
+	if *force && *output == "" {
+		return usageError("--force goes with --output FILE")
+	}
 	if *format == formatParquet && *output == "" && isTerminal(env.stdout) {
 		return usageError("a Parquet file is binary: give --output FILE, or redirect standard output")
 	}
@@ -136,22 +147,27 @@ func export(env environment, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx := context.Background()
+	// The output is refused, or its temporary file made, before the store
+	// is opened: a refused export touches nothing.
+	dest := env.stdout
+	var file *safefile.File
+	if *output != "" {
+		if file, err = createOutput(*output, s.DB, *force); err != nil {
+			return err
+		}
+		defer file.Abort() // unless committed: the target stays as it was
+		dest = file
+	}
+	// Ctrl-C stops the export between two reads, so that the temporary
+	// file is removed rather than left behind.
+	ctx, stop := interruptible()
+	defer stop()
 	st, err := openExistingStore(ctx, s)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 
-	dest := env.stdout
-	var file *os.File
-	regular := false // a regular file, which a failed export removes
-	if *output != "" {
-		if file, err = os.Create(*output); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		dest, regular = file, isRegularFile(file)
-	}
 	out := bufio.NewWriterSize(dest, 64<<10)
 	switch {
 	case *sources:
@@ -166,23 +182,45 @@ func export(env environment, args []string) error {
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
-	if file != nil {
-		if cerr := file.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil && regular {
-			// A file cut short (a Parquet file without its footer cannot
-			// even be opened) would pass for an export; leave none. Only a
-			// regular file: --output /dev/null or a named pipe stays.
-			os.Remove(*output)
-		}
+	if err != nil && ctx.Err() != nil && file != nil {
+		return fmt.Errorf("interrupted: %s left as it was", *output)
+	}
+	if err == nil && file != nil {
+		err = outputError(file.Commit())
 	}
 	return err
 }
 
-func isRegularFile(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode().IsRegular()
+// createOutput starts --output path (package safefile): never onto the
+// SQLite database at db or its companions, onto an existing file only with
+// force.
+func createOutput(path, db string, force bool) (*safefile.File, error) {
+	opts := safefile.Options{}
+	if !postgres.IsDSN(db) {
+		opts = sqlite.OutputOptions(db)
+	}
+	opts.Replace = force
+	f, err := safefile.Create(path, opts)
+	if err != nil {
+		return nil, outputError(err)
+	}
+	return f, nil
+}
+
+// outputError is a refusal of --output (at its creation or, the target
+// having changed meanwhile, its commit) with what to do about it.
+func outputError(err error) error {
+	var refused *safefile.Error
+	if !errors.As(err, &refused) {
+		return err
+	}
+	switch {
+	case errors.Is(refused.Err, fs.ErrExist):
+		return fmt.Errorf("--output %w: --force replaces it", err)
+	case errors.Is(refused.Err, safefile.ErrNotRegular):
+		return fmt.Errorf("--output %w: write to standard output instead (export > FILE)", err)
+	}
+	return fmt.Errorf("--output %w", err)
 }
 
 // The formats of export --format.

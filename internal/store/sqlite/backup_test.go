@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"corpus.blog/corpusbot/internal/safefile"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/storetest"
@@ -88,28 +89,65 @@ func TestBackupCopiesEverything(t *testing.T) {
 	}
 }
 
+// TestBackupRefusesAnExistingFile: last night's copy, a symbolic link and
+// the live database's own files (absent ones too) are refused, and left
+// as they were.
 func TestBackupRefusesAnExistingFile(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	live := filled(t, dir, 1, 1)
-	for _, name := range []string{"live.db", "old-backup.db"} {
-		path := filepath.Join(dir, name)
-		if name != "live.db" {
-			if err := os.WriteFile(path, []byte("last night's"), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		before, _ := os.ReadFile(path)
+	if err := os.WriteFile(filepath.Join(dir, "old-backup.db"), []byte("last night's"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("old-backup.db", filepath.Join(dir, "link.db")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		want error
+	}{
+		{"old-backup.db", fs.ErrExist},
+		{"link.db", safefile.ErrSymlink},
+		{"live.db", safefile.ErrProtected},
+		{"live.db-wal", safefile.ErrProtected},
+		{"live.db-shm", safefile.ErrProtected},
+		{"live.db-journal", safefile.ErrProtected},
+	} {
+		path := filepath.Join(dir, tc.name)
+		before, beforeErr := os.ReadFile(path)
 		err := sqlite.Backup(ctx, live.Writer(), path)
-		if !errors.Is(err, fs.ErrExist) {
-			t.Errorf("backup onto %s: err = %v, want fs.ErrExist", name, err)
+		if !errors.Is(err, tc.want) {
+			t.Errorf("backup onto %s: err = %v, want %v", tc.name, err, tc.want)
 		}
-		if after, _ := os.ReadFile(path); string(after) != string(before) {
-			t.Errorf("backup onto %s changed it", name)
+		after, afterErr := os.ReadFile(path)
+		if string(after) != string(before) || (beforeErr == nil) != (afterErr == nil) {
+			t.Errorf("backup onto %s changed it", tc.name)
 		}
 	}
 	if s, _ := counts(t, live); s != 1 {
 		t.Errorf("live store has %d sources after the refused backups", s)
+	}
+}
+
+// TestFiles: the database's companions, under its name and under the
+// name a symbolic link resolves to.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.db")
+	if err := os.WriteFile(real, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.db")
+	if err := os.Symlink("real.db", link); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(sqlite.Files(link), " ")
+	want := strings.Join([]string{link, link + "-wal", link + "-shm", link + "-journal", real, real + "-wal", real + "-shm", real + "-journal"}, " ")
+	if got != want {
+		t.Errorf("Files(link):\n got %s\nwant %s", got, want)
+	}
+	if got := sqlite.Files("c.db"); strings.Join(got, " ") != "c.db c.db-wal c.db-shm c.db-journal" {
+		t.Errorf("Files(c.db) = %v", got)
 	}
 }
 
