@@ -48,7 +48,6 @@ package warc
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -65,6 +64,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc/v3"
 )
 

@@ -597,3 +597,29 @@ func ExampleRecover() {
 	fmt.Println(len(done), done[0].Removed, err)
 	// Output: 1 true <nil>
 }
+
+// BenchmarkWrite writes the exchanges of the read-back test (pages, binary
+// bodies, empty ones) one after another into one file.
+func BenchmarkWrite(b *testing.B) {
+	w, err := Open(b.TempDir(), Options{Now: fixedClock()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	xs := exchanges(60, 1)
+	var bytes int64
+	for _, x := range xs {
+		bytes += int64(len(x.Body))
+	}
+	b.SetBytes(bytes / int64(len(xs)))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if err := w.Write(context.Background(), xs[i%len(xs)]); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+}
