@@ -191,9 +191,9 @@ func openWith(dir string, opts Options, create createFunc) (*Writer, error) {
 }
 
 // checkWritable creates dir if need be and a probe file in it, with a few
-// bytes synced, then removes the probe: a directory that is not one, is
-// read-only or sits on a full disk fails here, before any crawling, rather
-// than at every page.
+// bytes synced and a lock taken, then removes the probe: a directory that
+// is not one, is read-only, sits on a full disk or cannot lock fails here,
+// before any crawling, rather than at every page.
 func checkWritable(dir string) error {
 	fail := func(err error) error {
 		return fmt.Errorf("warc: %s is not a writable directory: %w", dir, err)
@@ -206,6 +206,14 @@ func checkWritable(dir string) error {
 		return fail(err)
 	}
 	_, err = probe.WriteString("corpusbot checks that it can write here; this file should not outlive the check\n")
+	if err == nil {
+		// Files are locked while written (see createLocked): a file
+		// system that cannot lock fails here too.
+		var locked bool
+		if locked, err = tryLock(probe); err == nil && !locked {
+			err = fmt.Errorf("%s is locked by another process", probe.Name())
+		}
+	}
 	err = errors.Join(err, probe.Sync(), probe.Close(), os.Remove(probe.Name()))
 	if err != nil {
 		return fail(err)
