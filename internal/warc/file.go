@@ -41,19 +41,18 @@ func createLocked(path string) (warcFile, error) {
 }
 
 // renameNoReplace renames from to to, refusing to replace a file already
-// at to, and syncs the directory so that the new name survives a crash.
+// at to. The caller syncs the directory (syncDir) for the new name to
+// survive a crash.
 func renameNoReplace(from, to string) error {
 	if _, err := os.Lstat(to); err == nil {
 		return fmt.Errorf("rename %s: %s exists already", filepath.Base(from), filepath.Base(to))
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := os.Rename(from, to); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(to))
+	return os.Rename(from, to)
 }
 
+// syncDir syncs a directory, so that the names changed in it last.
 func syncDir(dir string) error {
 	d, err := os.Open(dir)
 	if err != nil {

@@ -50,11 +50,11 @@ func Recover(dir string) ([]Recovery, error) {
 			continue
 		}
 		r, ok, err := recoverFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return done, fmt.Errorf("warc: completing %s: %w", e.Name(), err)
-		}
 		if ok {
 			done = append(done, r)
+		}
+		if err != nil {
+			return done, fmt.Errorf("warc: completing %s: %w", e.Name(), err)
 		}
 	}
 	return done, nil
@@ -90,8 +90,11 @@ func recoverFile(path string) (Recovery, bool, error) {
 	}
 	r := Recovery{Path: path, Records: whole.records, Cut: opened.Size() - whole.end}
 	if whole.records == 0 {
+		if err := os.Remove(path); err != nil {
+			return Recovery{}, false, err
+		}
 		r.Removed = true
-		return r, true, errors.Join(os.Remove(path), syncDir(filepath.Dir(path)))
+		return r, true, syncDir(filepath.Dir(path))
 	}
 	if r.Cut > 0 {
 		if err := f.Truncate(whole.end); err != nil {
@@ -105,7 +108,7 @@ func recoverFile(path string) (Recovery, bool, error) {
 	if err := renameNoReplace(path, r.Path); err != nil {
 		return Recovery{}, false, err
 	}
-	return r, true, nil
+	return r, true, syncDir(filepath.Dir(path))
 }
 
 // wholeRecords is where a .warc.gz file's whole records end and how many

@@ -395,10 +395,12 @@ func (w *Writer) closeFile() error {
 	if err := renameNoReplace(filepath.Join(w.dir, name+openSuffix), filepath.Join(w.dir, name)); err != nil {
 		return w.leaveOpen(err)
 	}
-	err := w.file.Close()
+	// Whole and named so: a directory that cannot be synced is reported,
+	// the name kept.
+	err := errors.Join(syncDir(w.dir), w.file.Close())
 	w.file, w.current, w.size, w.warcinfoID = nil, "", 0, ""
 	if err != nil {
-		return fmt.Errorf("warc: closing %s: %w", name, err)
+		return fmt.Errorf("warc: completing %s: %w", name, err)
 	}
 	return nil
 }
