@@ -268,3 +268,79 @@ func TestWarcOpenFileCompletedAtStart(t *testing.T) {
 func pagesServedSince(web *simweb.Web, n int) int {
 	return pagesServed(web) - n
 }
+
+// TestWarcKilledRunCompletedAtStart: `run` killed (SIGKILL) while it holds
+// its file open between rounds leaves it under ".open"; the next run
+// completes it, every page archived before the kill kept.
+func TestWarcKilledRunCompletedAtStart(t *testing.T) {
+	t.Parallel()
+	web := simweb.New()
+	defer web.Close()
+	urls := blog(web.Host("203.0.113.52"), 3)
+	warcDir := filepath.Join(t.TempDir(), "warc")
+	env := binarytest.NewEnv(t).Proxy(t, web).Set("CORPUSBOT_WARC_DIR", warcDir)
+	if r := env.Run(t, time.Minute, "sources", "add", "http://203.0.113.52/"); r.Code != 0 {
+		t.Fatalf("sources add: %d %s", r.Code, r.Stderr)
+	}
+	cmd := exec.Command(binarytest.Binary(t), "run")
+	cmd.Dir = env.Dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME"), "TMPDIR=" + os.TempDir()}
+	for k, v := range env.Vars {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// The homepage and every post archived: the round is done and the
+	// file stays open until the next.
+	var open string
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no .open file with %d pages after 2 minutes (served %d)", len(urls)+1, pagesServed(web))
+		}
+		files, _ := filepath.Glob(filepath.Join(warcDir, "*.warc.gz.open"))
+		if len(files) == 1 && countResponses(files[0]) == len(urls)+1 {
+			open = files[0]
+			break
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	if _, err := os.Stat(open); err != nil {
+		t.Fatalf("the killed run's file: %v", err)
+	}
+	r := env.Run(t, 2*time.Minute, "run", "--once")
+	if r.Code != 0 || !strings.Contains(r.Stderr, "WARC file left open completed") {
+		t.Fatalf("run --once after the kill: %d\n%s", r.Code, r.Stderr)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(open, ".open")); err != nil {
+		t.Fatalf("not completed: %v", err)
+	}
+	if got, want := len(warcFiles(t, warcDir)), pagesServed(web); got != want || got < len(urls)+1 {
+		t.Errorf("%d pages archived, %d served", got, want)
+	}
+}
+
+// countResponses counts the whole response records gowarc reads from a
+// file, stopping at the first it cannot read.
+func countResponses(path string) int {
+	r, err := gowarc.NewWarcFileReader(path, 0)
+	if err != nil {
+		return 0
+	}
+	defer r.Close()
+	n := 0
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			return n
+		}
+		if rec.WarcRecord.Type() == gowarc.Response {
+			n++
+		}
+		rec.Close()
+	}
+}
