@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"syscall"
@@ -82,7 +83,7 @@ func crawlCommand(env environment, configPath string, fs *flags, job func(ctx co
 // creates it: openStore) and the metrics and the health check served at
 // metricsAddr while the job runs ("" serves nothing).
 func crawlCommandServing(env environment, configPath string, fs *flags, metricsAddr string,
-	open func(context.Context, config.Settings) (*app.DB, error), job func(ctx context.Context, c *crawl.Crawler) error) error {
+	open func(context.Context, config.Settings) (*app.DB, error), job func(ctx context.Context, c *crawl.Crawler) error) (err error) {
 	s, err := loadSettings(env, configPath, fs.FlagSet)
 	if err != nil {
 		return err
@@ -102,7 +103,8 @@ func crawlCommandServing(env environment, configPath string, fs *flags, metricsA
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	// Its error says what the crawl could not finish storing or archiving.
+	defer func() { err = errors.Join(err, c.Close()) }()
 	if metricsAddr != "" {
 		stopOps, err := serveOps(ctx, metricsAddr, opsHandler(m, st, nil), c.Crawler.Log)
 		if err != nil {

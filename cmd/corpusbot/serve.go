@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -60,7 +61,7 @@ func serveSite(env environment, args []string) error {
 // runSite serves the public site over the store s names at addr until ctx
 // ends: set adjusts the options, ready is told the address listened on.
 func runSite(ctx context.Context, env environment, s config.Settings, addr string,
-	set func(*web.Options), ready func(*slog.Logger, net.Addr)) error {
+	set func(*web.Options), ready func(*slog.Logger, net.Addr)) (err error) {
 	st, err := openExistingStore(ctx, s)
 	if err != nil {
 		return err
@@ -80,7 +81,8 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	// Its error says what the crawl could not finish storing or archiving.
+	defer func() { err = errors.Join(err, c.Close()) }()
 	opts := c.SiteOptions(s)
 	opts.Log, opts.Proxies = log, proxies
 	set(&opts)

@@ -147,7 +147,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	if o.Settings.WarcDir != "" {
 		var err error
 		archive, err = warc.Open(o.Settings.WarcDir, warc.Options{
-			Prefix: warcPrefix(), Now: clock.Now, Software: version.Get().String(),
+			Prefix: warcPrefix(), Now: clock.Now, Software: version.Get().String(), Log: o.Log,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("WARC_DIR: %w", err)
@@ -218,12 +218,16 @@ func countRequest(m *metrics.Metrics, r fetch.Record) {
 
 // Close stores the request log's last records, lets the fetcher's idle
 // connections go and completes the WARC file being written; the database
-// stays open.
+// stays open. Pages that could not be archived fail it: the crawl stored
+// them, but the archive the operator asked for lacks them.
 func (c *Crawl) Close() error {
 	err := c.Crawler.Close()
 	c.Fetcher.CloseIdleConnections()
 	if c.warc != nil {
 		err = errors.Join(err, c.warc.Close())
+		if n, first := c.warc.Failures(); n > 0 {
+			err = errors.Join(err, fmt.Errorf("WARC_DIR: %d pages not archived; the first: %w", n, first))
+		}
 	}
 	return err
 }

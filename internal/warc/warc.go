@@ -1,6 +1,6 @@
 // Package warc writes fetched pages as WARC/1.1 files, the format web
 // archives and their tools (pywb, warcio, OpenWayback, the Internet
-// Archive's) read, through github.com/nlnwa/gowarc.
+// Archive's) read, with github.com/nlnwa/gowarc's records.
 //
 // Each fetch is written as a request record and a response record that name
 // each other in WARC-Concurrent-To. Records are gzip-compressed one by one
@@ -12,8 +12,31 @@
 // A file is closed and a new one begun when it passes Options.MaxFileSize,
 // after the exchange that passed it, so a request and its response are
 // always in one file and a file passes the size by at most one exchange.
-// Files are written under a ".open" suffix and renamed when complete, so a
-// file without the suffix is whole.
+//
+// # Whole files
+//
+// A file is written under a ".open" suffix, locked (flock) while a Writer
+// holds it, and given its final name only when it is whole: every record
+// in it complete, its bytes synced to disk. A write that fails (a full
+// disk, an I/O error, a short write) is cut back (truncated) to the end of
+// the last whole exchange, so the file goes on holding only whole records,
+// and the Writer counts the failure (Failures); the next exchange is tried
+// in the same file. A file that cannot be cut back, synced or renamed keeps
+// its ".open" suffix: the suffix means "not known to be whole", never
+// "complete".
+//
+// Open checks that the directory is writable (it creates a probe file and
+// removes it) and completes the ".warc.gz.open" files that no live Writer
+// holds, left by a process that was killed or whose file could not be cut
+// back: each is cut back to its last whole record (and a request left
+// without its response is cut too), synced and renamed; one without a single
+// whole record is removed. See Recover. The directory is the archive's:
+// another program writing ".warc.gz.open" files there without flock would
+// have its files completed under it.
+//
+// gowarc builds and serializes the records; the files are this package's,
+// because gowarc's file writer renames a file whatever its writes did and
+// cannot cut one back.
 //
 // The body a Writer is given is the one the crawler kept: with its
 // Content-Encoding (gzip, br) undone. The recorded response says so: its
@@ -28,6 +51,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -38,6 +64,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc/v3"
 )
 
@@ -54,6 +81,8 @@ type Options struct {
 	// Software names the program in the warcinfo records, with its version
 	// if the caller knows it; "corpusbot" when empty.
 	Software string
+	// Log is told of the files Open completed; nothing is logged when nil.
+	Log *slog.Logger
 }
 
 // Exchange is one HTTP request and its response, as fetched.
@@ -88,19 +117,35 @@ type Writer struct {
 	dir        string
 	opts       Options
 	recordOpts []gowarc.WarcRecordOption
+	create     createFunc
+	marshaler  gowarc.Marshaler
 
 	mu         sync.Mutex
-	files      *gowarc.WarcFileWriter
 	names      *nameGenerator
-	current    string // the open file's final name, "" when none is open
-	warcinfoID string // the open file's warcinfo record
-	written    []string
+	file       warcFile // the open file, nil when none is
+	current    string   // the open file's final name
+	size       int64    // the open file's length: the end of its last whole exchange
+	warcinfoID string   // the open file's warcinfo record
+	written    []string // every file begun: its final name, or its ".open" name if left so
 	closed     bool
+	gz         *gzip.Writer
+	buf        bytes.Buffer // an exchange's records, compressed, before they are written
+
+	failures     int
+	firstFailure error
 }
 
 // Open returns a Writer that writes files into dir, creating dir if need be.
-// No file is created before the first Write.
+// It fails unless a file can be created and removed in dir, and completes
+// the files left under ".open" that no live Writer holds (see the package
+// documentation). No file of its own is created before the first Write.
 func Open(dir string, opts Options) (*Writer, error) {
+	return openWith(dir, opts, createLocked)
+}
+
+// openWith is Open with the function that creates the files written, the
+// tests' way to make writes fail.
+func openWith(dir string, opts Options, create createFunc) (*Writer, error) {
 	if opts.Prefix == "" {
 		opts.Prefix = "corpusbot"
 	}
@@ -116,10 +161,23 @@ func Open(dir string, opts Options) (*Writer, error) {
 	if opts.Software == "" {
 		opts.Software = "corpusbot"
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("warc: %w", err)
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	names := &nameGenerator{dir: dir}
+	if err := checkWritable(dir); err != nil {
+		return nil, err
+	}
+	recovered, err := Recover(dir)
+	for _, r := range recovered {
+		if r.Removed {
+			opts.Log.Warn("WARC file without a whole record removed", "file", r.Path, "bytes", r.Cut)
+		} else {
+			opts.Log.Info("WARC file left open completed", "file", r.Path, "records", r.Records, "bytes_cut", r.Cut)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
 	recordOpts := []gowarc.WarcRecordOption{
 		gowarc.WithVersion(gowarc.V1_1),
 		gowarc.WithDefaultDigestAlgorithm("sha1"),
@@ -128,27 +186,61 @@ func Open(dir string, opts Options) (*Writer, error) {
 		gowarc.WithAddMissingContentLength(true),
 		gowarc.WithAddMissingRecordId(true),
 	}
-	files := gowarc.NewWarcFileWriter(
-		gowarc.WithFileNameGenerator(names),
-		gowarc.WithCompression(true),
-		gowarc.WithCompressedFileSuffix(".gz"),
-		gowarc.WithOpenFileSuffix(openSuffix),
-		// Rotation is the Writer's, after whole exchanges: gowarc's own
-		// would rotate between a request and its response.
-		gowarc.WithMaxFileSize(0),
-		gowarc.WithMaxConcurrentWriters(1),
-		gowarc.WithAddWarcConcurrentToHeader(true),
-		gowarc.WithRecordOptions(recordOpts...),
-	)
-	return &Writer{dir: dir, opts: opts, recordOpts: recordOpts, files: files, names: names}, nil
+	return &Writer{dir: dir, opts: opts, recordOpts: recordOpts, create: create,
+		marshaler: gowarc.NewMarshaler(), names: &nameGenerator{dir: dir}}, nil
+}
+
+// checkWritable creates dir if need be and a probe file in it, with a few
+// bytes synced and a lock taken, then removes the probe: a directory that
+// is not one, is read-only, sits on a full disk or cannot lock fails here,
+// before any crawling, rather than at every page.
+func checkWritable(dir string) error {
+	fail := func(err error) error {
+		return fmt.Errorf("warc: %s is not a writable directory: %w", dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(err)
+	}
+	probe, err := os.CreateTemp(dir, ".corpusbot-probe-*")
+	if err != nil {
+		return fail(err)
+	}
+	_, err = probe.WriteString("corpusbot checks that it can write here; this file should not outlive the check\n")
+	if err == nil {
+		// Files are locked while written (see createLocked): a file
+		// system that cannot lock fails here too.
+		var locked bool
+		if locked, err = tryLock(probe); err == nil && !locked {
+			err = fmt.Errorf("%s is locked by another process", probe.Name())
+		}
+	}
+	err = errors.Join(err, probe.Sync(), probe.Close(), os.Remove(probe.Name()))
+	if err != nil {
+		return fail(err)
+	}
+	return nil
 }
 
 const openSuffix = ".open"
 
 // Write writes x as a request record and a response record, beginning a
 // file (with its warcinfo record) if none is open, and closing the file
-// after if it has passed MaxFileSize.
+// after if it has passed MaxFileSize. Every Write that fails is counted
+// (Failures).
 func (w *Writer) Write(ctx context.Context, x Exchange) error {
+	err := w.write(ctx, x)
+	if err != nil {
+		w.mu.Lock()
+		w.failures++
+		if w.firstFailure == nil {
+			w.firstFailure = err
+		}
+		w.mu.Unlock()
+	}
+	return err
+}
+
+func (w *Writer) write(ctx context.Context, x Exchange) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -161,7 +253,7 @@ func (w *Writer) Write(ctx context.Context, x Exchange) error {
 	if w.closed {
 		return ErrClosed
 	}
-	if w.current == "" {
+	if w.file == nil {
 		if err := w.beginFile(); err != nil {
 			return err
 		}
@@ -180,21 +272,86 @@ func (w *Writer) Write(ctx context.Context, x Exchange) error {
 		_ = req.Close()
 		return fmt.Errorf("warc: response record of %s: %w", x.URL, err)
 	}
-	if err := writeErr(w.files.Write(req, resp)); err != nil {
+	req.WarcHeader().AddId(gowarc.WarcConcurrentTo, resp.RecordId())
+	resp.WarcHeader().AddId(gowarc.WarcConcurrentTo, req.RecordId())
+	if err := w.compress(req, resp); err != nil {
+		return fmt.Errorf("warc: records of %s: %w", x.URL, err)
+	}
+	if err := w.append(); err != nil {
 		return fmt.Errorf("warc: writing %s to %s: %w", x.URL, w.current, err)
 	}
-	fi, err := os.Stat(filepath.Join(w.dir, w.current+openSuffix))
-	if err != nil {
-		return fmt.Errorf("warc: %w", err)
-	}
-	if fi.Size() >= w.opts.MaxFileSize {
+	if w.size >= w.opts.MaxFileSize {
 		return w.closeFile()
 	}
 	return nil
 }
 
+// compress serializes records into w.buf, one gzip member each, and closes
+// them.
+func (w *Writer) compress(records ...gowarc.WarcRecord) error {
+	defer func() {
+		for _, r := range records {
+			_ = r.Close()
+		}
+	}()
+	// A buffer that once held a very large page is not kept for the next.
+	if w.buf.Cap() > 16<<20 {
+		w.buf = bytes.Buffer{}
+	}
+	w.buf.Reset()
+	if w.gz == nil {
+		w.gz = gzip.NewWriter(&w.buf)
+	}
+	for _, r := range records {
+		w.gz.Reset(&w.buf)
+		if _, _, err := w.marshaler.Marshal(w.gz, r, 0); err != nil {
+			return err
+		}
+		if err := w.gz.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// append writes w.buf at the end of the open file. When the write fails,
+// the file is cut back to its last whole exchange and stays open for the
+// next; when it cannot be cut back, it is closed and left under ".open".
+func (w *Writer) append() error {
+	n, err := w.file.Write(w.buf.Bytes())
+	if err == nil && n < w.buf.Len() {
+		err = io.ErrShortWrite
+	}
+	if err == nil {
+		w.size += int64(n)
+		return nil
+	}
+	cutErr := w.file.Truncate(w.size)
+	if cutErr == nil {
+		_, cutErr = w.file.Seek(w.size, io.SeekStart)
+	}
+	if cutErr == nil {
+		return fmt.Errorf("%w (cut back to its last whole record)", err)
+	}
+	return fmt.Errorf("%w; %w", err, w.leaveOpen(fmt.Errorf("cutting it back to its last whole record: %w", cutErr)))
+}
+
+// leaveOpen closes the open file without its final name, because of why.
+func (w *Writer) leaveOpen(why error) error {
+	name := w.current
+	err := w.file.Close()
+	w.file, w.current, w.size, w.warcinfoID = nil, "", 0, ""
+	for i := range w.written {
+		if w.written[i] == name {
+			w.written[i] = name + openSuffix
+		}
+	}
+	return fmt.Errorf("warc: %s left as %s%s (completed at the next start): %w", name, name, openSuffix, errors.Join(why, err))
+}
+
 // Files returns the paths of the files written so far, in order; the last
-// one is still open (under its ".open" suffix) until Close or rotation.
+// one is still open (under its ".open" suffix) until Close or rotation, and
+// one that could not be made whole keeps its ".open" path.
 func (w *Writer) Files() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -203,6 +360,13 @@ func (w *Writer) Files() []string {
 		paths[i] = filepath.Join(w.dir, name)
 	}
 	return paths
+}
+
+// Failures is how many Writes failed so far and the first one's error.
+func (w *Writer) Failures() (n int, first error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.failures, w.firstFailure
 }
 
 // Close completes the open file, if any. Write fails after Close; Close
@@ -214,32 +378,56 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.closed = true
-	var err error
-	if w.current != "" {
-		err = w.closeFile()
+	if w.file != nil {
+		return w.closeFile()
 	}
-	// gowarc's Close drops the errors of closing the files; Rotate, above,
-	// reports them.
-	return errors.Join(err, w.files.Close())
+	return nil
 }
 
+// closeFile syncs the open file and gives it its final name: it holds
+// whole records only. The file is renamed before it is closed, so that its
+// lock keeps Recover in another process away until it has its final name.
 func (w *Writer) closeFile() error {
 	name := w.current
-	w.current, w.warcinfoID = "", ""
-	if err := w.files.Rotate(); err != nil {
+	if err := w.file.Sync(); err != nil {
+		return w.leaveOpen(fmt.Errorf("sync: %w", err))
+	}
+	if err := renameNoReplace(filepath.Join(w.dir, name+openSuffix), filepath.Join(w.dir, name)); err != nil {
+		return w.leaveOpen(err)
+	}
+	// Whole and named so: a directory that cannot be synced is reported,
+	// the name kept.
+	err := errors.Join(syncDir(w.dir), w.file.Close())
+	w.file, w.current, w.size, w.warcinfoID = nil, "", 0, ""
+	if err != nil {
 		return fmt.Errorf("warc: completing %s: %w", name, err)
 	}
 	return nil
 }
 
-// beginFile names the next file and writes its warcinfo record, which
-// creates it. gowarc's own warcinfo records take the wall clock for their
-// date; this one takes Options.Now.
+// beginFile creates the next file and writes its warcinfo record. A file
+// whose warcinfo could not be written is removed. gowarc's own warcinfo
+// records take the wall clock for their date; this one takes Options.Now.
 func (w *Writer) beginFile() error {
 	now := w.opts.Now().UTC()
-	name, err := w.names.reserve(w.opts.Prefix, now)
+	var (
+		name string
+		f    warcFile
+		err  error
+	)
+	for range 10 {
+		name, err = w.names.reserve(w.opts.Prefix, now)
+		if err != nil {
+			return err
+		}
+		f, err = w.create(filepath.Join(w.dir, name+openSuffix))
+		// Another process may have taken the name since it was checked.
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("warc: beginning %s: %w", name, err)
 	}
 	b := gowarc.NewRecordBuilder(gowarc.Warcinfo, w.recordOpts...)
 	b.AddWarcHeaderTime(gowarc.WarcDate, now)
@@ -250,35 +438,28 @@ func (w *Writer) beginFile() error {
 	b.WriteString("conformsTo: https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n")
 	b.WriteString("robots: obey\r\n")
 	info, _, err := b.Build()
-	if err != nil {
-		return fmt.Errorf("warc: warcinfo record: %w", err)
+	var id string
+	if err == nil {
+		id = info.RecordId()
+		err = w.compress(info)
 	}
-	id := info.WarcHeader().GetId(gowarc.WarcRecordID)
-	resp := w.files.Write(info)
-	if err := writeErr(resp); err != nil {
-		return fmt.Errorf("warc: beginning %s: %w", name, err)
-	}
-	if resp[0].FileName != name {
-		// The name generator hands out the reserved name: anything else
-		// means gowarc's writer changed how it names files.
-		return fmt.Errorf("warc: began %s, meant %s", resp[0].FileName, name)
-	}
-	w.current, w.warcinfoID = name, id
-	w.written = append(w.written, name)
-	return nil
-}
-
-func writeErr(resp []gowarc.WriteResponse) error {
-	if resp == nil {
-		return ErrClosed
-	}
-	var errs []error
-	for _, r := range resp {
-		if r.Err != nil {
-			errs = append(errs, r.Err)
+	if err == nil {
+		var n int
+		n, err = f.Write(w.buf.Bytes())
+		if err == nil && n < w.buf.Len() {
+			err = io.ErrShortWrite
 		}
 	}
-	return errors.Join(errs...)
+	if err != nil {
+		// Nothing whole in it: no file. One that cannot be removed is
+		// left under ".open", for Recover to remove.
+		path := filepath.Join(w.dir, name+openSuffix)
+		return fmt.Errorf("warc: beginning %s: %w", name, errors.Join(err, f.Close(), os.Remove(path)))
+	}
+	w.file, w.current, w.size = f, name, int64(w.buf.Len())
+	w.warcinfoID = id
+	w.written = append(w.written, name)
+	return nil
 }
 
 func (w *Writer) requestRecord(x Exchange, target *url.URL, date time.Time) (gowarc.WarcRecord, error) {
@@ -394,36 +575,25 @@ func remoteIP(addr string) string {
 	return ip.String()
 }
 
-// nameGenerator gives gowarc's writer the name the Writer reserved for the
-// file it is about to begin: <prefix>-<UTC yyyymmddhhmmss>-<serial>.warc
-// (gowarc adds ".gz"). The serial counts from 1 per Writer and skips names
-// already in the directory, so that two runs in the same second do not
-// collide.
+// nameGenerator names the files of a Writer:
+// <prefix>-<UTC yyyymmddhhmmss>-<serial>.warc.gz. The serial counts from 1
+// per Writer and skips names already in the directory, so that two runs in
+// the same second do not collide.
 type nameGenerator struct {
 	dir    string
 	serial int
-	next   string
 }
 
 func (g *nameGenerator) reserve(prefix string, now time.Time) (string, error) {
 	for range 100_000 {
 		g.serial++
-		base := fmt.Sprintf("%s-%s-%05d.warc", prefix, now.Format("20060102150405"), g.serial)
-		final := base + ".gz"
-		if exists(filepath.Join(g.dir, final)) || exists(filepath.Join(g.dir, final+openSuffix)) {
+		name := fmt.Sprintf("%s-%s-%05d.warc.gz", prefix, now.Format("20060102150405"), g.serial)
+		if exists(filepath.Join(g.dir, name)) || exists(filepath.Join(g.dir, name+openSuffix)) {
 			continue
 		}
-		g.next = base
-		return final, nil
+		return name, nil
 	}
 	return "", fmt.Errorf("warc: no free file name for prefix %q in %s", prefix, g.dir)
-}
-
-// NewWarcfileName implements gowarc.WarcFileNameGenerator. gowarc calls it
-// from its writer goroutine while Writer.beginFile waits on the write, so
-// g.next needs no lock of its own.
-func (g *nameGenerator) NewWarcfileName() (string, string) {
-	return g.dir, g.next
 }
 
 func exists(path string) bool {
