@@ -92,6 +92,10 @@ type Options struct {
 	Concurrency int
 	// Metrics, when set, counts every request (nil: none kept).
 	Metrics *metrics.Metrics
+	// SlowAfter overrides the fetcher's slow-response threshold when above
+	// zero: a simulated clock that every sleeper moves at once
+	// (simweb.Clock) cannot time a response, so its tests turn the rule off.
+	SlowAfter time.Duration
 }
 
 // Crawl is the wired crawler over one database.
@@ -134,7 +138,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
 		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, robotsOpts),
-		OptedOut: optedOut(db.Store, o.Log), Waits: db.Store,
+		OptedOut: optedOut(db.Store, o.Log), Waits: db.Store, SlowAfter: o.SlowAfter,
 		Resolver: o.Network.Resolver, Dial: o.Network.Dial, Proxy: o.Network.Proxy, TLS: o.Network.TLS,
 	}
 	if db.pg != nil {
