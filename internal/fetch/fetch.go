@@ -145,14 +145,13 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	ex := f.exchange(withSite(ctx, site), u, p, etag, lastModified, form)
 	underway()
 	now := f.clock.Now()
-	had := f.backoffs.get(site, now)
-	b := had
+	b := f.backoffs.get(site, now)
 	if !ex.ours { // our own failure (ours.go) says nothing about the site
 		b = b.update(answer{
 			status: ex.status, failed: ex.failed(), header: ex.header, duration: ex.end.Sub(ex.start), end: ex.end,
 		}, f.s.MinGap, f.slowAfter, f.slowFactor)
 		f.backoffs.put(site, b, now)
-		f.saveWait(ctx, site, had, b, b.next(ex.end, max(f.s.MinGap, crawlDelay)), now)
+		f.saveWait(ctx, site, b, b.next(ex.end, max(f.s.MinGap, crawlDelay)), now)
 	}
 	// robots.txt is not a page: its answers neither list a site nor clear it.
 	if !ex.ours && p != PurposeRobots {

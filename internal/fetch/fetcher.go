@@ -101,6 +101,7 @@ type Fetcher struct {
 	backoffs   backoffs
 	waits      Waits
 	waitsOnce  sync.Once
+	stored     storedWaits
 	robotsOnce flights
 	conns      siteConns // the connections open per site, for VisitDone
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -107,6 +108,7 @@ func (f *Fetcher) restoreWaits(ctx context.Context) {
 		}
 		r, _ := f.lease.(leaseRestorer)
 		for _, w := range ws {
+			f.stored.set(w.Site, true)
 			b := backoff{gap: w.Gap, end: w.End, until: w.Until}
 			if b.rested(now) {
 				continue
@@ -122,22 +124,58 @@ func (f *Fetcher) restoreWaits(ctx context.Context) {
 	})
 }
 
-// saveWait stores site's back-off after an answer: b when the site is in
-// trouble, a deletion when it no longer is but was (had, its back-off
-// before the answer, not rested).
-func (f *Fetcher) saveWait(ctx context.Context, site string, had, b backoff, next, now time.Time) {
+// storedWaits are the sites whose wait this process knows to be stored:
+// few (the sites in trouble), so that a healthy site's answers write
+// nothing and a site back to normal has its wait deleted.
+type storedWaits struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+// set records whether site's wait is stored and reports whether it was.
+func (s *storedWaits) set(site string, stored bool) (was bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	was = s.m[site]
+	if stored {
+		if s.m == nil {
+			s.m = map[string]bool{}
+		}
+		s.m[site] = true
+	} else {
+		delete(s.m, site)
+	}
+	return was
+}
+
+func (s *storedWaits) has(site string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.m[site]
+}
+
+// saveWait stores site's back-off b after an answer while the site is in
+// trouble, and deletes its stored wait once it no longer is.
+func (f *Fetcher) saveWait(ctx context.Context, site string, b backoff, next, now time.Time) {
 	if f.waits == nil {
 		return
 	}
 	w := SiteWait{Site: site}
 	if !b.rested(now) {
 		w = SiteWait{Site: site, Gap: b.gap, End: b.end, Until: b.until, Next: next}
-	} else if had.rested(now) {
+	} else if !f.stored.has(site) {
 		return // a healthy site stays unwritten
 	}
+	f.putWait(ctx, w)
+}
+
+// putWait stores w (a deletion when it has no Gap and no Until).
+func (f *Fetcher) putWait(ctx context.Context, w SiteWait) {
 	if err := f.waits.SaveWait(context.WithoutCancel(ctx), w); err != nil {
-		f.log.Warn("site wait not stored", "site", site, "err", err)
+		f.log.Warn("site wait not stored", "site", w.Site, "err", err)
+		return
 	}
+	f.stored.set(w.Site, w.Gap != 0 || !w.Until.IsZero())
 }
 
 // deferred stores the wait of a site given back unasked (a WaitError), so
@@ -155,8 +193,5 @@ func (f *Fetcher) deferred(ctx context.Context, site string, until time.Time) {
 	if f.waits == nil {
 		return
 	}
-	w := SiteWait{Site: site, Gap: b.gap, End: b.end, Until: b.until, Next: until}
-	if err := f.waits.SaveWait(context.WithoutCancel(ctx), w); err != nil {
-		f.log.Warn("site wait not stored", "site", site, "err", err)
-	}
+	f.putWait(ctx, SiteWait{Site: site, Gap: b.gap, End: b.end, Until: b.until, Next: until})
 }
