@@ -140,3 +140,44 @@ func TestRunReadsHealthyFeedWhileSiteWaits(t *testing.T) {
 	}
 	t.Logf("healthy feed read %d times; failing site asked %d requests", reads, requestsTo(web, failingHost))
 }
+
+// A site whose robots.txt keeps failing, with ROBOTS_GUESS_TTL and
+// RETRY_WINDOW compressed under two minutes, used to restart its tries
+// inside the run for ever; `run --once` now ends, and asks nothing of the
+// site's pages (robots.txt was never read).
+func TestRunOnceEndsWhileRobotsKeepsFailing(t *testing.T) {
+	t.Parallel()
+	web := simweb.New()
+	t.Cleanup(web.Close)
+	healthy := blog(web.Host("203.0.113.44"), 2)
+	broken := web.Host("203.0.113.45")
+	blog(broken, 5)
+	broken.Handle("/robots.txt", simweb.Status(http.StatusServiceUnavailable))
+	env := binarytest.NewEnv(t).Proxy(t, web).
+		Set("CORPUSBOT_ROBOTS_GUESS_TTL", "10s").
+		Set("CORPUSBOT_RETRY_WINDOW", "1m").
+		Set("CORPUSBOT_FEED_INTERVAL", "0s").
+		Set("CORPUSBOT_SITEMAP_INTERVAL", "0s")
+	addSources(t, env, "203.0.113.44", "203.0.113.45")
+	r := env.Run(t, 4*time.Minute, "run", "--once")
+	if r.Code == -1 {
+		t.Fatalf("run --once did not end within 4 minutes; stderr:\n%s", r.Stderr)
+	}
+	if r.Took > 150*time.Second {
+		t.Errorf("run --once took %v", r.Took)
+	}
+	robots := 0
+	for _, q := range web.RequestsTo("203.0.113.45") {
+		if q.URI != "/robots.txt" {
+			t.Errorf("%s asked of a site whose robots.txt never answered", q.URI)
+		}
+		robots++
+	}
+	t.Logf("run --once: exit %d after %v; robots.txt of the broken site asked %d times", r.Code, r.Took.Round(time.Second), robots)
+	out := env.Run(t, time.Minute, "export")
+	for _, u := range healthy {
+		if !strings.Contains(out.Stdout, `"url":"`+u+`"`) {
+			t.Errorf("healthy post %s not exported", u)
+		}
+	}
+}
