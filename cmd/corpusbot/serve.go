@@ -75,6 +75,10 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 		return fmt.Errorf("TRUSTED_PROXIES: %w", err)
 	}
 	proxies := clientip.Resolver{Trusted: trusted}
+	metricsFrom, err := clientip.ParseNetworks(s.MetricsAllowedNetworks)
+	if err != nil {
+		return fmt.Errorf("METRICS_ALLOWED_NETWORKS: %w", err)
+	}
 	m := metrics.New()
 	c, err := newCrawler(env, st, s, m)
 	if err != nil {
@@ -88,9 +92,10 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 	if err != nil {
 		return err
 	}
-	// /metrics and /healthz beside the site; every request in the access
-	// log, under the client address the trusted proxies forwarded.
-	site := logging.AccessLog(opsHandler(m, st, pages), log, proxies.ClientString)
+	// /metrics (to METRICS_ALLOWED_NETWORKS only) and /healthz beside the
+	// site; every request in the access log, under the client address the
+	// trusted proxies forwarded.
+	site := logging.AccessLog(web.MetricsOnlyFrom(opsHandler(m, st, pages), metricsFrom, proxies), log, proxies.ClientString)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
