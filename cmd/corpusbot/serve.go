@@ -19,10 +19,11 @@ import (
 
 // serveSettings are the settings serve takes as flags: those of the site
 // itself (its database, the user agent its pages and claim checks name, the
-// base URL hubs deliver to, the proxies it trusts, its log). The crawler's
-// other settings, which its page shows and its claim checks fetch under,
-// come from --config and the environment like everywhere else.
-var serveSettings = []string{"DB", "USER_AGENT", "PUBLIC_URL", "TRUSTED_PROXIES", "LOG_LEVEL", "LOG_FORMAT"}
+// base URL hubs deliver to, the proxies it trusts, who may read its
+// /metrics, its log). The crawler's other settings, which its page shows
+// and its claim checks fetch under, come from --config and the environment
+// like everywhere else.
+var serveSettings = []string{"DB", "USER_AGENT", "PUBLIC_URL", "TRUSTED_PROXIES", "METRICS_ALLOWED_NETWORKS", "LOG_LEVEL", "LOG_FORMAT"}
 
 func serveSite(env environment, args []string) error {
 	fs := newFlags("serve", "serve [--addr 127.0.0.1:8080] [--egress PREFIX,...] [--verify-domain DOMAIN,...] [--config FILE] [setting flags]\n\n"+

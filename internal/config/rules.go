@@ -185,7 +185,7 @@ var trustedProxiesRule = rule[string]{
 
 // networksRule accepts what clientip.ParseNetworks reads.
 var networksRule = rule[string]{
-	desc: "`CIDRs` or addresses, comma-separated, or empty",
+	desc: "`CIDRs` or addresses, comma-separated (empty: none)",
 	check: func(v string) error {
 		_, err := clientip.ParseNetworks(v)
 		return err

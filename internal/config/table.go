@@ -146,7 +146,7 @@ var table = []spec{
 		func(s *Settings) *time.Duration { return &s.RequestLogRetention }, durationKind, within(0, 100*365*24*time.Hour, formatDuration)),
 	// The public site's port is public: its /metrics (requests, posts,
 	// queues) is for the operator's scraper, not for every visitor.
-	define("METRICS_ALLOWED_NETWORKS", "the networks corpusbot serve answers /metrics for, judged by the client address TRUSTED_PROXIES gives; others are refused with 403 (empty: nobody; run --metrics-addr is not affected)",
+	define("METRICS_ALLOWED_NETWORKS", "the networks corpusbot serve answers /metrics for, judged by the client address TRUSTED_PROXIES gives; others are refused with 403 (run --metrics-addr is not affected)",
 		func(s *Settings) *string { return &s.MetricsAllowedNetworks }, stringKind, networksRule),
 	// Behind an egress proxy that does the DNS, our own resolver may know
 	// none of the names the proxy can reach.
