@@ -34,7 +34,9 @@
 // our dialer, so its target is judged before it is handed over, for each
 // request and each redirect hop: a literal address by the same rule, a name
 // by resolving it with the fetcher's own Resolver and refusing it if any of
-// its addresses is refused. The proxy resolves the name again, and may get
+// its addresses is refused; a name that is not ASCII is judged in every form
+// net/http may send it in (IDNA maps "１２７.０.０.１" to 127.0.0.1). The
+// proxy resolves the name again, and may get
 // another answer (split-horizon DNS, a rebinding name): the guard cannot
 // see past it, so a proxy should itself refuse private targets. A name our
 // resolver cannot resolve cannot be judged: by default (PROXY_DNS=local) it

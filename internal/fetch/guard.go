@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"golang.org/x/net/idna"
 )
 
 // ErrPrivateAddress is returned when a target is one the crawler must not
@@ -256,16 +258,21 @@ func (g *guardedDialer) judgeTarget(ctx context.Context, host string) error {
 	if g.allowPrivate {
 		return nil
 	}
-	if a, ok := addressLiteral(host); ok {
-		if Refused(a) {
-			return fmt.Errorf("proxy target %s: %w", host, ErrPrivateAddress)
+	forms, dialled := hostForms(host)
+	for _, h := range forms {
+		if a, ok := addressLiteral(h); ok {
+			if Refused(a) {
+				return fmt.Errorf("proxy target %s: %w", host, ErrPrivateAddress)
+			}
+			return nil
 		}
-		return nil
 	}
-	if RefusedName(host) {
-		return fmt.Errorf("proxy target %s: a local name: %w", host, ErrPrivateAddress)
+	for _, h := range forms {
+		if RefusedName(h) {
+			return fmt.Errorf("proxy target %s: a local name: %w", host, ErrPrivateAddress)
+		}
 	}
-	addrs, err := g.resolver.LookupNetIP(ctx, "ip", host)
+	addrs, err := g.resolver.LookupNetIP(ctx, "ip", dialled)
 	if err == nil && len(addrs) == 0 {
 		err = errors.New("no addresses")
 	}
@@ -284,6 +291,36 @@ func (g *guardedDialer) judgeTarget(ctx context.Context, host string) error {
 		}
 	}
 	return nil
+}
+
+// hostForms are the spellings of a URL's host that reach a proxy: the host
+// as written and, when it is not ASCII, the forms net/http gives it, IDNA
+// with UTS 46 mapping (the CONNECT target and the dialled name, in which
+// "localhoſt" is localhost and "１２７。０。０。１" is 127.0.0.1) and plain
+// Punycode (the absolute URI of a plain http request). The guard judges
+// them all. dialled is the name as the transport dials it, which our
+// resolver is asked.
+func hostForms(host string) (forms []string, dialled string) {
+	forms, dialled = []string{host}, host
+	if isASCII(host) {
+		return forms, dialled
+	}
+	if h, err := idna.ToASCII(host); err == nil {
+		forms = append(forms, h)
+	}
+	if h, err := idna.Lookup.ToASCII(host); err == nil {
+		forms, dialled = append(forms, h), h
+	}
+	return forms, dialled
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // proxyRoute is put on each request's context (withProxyRoute); the Proxy

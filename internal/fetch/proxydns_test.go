@@ -179,6 +179,15 @@ var proxyDNSRefused = []struct{ url, host string }{
 	{"http://0x7f.1/", "0x7f.1"},                     // the URL standard's 127.0.0.1
 	{"http://2130706433/", "2130706433"},             // 127.0.0.1 as one number
 	{"http://intranet.example/", "intranet.example"}, // resolves locally to 10.0.0.1
+	// Names that net/http's IDNA mapping turns into refused ones on the
+	// way to the proxy: without hostForms, PROXY_DNS=proxy sent the proxy
+	// "CONNECT app.localhost:443" and "CONNECT 127.0.0.1:443".
+	{"https://app.localhoſt/", "app.localhost"},
+	{"https://app.ｌｏｃａｌｈｏｓｔ/", "app.localhost"},
+	{"https://１２７.０.０.１/", "127.0.0.1"},
+	{"https://１２７。０。０。１/", "127.0.0.1"},
+	{"https://１０.０.０.１/", "10.0.0.1"},
+	{"https://nas.ｌａｎ/", "nas.lan"},
 }
 
 func TestProxyDNSStillRefusesPrivateTargets(t *testing.T) {
