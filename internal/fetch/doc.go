@@ -42,7 +42,8 @@
 // resolver cannot resolve cannot be judged: by default (PROXY_DNS=local) it
 // is refused with ErrUnresolvedTarget, our resolver's failure and not the
 // site's; with PROXY_DNS=proxy, for an egress proxy that does the DNS, it is
-// left to the proxy. A proxy that must reach private hosts is what
+// left to the proxy, and so is one our resolver has not answered for within
+// 2 s. A proxy that must reach private hosts is what
 // ALLOW_PRIVATE is for: with it on, nothing is refused. In every case,
 // localhost and names under .localhost, .local, .internal, home.arpa, .lan
 // and the like, single-label names and names whose last label is a number

@@ -170,7 +170,7 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 		dial = nd.DialContext
 	}
 	g := &guardedDialer{resolver: resolver, dial: dial, allowPrivate: o.Settings.AllowPrivate,
-		proxyDNS: o.Settings.ProxyDNS == config.ProxyDNSProxy}
+		proxyDNS: o.Settings.ProxyDNS == config.ProxyDNSProxy, judgeTimeout: min(proxyJudgeTimeout, f.timeouts.Dial)}
 	// The proxy itself is dialled without the guard: it is the operator's,
 	// and often on loopback or the local network.
 	proxyDialer := &net.Dialer{Timeout: f.timeouts.Dial}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/net/idna"
 )
@@ -196,9 +197,18 @@ type guardedDialer struct {
 	dial         DialFunc
 	allowPrivate bool
 	// proxyDNS (PROXY_DNS=proxy): a proxied name our resolver cannot
-	// resolve is left to the proxy rather than refused.
-	proxyDNS bool
+	// resolve is left to the proxy rather than refused, and our resolver
+	// is given judgeTimeout to say so.
+	proxyDNS     bool
+	judgeTimeout time.Duration
 }
+
+// proxyJudgeTimeout bounds our resolver's look at a proxied name with
+// PROXY_DNS=proxy (or the dial timeout, if shorter). Behind an egress proxy
+// our resolver may be a black hole, whose every lookup would run to the
+// resolver's own timeouts (5 s a try, two tries) before each request; the
+// name is then left to the proxy, as an unresolvable one is.
+const proxyJudgeTimeout = 2 * time.Second
 
 // lookup is the addresses of host: host itself when it is an address
 // literal, else what the resolver says. A local name is refused before any
@@ -272,7 +282,13 @@ func (g *guardedDialer) judgeTarget(ctx context.Context, host string) error {
 			return fmt.Errorf("proxy target %s: a local name: %w", host, ErrPrivateAddress)
 		}
 	}
-	addrs, err := g.resolver.LookupNetIP(ctx, "ip", dialled)
+	lctx := ctx
+	if g.proxyDNS && g.judgeTimeout > 0 {
+		var cancel context.CancelFunc
+		lctx, cancel = context.WithTimeout(ctx, g.judgeTimeout)
+		defer cancel()
+	}
+	addrs, err := g.resolver.LookupNetIP(lctx, "ip", dialled)
 	if err == nil && len(addrs) == 0 {
 		err = errors.New("no addresses")
 	}

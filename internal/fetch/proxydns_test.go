@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -323,5 +324,42 @@ func TestRefusedNameForms(t *testing.T) {
 		if got := fetch.RefusedName(tc.host); got != tc.refused {
 			t.Errorf("RefusedName(%q) = %v, want %v", tc.host, got, tc.refused)
 		}
+	}
+}
+
+// blackHole is a resolver whose lookups never answer: they end only with
+// the caller's context.
+type blackHole struct{ fetch.Resolver }
+
+func (blackHole) LookupNetIP(ctx context.Context, _, _ string) ([]netip.Addr, error) {
+	<-ctx.Done()
+	return nil, &net.DNSError{Err: ctx.Err().Error(), IsTimeout: true}
+}
+
+// With PROXY_DNS=proxy, a resolver that never answers holds a request no
+// longer than the dial timeout (here 100 ms; at most 2 s): the name is then
+// left to the proxy, as an unresolvable one is, and a literal or a local
+// name is still refused without asking it.
+func TestProxyDNSResolverBlackHole(t *testing.T) {
+	var p egressProxy
+	r := newRig(t, true, func(s *config.Settings, o *fetch.Options) {
+		s.ProxyDNS = config.ProxyDNSProxy
+		o.Proxy = func(*http.Request) (*url.URL, error) { return p.URL(), nil }
+		o.Resolver = blackHole{}
+		o.Timeouts.Dial = 100 * time.Millisecond
+	})
+	p = newEgressProxy(t, r.web)
+	h := r.web.Host("slow-dns.example")
+	h.Robots("User-agent: *\nAllow: /\n")
+	h.Put("/p", "text/html", "<html><p>behind the proxy's DNS</p></html>")
+	want(t, r.get("http://slow-dns.example/p", fetch.PurposePage), fetch.OutcomeFetched)
+	for _, u := range []string{"http://10.0.0.1/p", "http://nas.lan/p"} {
+		refusedByGuard(t, r.get(u, fetch.PurposePage))
+	}
+	if got := p.askedFor("slow-dns.example"); len(got) != 2 {
+		t.Errorf("the proxy was asked %v", got)
+	}
+	if n := len(p.Requests()); n != 2 {
+		t.Errorf("the proxy was asked %v", p.Requests())
 	}
 }
