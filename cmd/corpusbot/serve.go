@@ -20,10 +20,11 @@ import (
 
 // serveSettings are the settings serve takes as flags: those of the site
 // itself (its database, the user agent its pages and claim checks name, the
-// base URL hubs deliver to, the proxies it trusts, its log). The crawler's
-// other settings, which its page shows and its claim checks fetch under,
-// come from --config and the environment like everywhere else.
-var serveSettings = []string{"DB", "USER_AGENT", "PUBLIC_URL", "TRUSTED_PROXIES", "LOG_LEVEL", "LOG_FORMAT"}
+// base URL hubs deliver to, the proxies it trusts, who may read its
+// /metrics, its log). The crawler's other settings, which its page shows
+// and its claim checks fetch under, come from --config and the environment
+// like everywhere else.
+var serveSettings = []string{"DB", "USER_AGENT", "PUBLIC_URL", "TRUSTED_PROXIES", "METRICS_ALLOWED_NETWORKS", "LOG_LEVEL", "LOG_FORMAT"}
 
 func serveSite(env environment, args []string) error {
 	fs := newFlags("serve", "serve [--addr 127.0.0.1:8080] [--egress PREFIX,...] [--verify-domain DOMAIN,...] [--config FILE] [setting flags]\n\n"+
@@ -76,6 +77,10 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 		return fmt.Errorf("TRUSTED_PROXIES: %w", err)
 	}
 	proxies := clientip.Resolver{Trusted: trusted}
+	metricsFrom, err := clientip.ParseNetworks(s.MetricsAllowedNetworks)
+	if err != nil {
+		return fmt.Errorf("METRICS_ALLOWED_NETWORKS: %w", err)
+	}
 	m := metrics.New()
 	c, err := newCrawler(env, st, s, m)
 	if err != nil {
@@ -90,9 +95,10 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 	if err != nil {
 		return err
 	}
-	// /metrics and /healthz beside the site; every request in the access
-	// log, under the client address the trusted proxies forwarded.
-	site := logging.AccessLog(opsHandler(m, st, pages), log, proxies.ClientString)
+	// /metrics (to METRICS_ALLOWED_NETWORKS only) and /healthz beside the
+	// site; every request in the access log, under the client address the
+	// trusted proxies forwarded.
+	site := logging.AccessLog(web.MetricsOnlyFrom(opsHandler(m, st, pages), metricsFrom, proxies), log, proxies.ClientString)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)

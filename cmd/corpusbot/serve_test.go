@@ -22,14 +22,14 @@ import (
 func TestServeFlags(t *testing.T) {
 	out, _, code := runCLI(t, nil, nil, "serve", "--help")
 	listed := helpFlags(out)
-	for _, want := range []string{"addr", "egress", "verify-domain", "config", "db", "user-agent", "public-url", "trusted-proxies", "log-level", "log-format"} {
+	for _, want := range []string{"addr", "egress", "verify-domain", "config", "db", "user-agent", "public-url", "trusted-proxies", "metrics-allowed-networks", "log-level", "log-format"} {
 		if _, ok := listed[want]; code != 0 || !ok {
 			t.Errorf("serve --help lacks -%s: %d %s", want, code, out)
 		}
 	}
 	// Only its own: the crawler's settings are run's flags.
-	if len(listed) != 10 {
-		t.Errorf("serve --help lists %d flags, want 10: %v", len(listed), slices.Sorted(maps.Keys(listed)))
+	if len(listed) != 11 {
+		t.Errorf("serve --help lists %d flags, want 11: %v", len(listed), slices.Sorted(maps.Keys(listed)))
 	}
 	if _, errOut, code := runCLI(t, nil, nil, "serve", "--min-gap", "2s"); code != exitUsage || !strings.Contains(errOut, "min-gap") {
 		t.Errorf("serve --min-gap: %d %q", code, errOut)

@@ -10,16 +10,27 @@ import (
 	"strings"
 )
 
-// ParseTrusted reads the trusted proxies: CIDR prefixes or bare addresses
-// (a bare address is its own /32 or /128), separated by commas or spaces.
-// Empty means none is trusted. IPv4-mapped IPv6 forms are read as IPv4, as
-// ClientAddr reads the addresses it checks.
+// ParseTrusted reads the trusted proxies (TRUSTED_PROXIES) as
+// ParseNetworks reads a list of networks. Empty means none is trusted.
 func ParseTrusted(s string) ([]netip.Prefix, error) {
+	return parseList(s, "trusted proxy")
+}
+
+// ParseNetworks reads a list of networks (METRICS_ALLOWED_NETWORKS): CIDR
+// prefixes or bare addresses (a bare address is its own /32 or /128),
+// separated by commas or spaces. Empty means none. IPv4-mapped IPv6 forms
+// are read as IPv4, as ClientAddr reads the addresses it checks.
+func ParseNetworks(s string) ([]netip.Prefix, error) {
+	return parseList(s, "network")
+}
+
+// parseList reads a list of prefixes, naming each bad one as a what.
+func parseList(s, what string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for _, field := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
 		p, err := parsePrefix(field)
 		if err != nil {
-			return nil, fmt.Errorf("trusted proxy %q: want a CIDR prefix or an IP address", field)
+			return nil, fmt.Errorf("%s %q: want a CIDR prefix or an IP address", what, field)
 		}
 		out = append(out, p)
 	}
@@ -140,4 +151,25 @@ func parseHop(s string) (netip.Addr, bool) {
 		}
 	}
 	return a.Unmap().WithZone(""), true
+}
+
+// Identified reports whether ClientAddr(r) may be taken for the client's
+// own address. It may unless the request says it was forwarded for
+// someone else (X-Forwarded-For, Forwarded or X-Real-IP) and ClientAddr
+// could not follow that through trusted proxies: the peer is not a trusted
+// proxy (a reverse proxy the operator did not list in TRUSTED_PROXIES, on
+// loopback say, through which every visitor would look local), or a
+// trusted proxy said so in a header other than X-Forwarded-For. Whoever
+// the request came from is then unknown, and nothing that depends on who
+// it is (/metrics) is granted.
+func (res Resolver) Identified(r *http.Request) bool {
+	h := r.Header
+	if len(h.Values("X-Forwarded-For")) == 0 && len(h.Values("Forwarded")) == 0 && len(h.Values("X-Real-Ip")) == 0 {
+		return true
+	}
+	peer, ok := parseHop(r.RemoteAddr)
+	if !ok || !res.trusts(peer) {
+		return false
+	}
+	return len(forwardedFor(h)) > 0
 }

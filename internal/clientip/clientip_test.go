@@ -157,3 +157,58 @@ func FuzzClientAddr(f *testing.F) {
 		}
 	})
 }
+
+// ParseNetworks reads the same lists as ParseTrusted, and names a bad
+// entry as a network.
+func TestParseNetworks(t *testing.T) {
+	got, err := ParseNetworks("127.0.0.0/8,::1/128")
+	if err != nil || len(got) != 2 || got[0].String() != "127.0.0.0/8" || got[1].String() != "::1/128" {
+		t.Errorf("default: %v %v", got, err)
+	}
+	if got, err := ParseNetworks(""); err != nil || len(got) != 0 {
+		t.Errorf("empty: %v %v", got, err)
+	}
+	_, err = ParseNetworks("127.0.0.0/8, ::1/129")
+	if err == nil || err.Error() != `network "::1/129": want a CIDR prefix or an IP address` {
+		t.Errorf("bad prefix: %v", err)
+	}
+	_, err = ParseTrusted("nonsense")
+	if err == nil || !strings.HasPrefix(err.Error(), `trusted proxy "nonsense"`) {
+		t.Errorf("ParseTrusted's message: %v", err)
+	}
+}
+
+// Identified: a request that says it was forwarded is identified only when
+// a trusted proxy gave its client in X-Forwarded-For.
+func TestIdentified(t *testing.T) {
+	trusted, err := ParseTrusted("10.0.0.2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Resolver{Trusted: trusted}
+	for _, c := range []struct {
+		name   string
+		remote string
+		header [2]string // name, value; empty: none
+		want   bool
+	}{
+		{"direct, no header", "203.0.113.9:1", [2]string{}, true},
+		{"loopback, no header", "127.0.0.1:1", [2]string{}, true},
+		{"untrusted peer with XFF", "127.0.0.1:1", [2]string{"X-Forwarded-For", "203.0.113.9"}, false},
+		{"untrusted peer with X-Real-IP", "127.0.0.1:1", [2]string{"X-Real-IP", "203.0.113.9"}, false},
+		{"untrusted peer with Forwarded", "127.0.0.1:1", [2]string{"Forwarded", "for=203.0.113.9"}, false},
+		{"trusted peer with XFF", "10.0.0.2:1", [2]string{"X-Forwarded-For", "203.0.113.9"}, true},
+		{"trusted peer with Forwarded only", "10.0.0.2:1", [2]string{"Forwarded", "for=203.0.113.9"}, false},
+		{"trusted peer, no header", "10.0.0.2:1", [2]string{}, true},
+		{"peer not an address", "@", [2]string{"X-Forwarded-For", "127.0.0.1"}, false},
+	} {
+		r := httptest.NewRequest("GET", "/metrics", nil)
+		r.RemoteAddr = c.remote
+		if c.header[0] != "" {
+			r.Header.Set(c.header[0], c.header[1])
+		}
+		if got := res.Identified(r); got != c.want {
+			t.Errorf("%s: Identified = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -56,6 +56,9 @@ func TestDefaultsMatchContract(t *testing.T) {
 		LogLevel:            "info",
 		LogFormat:           "text",
 		RequestLogRetention: 90 * 24 * time.Hour,
+		// METRICS_ALLOWED_NETWORKS and PROXY_DNS, as the contract lists them.
+		MetricsAllowedNetworks: "127.0.0.0/8,::1/128",
+		ProxyDNS:               "local",
 	}
 	if got := Defaults(); got != want {
 		t.Errorf("Defaults() = %+v\nwant %+v", got, want)
@@ -103,6 +106,7 @@ func TestLoadFile(t *testing.T) {
 				LogFormat:           "text",
 				RequestLogRetention: 90 * 24 * time.Hour,
 			}
+			s.MetricsAllowedNetworks, s.ProxyDNS = "10.0.0.0/8, ::1", ProxyDNSProxy
 		}},
 		{"testdata/strings.toml", func(s *Settings) {
 			s.MinGap = 5 * time.Second
@@ -246,6 +250,12 @@ func TestLoadErrors(t *testing.T) {
 			want: `setting USER_AGENT (from flag --user-agent): "Mozilla" must start with a product token and version such as "CorpusBot/1.0"`},
 		{name: "flag bad bool", args: []string{"--allow-private=maybe"},
 			want: `setting ALLOW_PRIVATE (from flag --allow-private): invalid boolean "maybe" (want true, false, 1 or 0)`},
+		{name: "env proxy dns not a choice", env: map[string]string{"CORPUSBOT_PROXY_DNS": "Proxy"},
+			want: `setting PROXY_DNS (from env CORPUSBOT_PROXY_DNS): must be one of local, proxy`},
+		{name: "env metrics network bad prefix", env: map[string]string{"CORPUSBOT_METRICS_ALLOWED_NETWORKS": "127.0.0.0/8,10.0.0.0/33"},
+			want: `setting METRICS_ALLOWED_NETWORKS (from env CORPUSBOT_METRICS_ALLOWED_NETWORKS): network "10.0.0.0/33": want a CIDR prefix or an IP address`},
+		{name: "flag metrics network a name", args: []string{"--metrics-allowed-networks", "localhost"},
+			want: `setting METRICS_ALLOWED_NETWORKS (from flag --metrics-allowed-networks): network "localhost": want a CIDR prefix or an IP address`},
 		{name: "file error even when env overrides it", file: "testdata/bad_duration.toml",
 			env:  map[string]string{"CORPUSBOT_MIN_GAP": "2s"},
 			want: `setting MIN_GAP (from config file testdata/bad_duration.toml): invalid duration "abc" (want e.g. "90s", "1h30m" or whole seconds)`},
@@ -294,6 +304,10 @@ var badValues = map[string]string{
 	"WARC_DIR":              "s3://corpus/warc",
 	"TRUSTED_PROXIES":       "10.0.0.0/33",
 	"REQUEST_LOG_RETENTION": "-1h",
+
+	// Issue 31.
+	"METRICS_ALLOWED_NETWORKS": "127.0.0.0/8;::1/128",
+	"PROXY_DNS":                "remote",
 }
 
 func TestEveryErrorNamesSettingAndSource(t *testing.T) {

@@ -183,6 +183,15 @@ var trustedProxiesRule = rule[string]{
 	},
 }
 
+// networksRule accepts what clientip.ParseNetworks reads.
+var networksRule = rule[string]{
+	desc: "`CIDRs` or addresses, comma-separated (empty: none)",
+	check: func(v string) error {
+		_, err := clientip.ParseNetworks(v)
+		return err
+	},
+}
+
 // warcDirRule accepts "" or a local directory path. A URL is refused
 // rather than taken for a strange relative path (s3://bucket/warc would
 // make a directory named "s3:"), and so is a control character, which no

@@ -209,3 +209,45 @@ func significantWords(s string) map[string]bool {
 	}
 	return out
 }
+
+func TestNetworksRule(t *testing.T) {
+	tests := []struct {
+		networks string
+		wantErr  string
+	}{
+		{networks: ""}, // nobody
+		{networks: "127.0.0.0/8,::1/128"},
+		{networks: "10.0.0.0/8, 192.168.1.7"}, // a bare address is its own /32
+		{networks: "fd00::/8 127.0.0.1"},
+		{networks: "0.0.0.0/0,::/0"}, // everyone, if the operator says so
+		{networks: "10.0.0.0/33", wantErr: `network "10.0.0.0/33"`},
+		{networks: "127.0.0.0/8;::1/128", wantErr: `network "127.0.0.0/8;::1/128"`},
+		{networks: "localhost", wantErr: "want a CIDR prefix or an IP address"},
+		{networks: "fe80::1%eth0", wantErr: "want a CIDR prefix"},
+	}
+	for _, tt := range tests {
+		checkRule(t, networksRule, tt.networks, tt.wantErr)
+	}
+}
+
+func TestProxyDNSValues(t *testing.T) {
+	for _, tt := range []struct {
+		raw, want, wantErr string
+	}{
+		{raw: "local", want: ProxyDNSLocal},
+		{raw: "proxy", want: ProxyDNSProxy},
+		{raw: "remote", wantErr: "must be one of local, proxy"},
+		{raw: "PROXY", wantErr: "must be one of local, proxy"},
+	} {
+		s, err := Load(envOf(map[string]string{"CORPUSBOT_PROXY_DNS": tt.raw}), "", nil)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("PROXY_DNS=%q: error %v, want %q", tt.raw, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || s.ProxyDNS != tt.want {
+			t.Errorf("PROXY_DNS=%q: %q, %v", tt.raw, s.ProxyDNS, err)
+		}
+	}
+}

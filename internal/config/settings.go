@@ -37,6 +37,10 @@ type Settings struct {
 	WarcDir             string        // where fetched pages are also written as WARC files; "" for none
 	TrustedProxies      string        // CIDRs whose X-Forwarded-For the public site believes
 	RequestLogRetention time.Duration // request-log rows older than this are pruned each round (0: kept)
+	// MetricsAllowedNetworks are the CIDRs whose clients the public site
+	// serves /metrics to (read with clientip.ParseNetworks).
+	MetricsAllowedNetworks string
+	ProxyDNS               string // ProxyDNSLocal or ProxyDNSProxy
 }
 
 // Defaults returns the settings promised by the command-line contract.
@@ -70,6 +74,9 @@ func Defaults() Settings {
 		WarcDir:             "",
 		TrustedProxies:      "",
 		RequestLogRetention: 90 * 24 * time.Hour,
+		// Loopback only: a Prometheus on the same machine, nobody else.
+		MetricsAllowedNetworks: "127.0.0.0/8,::1/128",
+		ProxyDNS:               ProxyDNSLocal,
 	}
 }
 
@@ -86,6 +93,20 @@ const (
 	// ScheduleFixed is the seed's rotation: every feed once per
 	// FEED_INTERVAL, longest-waited first.
 	ScheduleFixed = "fixed"
+)
+
+// Who resolves the name of a target handed to an HTTP proxy (PROXY_DNS).
+// The private-address guard judges every target either way; the setting
+// only says what a name our resolver cannot resolve means.
+const (
+	// ProxyDNSLocal judges every proxied name by our resolver alone: a
+	// name it cannot resolve cannot be judged, and is refused.
+	ProxyDNSLocal = "local"
+	// ProxyDNSProxy leaves a name our resolver cannot resolve to the
+	// proxy, which resolves names of its own (an egress proxy with its own
+	// DNS). IP literals, local names and names that resolve locally to a
+	// refused address are still refused.
+	ProxyDNSProxy = "proxy"
 )
 
 // ProductToken is the name robots.txt groups are matched against: the

@@ -144,6 +144,16 @@ var table = []spec{
 	// and the never-304 gap needs a history; older rows only grow the file.
 	define("REQUEST_LOG_RETENTION", "how long request-log rows are kept; older ones are deleted a batch at a time in every run round (0: kept forever)",
 		func(s *Settings) *time.Duration { return &s.RequestLogRetention }, durationKind, within(0, 100*365*24*time.Hour, formatDuration)),
+	// The public site's port is public: its /metrics (requests, posts,
+	// queues) is for the operator's scraper, not for every visitor.
+	define("METRICS_ALLOWED_NETWORKS", "the networks corpusbot serve answers /metrics for, judged by the client address TRUSTED_PROXIES gives; others are refused with 403 (run --metrics-addr is not affected)",
+		func(s *Settings) *string { return &s.MetricsAllowedNetworks }, stringKind, networksRule),
+	// Behind an egress proxy that does the DNS, our own resolver may know
+	// none of the names the proxy can reach.
+	define("PROXY_DNS", "who resolves the host names of targets handed to an HTTP proxy (HTTP_PROXY, HTTPS_PROXY); the private-address guard judges every target either way",
+		func(s *Settings) *string { return &s.ProxyDNS }, stringKind, oneOf(
+			choice{ProxyDNSLocal, "our resolver: a name it cannot resolve is refused"},
+			choice{ProxyDNSProxy, "a name our resolver cannot resolve is left to the proxy; IP literals, local names and names that resolve locally to a refused address are still refused"})),
 }
 
 // indexOf finds a setting by its canonical name, or returns -1.

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -135,6 +136,9 @@ func stopIfGuarded(ctx context.Context, rawURL string, err error) {
 // none did.
 func guarded(ctx context.Context) error {
 	if cause := context.Cause(ctx); cause != nil && fetch.GuardRefused(cause) {
+		if errors.Is(cause, fetch.ErrUnresolvedTarget) {
+			return fmt.Errorf("not crawled, our resolver cannot resolve it (PROXY_DNS=proxy leaves that to the proxy): %w", cause)
+		}
 		return fmt.Errorf("not crawled, ALLOW_PRIVATE is off: %w", cause)
 	}
 	return nil

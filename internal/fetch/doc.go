@@ -34,17 +34,24 @@
 // our dialer, so its target is judged before it is handed over, for each
 // request and each redirect hop: a literal address by the same rule, a name
 // by resolving it with the fetcher's own Resolver and refusing it if any of
-// its addresses is refused. The proxy resolves the name again, and may get
+// its addresses is refused; a name that is not ASCII is judged in every form
+// net/http may send it in (IDNA maps "１２７.０.０.１" to 127.0.0.1). The
+// proxy resolves the name again, and may get
 // another answer (split-horizon DNS, a rebinding name): the guard cannot
-// see past it, so a proxy should itself refuse private targets; and a
-// crawler behind a proxy still needs DNS of its own, since a name it cannot
-// resolve is not handed over. A proxy that must reach private hosts is what
-// ALLOW_PRIVATE is for: with it on, nothing is refused. In both cases,
-// localhost and names under .localhost, .local, .internal and home.arpa are
-// refused without a lookup, and an IPv6 address carrying an IPv4 one (NAT64,
-// 6to4, Teredo, IPv4-compatible or -mapped) is judged by the IPv4 address.
-// A refusal is ErrPrivateAddress: the crawler's own decision, made before
-// anything was sent, not an answer of the site.
+// see past it, so a proxy should itself refuse private targets. A name our
+// resolver cannot resolve cannot be judged: by default (PROXY_DNS=local) it
+// is refused with ErrUnresolvedTarget, our resolver's failure and not the
+// site's; with PROXY_DNS=proxy, for an egress proxy that does the DNS, it is
+// left to the proxy, and so is one our resolver has not answered for within
+// 2 s. A proxy that must reach private hosts is what
+// ALLOW_PRIVATE is for: with it on, nothing is refused. In every case,
+// localhost and names under .localhost, .local, .internal, home.arpa, .lan
+// and the like, single-label names and names whose last label is a number
+// (127.1, 0x7f.1) are refused without a lookup, and an IPv6 address
+// carrying an IPv4 one (NAT64, 6to4, Teredo, IPv4-compatible or -mapped) is
+// judged by the IPv4 address. A refusal is ErrPrivateAddress (or
+// ErrUnresolvedTarget): the crawler's own decision, made before anything
+// was sent, not an answer of the site.
 //
 // Time is a Clock, and the lease, the robots cache and the refusal list are
 // interfaces, so that tests run simulated days and a store can later back the

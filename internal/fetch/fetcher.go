@@ -66,7 +66,8 @@ type Options struct {
 	// (HTTP_PROXY, HTTPS_PROXY, NO_PROXY). The proxy itself is dialled
 	// without the guard, but the target of every request handed to it is
 	// judged first, by its name and by what Resolver says of it (see the
-	// package doc); with ALLOW_PRIVATE on, nothing is.
+	// package doc; a name Resolver cannot resolve is refused, or with
+	// PROXY_DNS=proxy left to the proxy); with ALLOW_PRIVATE on, nothing is.
 	Proxy func(*http.Request) (*url.URL, error)
 	// TLS is the client TLS configuration (nil: the system's roots); tests
 	// pass simweb's ClientTLS.
@@ -174,7 +175,8 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 		}
 		dial = nd.DialContext
 	}
-	g := &guardedDialer{resolver: resolver, dial: dial, allowPrivate: o.Settings.AllowPrivate}
+	g := &guardedDialer{resolver: resolver, dial: dial, allowPrivate: o.Settings.AllowPrivate,
+		proxyDNS: o.Settings.ProxyDNS == config.ProxyDNSProxy, judgeTimeout: min(proxyJudgeTimeout, f.timeouts.Dial)}
 	// The proxy itself is dialled without the guard: it is the operator's,
 	// and often on loopback or the local network.
 	proxyDialer := &net.Dialer{Timeout: f.timeouts.Dial}

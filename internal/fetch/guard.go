@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
+
+	"golang.org/x/net/idna"
 )
 
 // ErrPrivateAddress is returned when a target is one the crawler must not
@@ -17,6 +20,14 @@ import (
 // crawler's own refusal, made before anything was sent: it says nothing of
 // the site's answer.
 var ErrPrivateAddress = errors.New("private address refused")
+
+// ErrUnresolvedTarget is returned, with PROXY_DNS=local, for a request to
+// be handed to a proxy whose host name our resolver cannot resolve: the
+// guard cannot judge where the proxy would go, and refuses it. Like
+// ErrPrivateAddress it is the crawler's own refusal (GuardRefused), made
+// before anything was sent, and says nothing of the site: the proxy, not
+// our resolver, would have resolved the name.
+var ErrUnresolvedTarget = errors.New("not resolved by our resolver, and PROXY_DNS=local: not handed to the proxy")
 
 var refusedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("0.0.0.0/8"),     // "this network", unspecified
@@ -100,23 +111,60 @@ func carriedIPv4(a netip.Addr) (carried [2]netip.Addr, n int) {
 	return carried, 0
 }
 
-// localNames are the names reserved for hosts of a local network: they
-// never name a public site, so they are refused without a lookup, whatever
-// a resolver would say. localhost (RFC 6761 §6.3), .local (mDNS, RFC
-// 6762), .internal (reserved by ICANN for private use, 2024), home.arpa
-// (RFC 8375).
-var localNames = []string{"localhost", "local", "internal", "home.arpa"}
+// localNames are the names of hosts of a local network: they never name a
+// public site, so they are refused without a lookup, whatever a resolver
+// (ours or a proxy's) would say. localhost (RFC 6761 §6.3), .local (mDNS,
+// RFC 6762), .internal (reserved by ICANN for private use, 2024),
+// home.arpa (RFC 8375), and the suffixes home routers and company
+// networks use without owning them, which ICANN will not delegate (.lan,
+// .localdomain, .home, .corp, .intranet, .private).
+var localNames = []string{"localhost", "local", "internal", "home.arpa",
+	"lan", "localdomain", "home", "corp", "intranet", "private"}
 
-// RefusedName reports whether the guard refuses host by its name alone:
-// localhost, or a name under .localhost, .local, .internal or home.arpa.
+// RefusedName reports whether the guard refuses host by its name alone: a
+// local name (localhost, or a name under .localhost, .local, .internal,
+// home.arpa, .lan, …); a single-label name ("intranet", "nas"), which a
+// resolver completes with the local network's search domains and no public
+// site has; or a name whose last label is a number ("127.1", "0x7f.1",
+// "2130706433"), which is not a name at all but an address in a form that
+// many resolvers and proxies read (inet_aton, the URL standard) and we do
+// not. An IP address in its usual form is not a name: Refused judges it.
 func RefusedName(host string) bool {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if _, err := netip.ParseAddr(h); err == nil {
+		return false
+	}
 	for _, n := range localNames {
 		if h == n || strings.HasSuffix(h, "."+n) {
 			return true
 		}
 	}
-	return false
+	if !strings.Contains(h, ".") {
+		return true
+	}
+	return numericLabel(h[strings.LastIndexByte(h, '.')+1:])
+}
+
+// numericLabel reports whether a host's last label makes it an IPv4
+// address to the URL standard's host parser: decimal digits, or 0x and hex
+// digits. No top-level domain is one.
+func numericLabel(l string) bool {
+	if l == "" {
+		return false
+	}
+	digits := "0123456789"
+	if len(l) >= 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X') {
+		l, digits = l[2:], "0123456789abcdefABCDEF"
+	}
+	return strings.Trim(l, digits) == ""
+}
+
+// addressLiteral is host as an IP address when it is one (a trailing dot,
+// which no address has but some clients keep, is ignored), so that it is
+// judged by its address and never looked up.
+func addressLiteral(host string) (netip.Addr, bool) {
+	a, err := netip.ParseAddr(strings.TrimSuffix(host, "."))
+	return a, err == nil
 }
 
 // guardControl is a net.Dialer Control func: it runs after DNS, on the very
@@ -148,13 +196,25 @@ type guardedDialer struct {
 	resolver     Resolver
 	dial         DialFunc
 	allowPrivate bool
+	// proxyDNS (PROXY_DNS=proxy): a proxied name our resolver cannot
+	// resolve is left to the proxy rather than refused, and our resolver
+	// is given judgeTimeout to say so.
+	proxyDNS     bool
+	judgeTimeout time.Duration
 }
+
+// proxyJudgeTimeout bounds our resolver's look at a proxied name with
+// PROXY_DNS=proxy (or the dial timeout, if shorter). Behind an egress proxy
+// our resolver may be a black hole, whose every lookup would run to the
+// resolver's own timeouts (5 s a try, two tries) before each request; the
+// name is then left to the proxy, as an unresolvable one is.
+const proxyJudgeTimeout = 2 * time.Second
 
 // lookup is the addresses of host: host itself when it is an address
 // literal, else what the resolver says. A local name is refused before any
 // lookup.
 func (g *guardedDialer) lookup(ctx context.Context, host string) ([]netip.Addr, error) {
-	if a, err := netip.ParseAddr(host); err == nil {
+	if a, ok := addressLiteral(host); ok {
 		return []netip.Addr{a}, nil
 	}
 	if !g.allowPrivate && RefusedName(host) {
@@ -195,18 +255,51 @@ func (g *guardedDialer) DialContext(ctx context.Context, network, address string
 }
 
 // judgeTarget is the guard for a request handed to a proxy, which dials the
-// target out of our sight: the target's host is refused when it is a local
-// name, or when any address our resolver gives for it is refused (the
-// proxy may pick any of them). A lookup that fails refuses it too, since
-// nothing can be judged; it is not ErrPrivateAddress, but the same error a
-// direct dial would meet.
+// target out of our sight: an IP literal is judged by its address, a
+// local name is refused, and a name is refused when any address our
+// resolver gives for it is refused (the proxy may pick any of them).
+//
+// A name our resolver cannot resolve cannot be judged. Behind an egress
+// proxy that does the DNS, our resolver may know no public name at all:
+// with PROXY_DNS=proxy such a name is left to the proxy; with the default,
+// local, it is refused with ErrUnresolvedTarget, our own failure, never
+// the site's answer (the proxy, not our resolver, would have looked it up).
 func (g *guardedDialer) judgeTarget(ctx context.Context, host string) error {
 	if g.allowPrivate {
 		return nil
 	}
-	addrs, err := g.lookup(ctx, host)
+	forms, dialled := hostForms(host)
+	for _, h := range forms {
+		if a, ok := addressLiteral(h); ok {
+			if Refused(a) {
+				return fmt.Errorf("proxy target %s: %w", host, ErrPrivateAddress)
+			}
+			return nil
+		}
+	}
+	for _, h := range forms {
+		if RefusedName(h) {
+			return fmt.Errorf("proxy target %s: a local name: %w", host, ErrPrivateAddress)
+		}
+	}
+	lctx := ctx
+	if g.proxyDNS && g.judgeTimeout > 0 {
+		var cancel context.CancelFunc
+		lctx, cancel = context.WithTimeout(ctx, g.judgeTimeout)
+		defer cancel()
+	}
+	addrs, err := g.resolver.LookupNetIP(lctx, "ip", dialled)
+	if err == nil && len(addrs) == 0 {
+		err = errors.New("no addresses")
+	}
 	if err != nil {
-		return fmt.Errorf("proxy target: %w", err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("proxy target %s: %w", host, ctx.Err())
+		}
+		if g.proxyDNS {
+			return nil // the proxy resolves it; what it reaches is its own policy's to judge
+		}
+		return fmt.Errorf("proxy target %s: %w: %v", host, ErrUnresolvedTarget, err)
 	}
 	for _, a := range addrs {
 		if Refused(a) {
@@ -214,6 +307,36 @@ func (g *guardedDialer) judgeTarget(ctx context.Context, host string) error {
 		}
 	}
 	return nil
+}
+
+// hostForms are the spellings of a URL's host that reach a proxy: the host
+// as written and, when it is not ASCII, the forms net/http gives it, IDNA
+// with UTS 46 mapping (the CONNECT target and the dialled name, in which
+// "localhoſt" is localhost and "１２７。０。０。１" is 127.0.0.1) and plain
+// Punycode (the absolute URI of a plain http request). The guard judges
+// them all. dialled is the name as the transport dials it, which our
+// resolver is asked.
+func hostForms(host string) (forms []string, dialled string) {
+	forms, dialled = []string{host}, host
+	if isASCII(host) {
+		return forms, dialled
+	}
+	if h, err := idna.ToASCII(host); err == nil {
+		forms = append(forms, h)
+	}
+	if h, err := idna.Lookup.ToASCII(host); err == nil {
+		forms, dialled = append(forms, h), h
+	}
+	return forms, dialled
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // proxyRoute is put on each request's context (withProxyRoute); the Proxy

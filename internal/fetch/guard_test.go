@@ -116,9 +116,10 @@ func TestRefusedEmbeddedIPv4(t *testing.T) {
 
 func TestRefusedName(t *testing.T) {
 	refused := []string{"localhost", "LOCALHOST", "localhost.", "app.localhost", "printer.local", "printer.local.",
-		"metadata.google.internal", "db.Internal", "router.home.arpa", "local", "internal"}
-	allowed := []string{"blog.example", "localhost.example", "mylocal", "local.example.com", "internal.example.org",
-		"notlocalhost", "home.arpa.example", "arpa"}
+		"metadata.google.internal", "db.Internal", "router.home.arpa", "local", "internal",
+		"mylocal", "notlocalhost", "arpa"} // single labels: completed by the local search domains
+	allowed := []string{"blog.example", "localhost.example", "mylocal.example", "local.example.com", "internal.example.org",
+		"notlocalhost.example", "home.arpa.example", "arpa.example"}
 	for _, h := range refused {
 		if !fetch.RefusedName(h) {
 			t.Errorf("%s not refused", h)

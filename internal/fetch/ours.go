@@ -13,7 +13,11 @@ import (
 //   - the private-address guard's refusal (GuardRefused): a decision of
 //     this crawler under ALLOW_PRIVATE, which holds until the operator
 //     changes the setting; the request fails with the guard's error and is
-//     not transient;
+//     not transient. A target to be handed to a proxy whose name our
+//     resolver cannot resolve, with PROXY_DNS=local, is one too
+//     (ErrUnresolvedTarget): the guard could not judge it, and the failure
+//     is our resolver's, not the site's (the proxy would have resolved
+//     it);
 //   - our own network reaching nothing (OurNetworkFailed): the resolver
 //     failing rather than answering, or no route to the network or host.
 //     The request fails transiently and is retried on the retry schedule,
@@ -21,14 +25,20 @@ import (
 //
 // A robots.txt that the site's server fails to give (a 5xx, a reset, a
 // timeout, a refused connection, a name that does not exist) stays the
-// site's answer under RFC 9309: unreachable, crawling paused there.
+// site's answer under RFC 9309: unreachable, crawling paused there. On a
+// direct dial a name that does not exist ("no such host", NXDOMAIN) is the
+// site's answer: its DNS, which our resolver asked, says it is gone, and it
+// is retried as a fault that says "try later".
 
 // GuardRefused reports whether err is the private-address guard's refusal
 // of every address the request could go to: a failure in which one
 // address was refused and another failed on the network is the network's.
 func GuardRefused(err error) bool {
-	return every(err, func(e error) bool { return e == ErrPrivateAddress })
+	return every(err, guardLeaf)
 }
+
+// guardLeaf reports whether e is one of the guard's refusals.
+func guardLeaf(e error) bool { return e == ErrPrivateAddress || e == ErrUnresolvedTarget }
 
 // OurNetworkFailed reports whether err is a failure of the crawler's own
 // network for every address tried (the guard's refusals aside): a DNS
@@ -38,7 +48,7 @@ func GuardRefused(err error) bool {
 func OurNetworkFailed(err error) bool {
 	network := false
 	all := every(err, func(e error) bool {
-		if e == ErrPrivateAddress {
+		if guardLeaf(e) {
 			return true
 		}
 		if ourNetworkError(e) {

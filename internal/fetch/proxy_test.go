@@ -197,16 +197,20 @@ func TestProxyAskedForPrivateTargetsWhenAllowed(t *testing.T) {
 		len(p.Requests()), len(privateTargets), len(redirectsInward))
 }
 
-// A name the fetcher cannot resolve is not handed to the proxy (nothing
-// could be judged), and the error is the resolver's, as on a direct dial:
-// not the guard's refusal.
+// A name the fetcher cannot resolve is not handed to the proxy with the
+// default PROXY_DNS=local (nothing could be judged), and the failure is
+// ours, not the site's: the guard's refusal for an unresolved target, the
+// page not asked, nothing stored as the site's answer (proxydns_test.go
+// has the rest).
 func TestProxyTargetUnresolved(t *testing.T) {
 	r, p := proxiedRig(t, false)
 	res := r.get("http://nowhere.example/", fetch.PurposePage)
-	want(t, res, fetch.OutcomeDisallowed)
+	if res.Outcome != fetch.OutcomeError || !isErr(res.Err, fetch.ErrUnresolvedTarget) || isErr(res.Err, fetch.ErrPrivateAddress) {
+		t.Errorf("%s %v, want our resolver's failure, not a private address", res.Outcome, res.Err)
+	}
 	recs := r.records()
-	if len(recs) != 2 || recs[0].Outcome != fetch.OutcomeError || isErr(recs[0].Err, fetch.ErrPrivateAddress) {
-		t.Errorf("records %+v, want a failed robots.txt read, not a guard refusal", recs)
+	if len(recs) != 1 || recs[0].Purpose != fetch.PurposeRobots || !isErr(recs[0].Err, fetch.ErrUnresolvedTarget) {
+		t.Errorf("records %+v, want a refused robots.txt read", recs)
 	}
 	if n := len(p.Requests()); n != 0 {
 		t.Errorf("the proxy was asked %v", p.Requests())

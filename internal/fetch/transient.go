@@ -151,6 +151,8 @@ func errorReason(err error) string {
 	switch {
 	case err == nil:
 		return "no answer"
+	case errors.Is(err, ErrUnresolvedTarget):
+		return "DNS failure" // our resolver's, for a target the proxy would have resolved
 	case GuardRefused(err):
 		return "private address refused"
 	case errors.Is(err, ErrTooManyRedirects):
