@@ -99,7 +99,7 @@ var table = []spec{
 		func(s *Settings) *time.Duration { return &s.SitemapInterval }, durationKind, compressible(time.Minute, 30*24*time.Hour)),
 	define("DISALLOWED_RECHECK", "how often a feed that robots.txt disallows is checked again, so that it resumes by itself when the rule goes (0: at every round)",
 		func(s *Settings) *time.Duration { return &s.DisallowedRecheck }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
-	define("RUN_INTERVAL", "how often corpusbot run starts a round of the work that is due (the seed's hourly runs; 0: each round starts as the last one ends)",
+	define("RUN_INTERVAL", "how often corpusbot run starts a round of the work that is due, whatever the last round still has in flight (the seed's hourly runs; 0: a round a second)",
 		func(s *Settings) *time.Duration { return &s.RunInterval }, durationKind, compressible(time.Minute, 7*24*time.Hour)),
 	// A week: a hub that silently loses our subscription (hubs restart and
 	// forget) costs at most the wait of the quietest polled feed

@@ -8,6 +8,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -23,7 +24,8 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		return err // still due: fetched again by the next run
 	}
 	r := store.PageResult{PostID: p.ID, Fetched: c.Clock.Now()}
-	if retry, ok := c.retryOf(ctx, p.URL, res, p.Attempts); ok {
+	retry, ok := c.retryOf(ctx, p.URL, res, p.Attempts)
+	if ok {
 		// Still owed, in the state it was: tried again later.
 		r.Retry = retry
 		c.log().Info("page to be retried", "url", p.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
@@ -43,6 +45,11 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		r.State = model.PostSkipped
 	case fetch.OutcomeDisallowed:
 		r.State = model.PostDisallowed
+		if res.Robots == robots.StateUnreachable {
+			// Redirected into a site whose robots.txt never answered, and
+			// out of tries (retryOf): a failure, not a rule.
+			r.State = model.PostError
+		}
 	case fetch.OutcomeRefused:
 		r.State = model.PostRefused
 	case fetch.OutcomeStatus:
@@ -65,6 +72,9 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	}
 	if r.State == model.PostError || (r.Keep && res.Outcome != fetch.OutcomeUnchanged) {
 		r.Error = errText(res)
+		if retry.Error != "" {
+			r.Error = retry.Error // it names what failed more closely
+		}
 		if res.Transient() {
 			c.log().Warn("page failed after every retry", "url", p.URL, "tries", p.Attempts+1, "err", r.Error)
 		}

@@ -33,6 +33,7 @@ func TestTransient(t *testing.T) {
 		{Result{Outcome: OutcomeDisallowed}, false},
 		{Result{Outcome: OutcomeRefused}, false},
 		{Result{Outcome: OutcomeOptedOut}, false},
+		{Result{Outcome: OutcomeWaiting, Err: &WaitError{Site: "a.example"}}, false},
 		{Result{Outcome: OutcomeTooLarge}, false},
 		{Result{Outcome: OutcomeWrongType}, false},
 	}

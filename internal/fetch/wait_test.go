@@ -215,3 +215,20 @@ func TestBackoffBeyondHorizonIsStored(t *testing.T) {
 	}
 	r.clean(r.s.MinGap)
 }
+
+// A URL with a control character (a tab, a NUL, DEL) can never be
+// fetched: a final answer, not a fault to retry, and nothing is sent.
+func TestControlCharacterURLIsFinal(t *testing.T) {
+	r := newRig(t, false, nil)
+	h := r.web.Host("ctl.example")
+	h.Robots("User-agent: *\nAllow: /\n")
+	for _, u := range []string{"http://ctl.example/a\tb", "http://ctl.example/a\x00b", "http://ctl.example/a\x7fb", "http://ctl.example/\x01"} {
+		res := r.get(u, fetch.PurposePage)
+		if res.Outcome != fetch.OutcomeError || res.Transient() || !errors.Is(res.Err, fetch.ErrBadURL) {
+			t.Errorf("%q: %s, transient %v, %v; want a final bad-URL error", u, res.Outcome, res.Transient(), res.Err)
+		}
+	}
+	if n := len(r.web.RequestsTo("ctl.example")); n != 0 {
+		t.Errorf("%d requests sent for URLs that cannot be sent", n)
+	}
+}
