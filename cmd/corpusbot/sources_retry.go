@@ -20,7 +20,8 @@ func sourcesRetry(env environment, args []string) error {
 	fs := newFlags("sources retry", "sources retry [--db PATH] SITE\n\n"+
 		"Clears by hand what the crawl holds back for a site on guesses and back-off, so that the next\n"+
 		"run asks it again at once: the stored robots.txt entries of its origins (an unreachable guess\n"+
-		"waits out ROBOTS_GUESS_TTL otherwise), its record on the 403 refusal list, and the retry times\n"+
+		"waits out ROBOTS_GUESS_TTL otherwise), its record on the 403 refusal list, its stored wait (the\n"+
+		"back-off and Retry-After a new process would honour), and the retry times\n"+
 		"and failed tries of its sources' feeds, sitemaps, posts and discoveries. States and last errors\n"+
 		"stay. SITE is a registrable domain (blog.example) or any URL of the site. A crawler running\n"+
 		"meanwhile keeps its own copy of the robots.txt entries until it expires.\n"+
@@ -83,13 +84,16 @@ func siteArg(arg string) string {
 
 // clearedLine says what RetrySite cleared, in one line.
 func clearedLine(site string, c store.SiteRetryCleared) string {
-	refusal := 0
+	refusal, wait := 0, 0
 	if c.Refusal {
 		refusal = 1
 	}
-	return fmt.Sprintf("%s: %s; cleared %s, %s, and the back-off of %s, %s, %s and %s",
+	if c.Wait {
+		wait = 1
+	}
+	return fmt.Sprintf("%s: %s; cleared %s, %s, %s, and the back-off of %s, %s, %s and %s",
 		site, count(c.Sources, "source", "sources"), count(c.Robots, "robots.txt entry", "robots.txt entries"),
-		count(refusal, "refusal record", "refusal records"), count(c.Feeds, "feed", "feeds"),
+		count(refusal, "refusal record", "refusal records"), count(wait, "stored wait", "stored waits"), count(c.Feeds, "feed", "feeds"),
 		count(c.Sitemaps, "sitemap", "sitemaps"), count(c.Posts, "post", "posts"), count(c.Discoveries, "discovery", "discoveries"))
 }
 

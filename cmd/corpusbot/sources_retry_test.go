@@ -64,7 +64,7 @@ func TestSourcesRetry(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sources retry: %d %s", code, errOut)
 	}
-	if want := "blog.example: 1 source; cleared 1 robots.txt entry, 1 refusal record, and the back-off of 0 feeds, 0 sitemaps, 0 posts and 1 discovery\n"; out != want {
+	if want := "blog.example: 1 source; cleared 1 robots.txt entry, 1 refusal record, 0 stored waits, and the back-off of 0 feeds, 0 sitemaps, 0 posts and 1 discovery\n"; out != want {
 		t.Errorf("output %q, want %q", out, want)
 	}
 	db := openDB(t, path)

@@ -16,6 +16,7 @@ type SiteRetryCleared struct {
 	Sources     int
 	Robots      int
 	Refusal     bool
+	Wait        bool // its stored wait (site_waits: back-off, Retry-After)
 	Feeds       int
 	Sitemaps    int
 	Posts       int
@@ -25,7 +26,8 @@ type SiteRetryCleared struct {
 // RetrySite clears, by hand, what the crawl holds back for site (a
 // registrable domain, as model.Site gives it) on guesses and back-off: the
 // stored robots.txt entries of its origins (so robots.txt is asked again
-// at once), its refusal-list record, and the retry times and failed tries
+// at once), its refusal-list record, its stored wait (the back-off and
+// Retry-After the next process would honour), and the retry times and failed tries
 // of its sources' feeds, sitemaps, posts and discoveries. States and last
 // errors stay; the next run asks again. It is one transaction. A site with
 // no source is model.ErrNotFound, and nothing is changed. A crawler
@@ -56,6 +58,10 @@ func (d *DB) RetrySite(ctx context.Context, site string) (SiteRetryCleared, erro
 			return err
 		}
 		c.Refusal = n > 0
+		if n, err = affected(tx.ExecContext(ctx, `DELETE FROM site_waits WHERE site = $1`, site)); err != nil {
+			return err
+		}
+		c.Wait = n > 0
 		const ofSite = `source_id IN (SELECT id FROM sources WHERE site = $1) AND (retry_at <> 0 OR attempts <> 0)`
 		for _, t := range []struct {
 			table string

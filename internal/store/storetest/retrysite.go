@@ -74,9 +74,14 @@ func testRetrySite(t *testing.T, s crawl.Store) {
 		must(t, s.PutRefusal(bg, site, fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: T0}))
 	}
 
+	ws := s.(fetch.Waits)
+	for _, site := range []string{"blog.example", "other.example"} {
+		must(t, ws.SaveWait(bg, fetch.SiteWait{Site: site, Until: later, Next: later}))
+	}
+
 	got, err := r.RetrySite(bg, "blog.example")
 	must(t, err)
-	want := store.SiteRetryCleared{Sources: 2, Robots: 3, Refusal: true, Feeds: 2, Sitemaps: 2, Posts: 2, Discoveries: 2}
+	want := store.SiteRetryCleared{Sources: 2, Robots: 3, Refusal: true, Wait: true, Feeds: 2, Sitemaps: 2, Posts: 2, Discoveries: 2}
 	if got != want {
 		t.Errorf("cleared %+v, want %+v", got, want)
 	}
@@ -93,6 +98,11 @@ func testRetrySite(t *testing.T, s crawl.Store) {
 	}
 	if st, err := s.Refusal(bg, "other.example"); err != nil || !st.Refused {
 		t.Errorf("refusal of other.example cleared: %+v %v", st, err)
+	}
+	waits, err := ws.LoadWaits(bg, T0)
+	must(t, err)
+	if len(waits) != 1 || waits[0].Site != "other.example" {
+		t.Errorf("stored waits after clearing blog.example: %+v, want other.example's alone", waits)
 	}
 	check := func(h held, cleared bool) {
 		t.Helper()
