@@ -43,6 +43,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) crawl.Store) {
 		{"Moved", testMoved},
 		{"RetrySite", testRetrySite},
 		{"FirstSeen", testFirstSeen},
+		{"Credentials", testCredentials},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
