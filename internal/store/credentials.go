@@ -54,10 +54,12 @@ func scrub(s string) string {
 // the URLs and messages stored of those sources: feeds (and their next
 // catalogue page), sitemaps, posts, WebSub subscriptions, the request log
 // of their sites and the URL aliases. A source whose URL without user
-// information is another source's is folded into that one (the lowest ID
-// of the sources sharing it keeps its record): its posts, feeds, sitemaps
-// and subscriptions move there, a feed or sitemap the survivor already
-// holds is merged into it, and a pause carries over. It reports what it
+// information is another source's is folded into that one: the source
+// already stored under the bare URL keeps its record (of sources that all
+// carried user information, the one with the lowest ID, which is scrubbed
+// first); the other's posts, feeds, sitemaps and subscriptions move to it,
+// a feed or sitemap it already holds takes the other's in, and a pause
+// carries over. It reports what it
 // changed, in source ID order; Backfill runs it once per database and logs
 // it.
 func (d *DB) ScrubCredentials(ctx context.Context) ([]CredentialFix, error) {

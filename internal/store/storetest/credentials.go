@@ -101,6 +101,10 @@ func testCredentials(t *testing.T, s crawl.Store) {
 	// an "@" that is a path, not user information.
 	x := addRaw("http://x:1@twice.example/", "twice.example")
 	y := addRaw("http://y:2@twice.example/", "twice.example")
+	// A password added first, the bare URL later: the bare one, already
+	// stored under the URL, keeps its record.
+	zed := addRaw("http://zed:9@late.example/", "late.example")
+	late := source(t, s, "http://late.example/")
 	carol := source(t, s, "https://feedonly.example/")
 	carolFeed := feed(carol.ID, "https://carol:pw@feedonly.example/rss")
 	medium := source(t, s, "https://medium.example/@writer")
@@ -112,6 +116,7 @@ func testCredentials(t *testing.T, s crawl.Store) {
 		{SourceID: bob, URL: "https://dup.example/", MergedInto: dup.ID, Source: true, Feeds: 2, Sitemaps: 1},
 		{SourceID: x, URL: "http://twice.example/", Source: true},
 		{SourceID: y, URL: "http://twice.example/", MergedInto: x, Source: true},
+		{SourceID: zed, URL: "http://late.example/", MergedInto: late.ID, Source: true},
 		{SourceID: carol.ID, URL: "https://feedonly.example/", Feeds: 1},
 	}
 	if !slices.Equal(fixes, want) {
@@ -129,7 +134,7 @@ func testCredentials(t *testing.T, s crawl.Store) {
 		for rows.Next() {
 			var v string
 			must(t, rows.Scan(&v))
-			if strings.Contains(v, "s3cret") || strings.Contains(v, "***") || strings.Contains(v, ":pw@") || strings.Contains(v, "@twice") {
+			if strings.Contains(v, "s3cret") || strings.Contains(v, "***") || strings.Contains(v, ":pw@") || strings.Contains(v, "@twice") || strings.Contains(v, "@late") {
 				t.Errorf("%s: %q still has user information", q, v)
 			}
 		}
@@ -139,7 +144,7 @@ func testCredentials(t *testing.T, s crawl.Store) {
 	var urls []string
 	must(t, s.EachSource(bg, func(src store.Source) error { urls = append(urls, src.URL); return nil }))
 	slices.Sort(urls)
-	wantURLs := []string{"http://creds.example/", "http://twice.example/", "https://dup.example/", "https://feedonly.example/", "https://medium.example/@writer"}
+	wantURLs := []string{"http://creds.example/", "http://late.example/", "http://twice.example/", "https://dup.example/", "https://feedonly.example/", "https://medium.example/@writer"}
 	if !slices.Equal(urls, wantURLs) {
 		t.Errorf("sources %q, want %q", urls, wantURLs)
 	}
@@ -171,7 +176,7 @@ func testCredentials(t *testing.T, s crawl.Store) {
 	if n := id(`SELECT paused FROM sources WHERE id = $1`, dup.ID); n != 1 {
 		t.Error("the merged source's pause was lost")
 	}
-	if n := id(`SELECT COUNT(*) FROM sources WHERE id IN ($1, $2)`, bob, y); n != 0 {
+	if n := id(`SELECT COUNT(*) FROM sources WHERE id IN ($1, $2, $3)`, bob, y, zed); n != 0 {
 		t.Errorf("%d merged sources left", n)
 	}
 	// What was not user information is left as it was.
