@@ -37,9 +37,10 @@ type CredentialFix struct {
 // userinfo matches the user information of an http(s) URL inside any text
 // (a URL column, or an error message that quotes a URL): the scheme, then
 // everything up to the authority's last "@". The authority ends at "/",
-// "?", "#", whitespace or a quote, so an "@" later in the text (a path, an
+// "?", "#", whitespace, a double quote or an angle bracket (none of which
+// user information may hold), so an "@" later in the text (a path, an
 // address in a message) is not taken for it.
-var userinfo = regexp.MustCompile(`(?i)\b(https?://)[^/?#\s"'<>]*@`)
+var userinfo = regexp.MustCompile(`(?i)\b(https?://)[^/?#\s"<>]*@`)
 
 // scrub is s with the user information of every http(s) URL in it
 // removed.
