@@ -46,10 +46,10 @@ func TestBinaryRefusesSourceWithPassword(t *testing.T) {
 }
 
 // TestBinarySendsNoAuthorization: a blog crawled through the proxy, whose
-// feed names a post by a URL with a user name and password and whose
-// other post redirects to one, sees no request with an Authorization
-// header; neither the export, the sources export nor the run's log holds
-// the password.
+// homepage names its feed, robots.txt its sitemap and feed a post by a URL
+// with a user name and password, and whose other post redirects to one,
+// sees no request with an Authorization header; neither the export, the
+// sources export nor the run's log holds the password.
 func TestBinarySendsNoAuthorization(t *testing.T) {
 	t.Parallel()
 	web := simweb.New()
@@ -69,6 +69,13 @@ func TestBinarySendsNoAuthorization(t *testing.T) {
 	}
 	host.Put("/feed.xml", "application/rss+xml", `<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title><link>`+
 		host.URL("/")+`</link>`+items.String()+`</channel></rss>`)
+	// The homepage names its feed, and robots.txt its sitemap, with a
+	// user name and password.
+	host.Put("/", "text/html; charset=utf-8", `<!doctype html><html><head><title>Blog</title>
+<link rel="alternate" type="application/rss+xml" href="http://owner:s3cret@203.0.113.31/feed.xml"></head><body><p>A blog.</p></body></html>`)
+	host.Robots("User-agent: *\nAllow: /\nSitemap: http://owner:s3cret@203.0.113.31/sitemap.xml\n")
+	host.Put("/sitemap.xml", "application/xml", `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>`+
+		urls[0]+`</loc></url></urlset>`)
 
 	env := binarytest.NewEnv(t).Proxy(t, web)
 	if r := env.Run(t, time.Minute, "sources", "add", "http://203.0.113.31/"); r.Code != 0 || r.Stderr != "" {
@@ -86,7 +93,7 @@ func TestBinarySendsNoAuthorization(t *testing.T) {
 			t.Errorf("%s%s was sent Authorization %q", q.Host, q.URI, a)
 		}
 	}
-	for _, want := range []string{"/posts/creds/", "/posts/moved/", "/posts/landed/"} {
+	for _, want := range []string{"/feed.xml", "/sitemap.xml", "/posts/creds/", "/posts/moved/", "/posts/landed/"} {
 		if !strings.Contains(strings.Join(asked, " ")+" ", want+" ") {
 			t.Errorf("%s never asked (asked %q)", want, asked)
 		}
@@ -98,6 +105,11 @@ func TestBinarySendsNoAuthorization(t *testing.T) {
 	}
 	if !strings.Contains(posts.Stdout, `"url":"http://203.0.113.31/posts/creds/"`) {
 		t.Errorf("the post named with a password is not exported under its URL without it:\n%s", posts.Stdout)
+	}
+	for _, want := range []string{`"url":"http://203.0.113.31/feed.xml"`, `"url":"http://203.0.113.31/sitemap.xml"`} {
+		if !strings.Contains(sources.Stdout, want) {
+			t.Errorf("export --sources lacks %s:\n%s", want, sources.Stdout)
+		}
 	}
 	for name, out := range map[string]string{"export": posts.Stdout, "export --sources": sources.Stdout, "run's log": run.Stderr + run.Stdout} {
 		if strings.Contains(out, "s3cret") {

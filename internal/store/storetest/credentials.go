@@ -199,6 +199,19 @@ func testCredentials(t *testing.T, s crawl.Store) {
 		t.Errorf("scrubbed alias: %+v, %v", p, err)
 	}
 
+	// A feed or sitemap a site names with user information is stored
+	// without it.
+	f, err := s.AddFeed(bg, store.Feed{SourceID: carol.ID, URL: "https://dave:pw@feedonly.example/atom"})
+	must(t, err)
+	if f.URL != "https://feedonly.example/atom" {
+		t.Errorf("AddFeed stored %q", f.URL)
+	}
+	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: carol.ID, URL: "https://dave:pw@feedonly.example/sitemap.xml", Via: "robots"})
+	must(t, err)
+	if sm.URL != "https://feedonly.example/sitemap.xml" {
+		t.Errorf("AddSitemap stored %q", sm.URL)
+	}
+
 	// Once scrubbed, there is nothing left to do.
 	again, err := cs.ScrubCredentials(bg)
 	must(t, err)
