@@ -29,7 +29,7 @@ func TestSourcesAddRefusesAndWarns(t *testing.T) {
 		{"loopback", []string{"http://127.0.0.1/"}, 0, "127.0.0.1 is a loopback address", []string{"http://127.0.0.1/"}},
 		{"private", []string{"http://10.0.0.8:8080/"}, 0, "a private address", []string{"http://10.0.0.8:8080/"}},
 		{"link-local", []string{"http://[fe80::1]/"}, 0, "a link-local address", []string{"http://[fe80::1]/"}},
-		{"local name", []string{"https://wiki.internal"}, 0, "a name reserved for local networks", []string{"https://wiki.internal/"}},
+		{"local name", []string{"https://wiki.internal"}, 0, "a name no public site has", []string{"https://wiki.internal/"}},
 		{"localhost", []string{"http://localhost:8080/"}, 0, "ALLOW_PRIVATE is off", []string{"http://localhost:8080/"}},
 		{"public", []string{"http://203.0.113.30/", "https://blog.example"}, 0, "", []string{"http://203.0.113.30/", "https://blog.example/"}},
 	} {

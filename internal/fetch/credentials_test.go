@@ -60,10 +60,15 @@ func TestNoCredentialsSent(t *testing.T) {
 	if err != nil || entry.Verdict.State == "" {
 		t.Errorf("Robots: %+v, %v", entry, err)
 	}
-	bad := r.f.Fetch(ctx, fetch.Request{URL: "ftp://user:s3cret@creds.example/", Purpose: fetch.PurposePage})
-	want(t, bad, fetch.OutcomeError)
-	if strings.Contains(bad.FinalURL, "s3cret") || strings.Contains(bad.Err.Error(), "s3cret") {
-		t.Errorf("refused URL shown with its password: %q, %v", bad.FinalURL, bad.Err)
+	for _, raw := range []string{"ftp://user:s3cret@creds.example/", "http://user:s3cret@creds.example/a\x01", "http://user:s3cret@creds.example:x/"} {
+		bad := r.f.Fetch(ctx, fetch.Request{URL: raw, Purpose: fetch.PurposePage})
+		want(t, bad, fetch.OutcomeError)
+		if strings.Contains(bad.FinalURL, "s3cret") || strings.Contains(bad.Err.Error(), "s3cret") {
+			t.Errorf("refused URL shown with its password: %q, %v", bad.FinalURL, bad.Err)
+		}
+		if _, err := r.f.Robots(ctx, raw); err == nil || strings.Contains(err.Error(), "s3cret") {
+			t.Errorf("Robots(%q): %v", raw, err)
+		}
 	}
 
 	reqs := r.web.Requests()

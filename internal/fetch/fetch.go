@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -177,6 +178,10 @@ func outcomeOf(ex exchange) Outcome {
 func parseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its message repeats the URL, password and all
+		}
 		return nil, err
 	}
 	u.User = nil

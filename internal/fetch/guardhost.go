@@ -8,10 +8,11 @@ import (
 // RefusedHost is the guard's verdict on host (a URL's Hostname) from its
 // spelling alone, with no lookup, for those who must judge a URL before any
 // fetch (sources add warns of what the crawl will refuse): an IP literal is
-// judged by its address (Refused), a name by whether it is reserved for
-// local networks (RefusedName). Any other name is not refused here: only
-// the guard's lookup, at fetch time, can judge it. why says what kind of
-// address or name was refused, for a message.
+// judged by its address (Refused), a name by the guard's rule for names
+// (RefusedName: localhost, *.local, *.internal and the like). Any other
+// name is not refused here: only the guard's lookup, at fetch time, can
+// judge it. why says what kind of address or name was refused, for a
+// message.
 func RefusedHost(host string) (refused bool, why string) {
 	h := strings.TrimSuffix(strings.Trim(host, "[]"), ".")
 	if a, err := netip.ParseAddr(h); err == nil {
@@ -34,7 +35,7 @@ func RefusedHost(host string) (refused bool, why string) {
 		return true, "an address reserved for non-public use"
 	}
 	if RefusedName(h) {
-		return true, "a name reserved for local networks"
+		return true, "a name no public site has"
 	}
 	return false, ""
 }
