@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/sourcelist"
 )
 
@@ -25,7 +26,12 @@ func sourcesAdd(env environment, args []string) error {
 		"  rejected line N: reason    not an http or https URL, say; the other entries are still added\n"+
 		"then a summary: \"N added, N known, N rejected\". The exit status is non-zero only when the input\n"+
 		"could not be read at all (no such file, or an OPML document that is not well formed), never for\n"+
-		"rejected entries.")
+		"rejected entries.\n\n"+
+		"A source URL must be an absolute http or https URL with no user name or password (sources are\n"+
+		"fetched without credentials, and their URLs are published) and a port, if any, from 1 to 65535.\n"+
+		"Given as arguments, one bad URL refuses them all (exit non-zero, nothing added). A source whose\n"+
+		"host the private-address guard will refuse (a loopback, private or link-local address, or a local\n"+
+		"name such as localhost or *.internal) is added with a warning on stderr while ALLOW_PRIVATE is off.")
 	file := fs.String("file", "", "read the sources from this file (OPML, or one URL a line); - for standard input")
 	configPath := crawlFlags(fs, "DB")
 	positional, err := fs.parse(args, env.stdout)
@@ -43,14 +49,11 @@ func sourcesAdd(env environment, args []string) error {
 	}
 	var urls []string
 	for _, raw := range positional {
-		u, err := absoluteURL("URL", raw)
+		u, err := sourcelist.SourceURL(raw)
 		if err != nil {
-			return err
+			return usageError("source %q refused: %v", sourcelist.Redact(raw), err)
 		}
-		if u.Scheme != "http" && u.Scheme != "https" {
-			return usageError("URL %q is not http or https", raw)
-		}
-		urls = append(urls, sourceURL(u))
+		urls = append(urls, u)
 	}
 	s, err := loadSettings(env, *configPath, fs.FlagSet)
 	if err != nil {
@@ -72,17 +75,27 @@ func sourcesAdd(env environment, args []string) error {
 		} else {
 			fmt.Fprintf(env.stdout, "known %s\n", u)
 		}
+		warnGuarded(env, s.AllowPrivate, u)
 	}
 	return nil
 }
 
-// sourceURL is u as a source is stored: a bare host gets its root path, so
-// that "https://a.example" and "https://a.example/" are one source.
-func sourceURL(u *url.URL) string {
-	if u.Path == "" {
-		u.Path = "/"
+// warnGuarded warns on stderr when the private-address guard will refuse
+// every fetch of source u, judging its host by its spelling as the guard
+// does (fetch.RefusedHost; no lookup): the source is kept, as the operator
+// may mean to set ALLOW_PRIVATE, but would otherwise learn of it only from
+// the crawl's errors.
+func warnGuarded(env environment, allowPrivate bool, u string) {
+	if allowPrivate {
+		return
 	}
-	return u.String()
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return
+	}
+	if refused, why := fetch.RefusedHost(parsed.Hostname()); refused {
+		fmt.Fprintf(env.stderr, "corpusbot: warning: %s: %s is %s, which the crawl refuses while ALLOW_PRIVATE is off\n", u, parsed.Hostname(), why)
+	}
 }
 
 func addSource(ctx context.Context, st crawl.Store, u string) (bool, error) {
@@ -146,19 +159,20 @@ func sourcesAddFile(env environment, path, configPath string, fs *flags) error {
 			known++
 			fmt.Fprintf(env.stdout, "known %s\n", u)
 		}
+		warnGuarded(env, s.AllowPrivate, u)
 	}
 	fmt.Fprintf(env.stdout, "%d added, %d known, %d rejected\n", added, known, rejected)
 	return nil
 }
 
 // listedURL is the URL of a good entry as a source is stored (sourcelist
-// has checked that it parses as an absolute http or https URL).
+// has checked it with the same rule).
 func listedURL(raw string) string {
-	u, err := url.Parse(raw)
+	u, err := sourcelist.SourceURL(raw)
 	if err != nil {
 		return raw
 	}
-	return sourceURL(u)
+	return u
 }
 
 // orderedEntry is one entry of a list, saying whether an earlier entry

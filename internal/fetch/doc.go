@@ -7,8 +7,10 @@
 // connection is made; a site on the 403 refusal list is not asked; the site's
 // lease is taken (one request in flight per registrable domain, and a gap of
 // at least max(MIN_GAP, Crawl-delay, back-off) since the last one ended); the
-// request is sent with the exact User-Agent, no cookies, Accept-Encoding
-// gzip and br, and the caller's validators; the Content-Type is judged from
+// request is sent with the exact User-Agent, no cookies, no credentials (user
+// information in a URL, or in a redirect's Location, is dropped, never sent
+// as Authorization, recorded or returned), Accept-Encoding gzip and br, and
+// the caller's validators; the Content-Type is judged from
 // the headers before the body is read; the body is decoded and capped at
 // BODY_MAX; the back-off and refusal state are updated; the lease is given
 // back with the time the site may next be asked. Then, with Options.Archive

@@ -75,6 +75,15 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		remote = &remoteAddr{}
 		rctx = remote.trace(rctx)
 	}
+	if u.User != nil {
+		// parseURL has dropped it; this is the one place a request is
+		// built, so it holds here whatever the caller passed: with
+		// user information in its URL, net/http would send it as
+		// Authorization.
+		bare := *u
+		bare.User = nil
+		u = &bare
+	}
 	req, err := http.NewRequestWithContext(rctx, method, u.String(), body)
 	if err != nil {
 		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
@@ -116,6 +125,10 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 			return ex
 		}
 		loc.Fragment, loc.RawFragment = "", ""
+		// A Location with user information is followed without it:
+		// the credentials are the site's to ask for, not ours to send
+		// (and a redirect must not make us send what we never would).
+		loc.User = nil
 		ex.location = loc
 		return ex
 	case s < 200 || s >= 300:

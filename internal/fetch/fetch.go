@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -19,10 +20,12 @@ import (
 func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	u, err := parseURL(req.URL)
 	if err != nil {
-		return Result{Outcome: OutcomeError, FinalURL: req.URL, Err: fmt.Errorf("fetch %s: %w", req.URL, err)}
+		shown := withoutUserinfo(req.URL)
+		return Result{Outcome: OutcomeError, FinalURL: shown, Err: fmt.Errorf("fetch %s: %w", shown, err)}
 	}
+	first := u.String() // req.URL as it is shown: without user information
 	if _, ok := accept[req.Purpose]; !ok {
-		return Result{Outcome: OutcomeError, FinalURL: req.URL, Err: fmt.Errorf("fetch %s: unknown purpose %q", req.URL, req.Purpose)}
+		return Result{Outcome: OutcomeError, FinalURL: first, Err: fmt.Errorf("fetch %s: unknown purpose %q", first, req.Purpose)}
 	}
 	if req.Purpose == PurposeRobots {
 		return f.fetchRobots(ctx, u)
@@ -45,13 +48,13 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 		switch {
 		case len(redirects) >= MaxRedirects:
 			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: u.String(), Redirects: redirects,
-				Err: fmt.Errorf("fetch %s: %w (more than %d)", req.URL, ErrTooManyRedirects, MaxRedirects)}
+				Err: fmt.Errorf("fetch %s: %w (more than %d)", first, ErrTooManyRedirects, MaxRedirects)}
 		case seen[next.String()]:
 			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: u.String(), Redirects: redirects,
-				Err: fmt.Errorf("fetch %s: %w at %s", req.URL, ErrRedirectLoop, next)}
+				Err: fmt.Errorf("fetch %s: %w at %s", first, ErrRedirectLoop, next)}
 		case next.Scheme != "http" && next.Scheme != "https":
 			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: u.String(), Redirects: redirects,
-				Err: fmt.Errorf("fetch %s: redirect to %s: %w", req.URL, next, ErrBadURL)}
+				Err: fmt.Errorf("fetch %s: redirect to %s: %w", first, next, ErrBadURL)}
 		}
 		seen[next.String()] = true
 		redirects = append(redirects, next.String())
@@ -178,20 +181,44 @@ func outcomeOf(ex exchange) Outcome {
 	return ex.outcome
 }
 
-// parseURL accepts absolute http and https URLs with a host.
+// parseURL accepts absolute http and https URLs with a host. User
+// information ("user:password@") is dropped: the crawler sends no
+// credentials (sources add refuses them; a URL found in a feed or a page
+// may still carry some), and a URL it records, logs or returns must not
+// hold a password.
 func parseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
 		// A URL that does not parse (a control character, a bad escape)
 		// never will: a final answer, not a fault to retry.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its message repeats the URL, password and all
+		}
 		return nil, fmt.Errorf("%w: %w", ErrBadURL, err)
 	}
+	u.User = nil
 	u.Scheme = strings.ToLower(u.Scheme)
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return nil, ErrBadURL
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u, nil
+}
+
+// withoutUserinfo is raw without its user information, for a message about
+// a URL parseURL refused. One that does not parse is shown as it is, unless
+// it has an "@", before which may be a password.
+func withoutUserinfo(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	switch {
+	case err == nil:
+		u.User = nil
+		return u.String()
+	case strings.Contains(raw, "@"):
+		return "(unparsable URL)"
+	}
+	return raw
 }
 
 // ttls are the robots cache lifetimes from the settings.

@@ -22,7 +22,7 @@ var errRobotsAbandoned = errors.New("robots.txt not read")
 func (f *Fetcher) Robots(ctx context.Context, rawURL string) (RobotsEntry, error) {
 	u, err := parseURL(rawURL)
 	if err != nil {
-		return RobotsEntry{}, fmt.Errorf("robots %s: %w", rawURL, err)
+		return RobotsEntry{}, fmt.Errorf("robots %s: %w", withoutUserinfo(rawURL), err)
 	}
 	return f.robotsEntry(ctx, u, false)
 }

@@ -17,8 +17,11 @@
 // usable URL. Attribute names are matched without regard to case, as real
 // exports spell them xmlUrl, xmlurl or XMLURL.
 //
-// Each URL must be an absolute http or https URL with a host. An entry that
-// fails this is still returned, with Err saying why, so that the caller can
+// Each URL must be what CheckURL allows a source: an absolute http or https
+// URL with a host, no user name or password, and a port, if it names one,
+// from 1 to 65535. CheckURL is the one rule for a source's URL, for every
+// way a source is added (a list, the command line, the store). An entry that
+// fails it is still returned, with Err saying why, so that the caller can
 // report "line N: rejected: reason" and go on with the others. Parse does not
 // remove duplicates (the caller reports them as already known); Dedup does.
 package sourcelist
@@ -30,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -141,7 +145,8 @@ func parseLines(data []byte, maxEntries int) ([]Entry, error) {
 		if len(entries) == maxEntries {
 			return nil, fmt.Errorf("sourcelist: line %d: %w", lineNo, ErrTooManyEntries)
 		}
-		entries = append(entries, Entry{Line: lineNo, URL: text, Err: checkURL(text)})
+		err := CheckURL(text)
+		entries = append(entries, Entry{Line: lineNo, URL: shownURL(text, err), Err: err})
 	}
 	return entries, nil
 }
@@ -247,10 +252,10 @@ func outlineEntry(t xml.StartElement, line int) (e Entry, ok bool) {
 	}
 	feedErr, siteErr := errEmpty, errEmpty
 	if feedURL != "" {
-		feedErr = checkURL(feedURL)
+		feedErr = CheckURL(feedURL)
 	}
 	if siteURL != "" {
-		siteErr = checkURL(siteURL)
+		siteErr = CheckURL(siteURL)
 	}
 	if feedErr == nil {
 		e.Feed = feedURL
@@ -264,18 +269,29 @@ func outlineEntry(t xml.StartElement, line int) (e Entry, ok bool) {
 	case feedErr == nil:
 		e.URL = feedURL
 	case siteURL != "":
-		e.URL, e.Err = siteURL, fmt.Errorf("htmlUrl: %w", siteErr)
+		e.URL, e.Err = shownURL(siteURL, siteErr), fmt.Errorf("htmlUrl: %w", siteErr)
 	default:
-		e.URL, e.Err = feedURL, fmt.Errorf("xmlUrl: %w", feedErr)
+		e.URL, e.Err = shownURL(feedURL, feedErr), fmt.Errorf("xmlUrl: %w", feedErr)
 	}
 	return e, true
 }
 
 var errEmpty = errors.New("empty URL")
 
-// checkURL says why raw is not an absolute http or https URL with a host,
-// or returns nil.
-func checkURL(raw string) error {
+// ErrUserinfo is wrapped by CheckURL's error for a URL with user
+// information ("user:password@", "user@", even a bare "@"). A source is
+// fetched without credentials (the fetcher never sends Authorization) and
+// its URL is published (the public site, the API, the exports, the logs),
+// so a password in it would leak and serve no purpose.
+var ErrUserinfo = errors.New("URL carries a user name or password")
+
+// CheckURL says why raw cannot be a source, or returns nil: it must be an
+// absolute http or https URL with a host, without user information and
+// with a port, if any, from 1 to 65535. It is the one rule for a source's
+// URL, whichever way the source is added (a list read by Parse, the
+// command line, the store's AddSource); its message never repeats a
+// password.
+func CheckURL(raw string) error {
 	if raw == "" {
 		return errEmpty
 	}
@@ -292,7 +308,7 @@ func checkURL(raw string) error {
 	}
 	if u.Scheme == "" {
 		if !strings.HasPrefix(raw, "/") && strings.Contains(strings.SplitN(raw, "/", 2)[0], ".") {
-			return fmt.Errorf("not an absolute URL (did you mean https://%s ?)", raw)
+			return fmt.Errorf("not an absolute URL (did you mean https://%s ?)", Redact(raw))
 		}
 		return errors.New("not an absolute URL")
 	}
@@ -303,7 +319,58 @@ func checkURL(raw string) error {
 	if u.Opaque != "" || u.Host == "" || u.Hostname() == "" {
 		return errors.New("URL has no host")
 	}
+	if u.User != nil {
+		bare := *u
+		bare.User = nil
+		return fmt.Errorf("%w: sources are fetched without credentials and their URLs are published; add %s instead if the site is public", ErrUserinfo, bare.String())
+	}
+	// url.Parse has checked that a port is digits; not that it is one.
+	if p := u.Port(); p != "" {
+		if n, err := strconv.ParseUint(p, 10, 32); err != nil || n == 0 || n > 65535 {
+			return fmt.Errorf("invalid port %q: a port is a number from 1 to 65535", p)
+		}
+	}
 	return nil
+}
+
+// SourceURL is raw as a source is stored, or CheckURL's reason why it
+// cannot be one: a bare host gets its root path, so that
+// "https://a.example" and "https://a.example/" are one source.
+func SourceURL(raw string) (string, error) {
+	if err := CheckURL(raw); err != nil {
+		return "", err
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("unparsable URL: %w", err) // CheckURL parsed it
+	}
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return u.String(), nil
+}
+
+// shownURL is what a rejected entry keeps of its URL for the message: as
+// written, but for a password.
+func shownURL(raw string, err error) string {
+	if err != nil && strings.Contains(raw, "@") {
+		return Redact(raw)
+	}
+	return raw
+}
+
+// Redact is raw fit to print: a password in it replaced by "xxxxx"
+// (url.URL.Redacted). A URL that does not parse but holds an "@" is not
+// shown at all, as what precedes the "@" may be a password.
+func Redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		if strings.Contains(raw, "@") {
+			return "(URL not shown: it may hold a password)"
+		}
+		return raw
+	}
+	return u.Redacted()
 }
 
 // Repeat is an entry whose URL an earlier entry already names.
@@ -328,8 +395,8 @@ func Dedup(entries []Entry) (unique []Entry, repeats []Repeat) {
 		}
 		k, err := urlkey.Key(e.URL)
 		if err != nil {
-			// Valid for checkURL but not for urlkey (a bad port, say):
-			// compare as written.
+			// Valid for CheckURL but not for urlkey (a host name with
+			// characters no host has, say): compare as written.
 			k = e.URL
 		}
 		if first, seen := firstLine[k]; seen {

@@ -161,16 +161,98 @@ func TestCheckURL(t *testing.T) {
 		{"http://a b/", "whitespace"},
 		{"http://a.com/%zz", "unparsable"},
 		{"http://[::1/", "unparsable"},
+		// User information, in every spelling, is refused, and the reason
+		// never repeats the password.
+		{"http://u:pw@host.example/", "user name or password"},
+		{"http://u@host.example/", "user name or password"},
+		{"http://:pw@host.example/", "user name or password"},
+		{"http://@host.example/", "user name or password"},
+		{"https://u:@host.example/a", "add https://host.example/a instead"},
+		{"http://u%40x:p%3Aw@host.example/", "user name or password"},
+		// Ports: 1 to 65535, digits only.
+		{"http://x.example:1/", ""},
+		{"http://x.example:65535/", ""},
+		{"http://x.example:0080/", ""},
+		{"http://x.example:0/", "invalid port \"0\""},
+		{"http://x.example:00/", "invalid port"},
+		{"http://x.example:65536/", "invalid port \"65536\""},
+		{"http://x.example:99999/", "from 1 to 65535"},
+		{"http://x.example:99999999999999999999/", "invalid port"},
+		{"http://x.example:abc/", "invalid port"},
+		{"http://x.example:-1/", "invalid port"},
+		{"http://[::1]:0/", "invalid port"},
+		{"http://x.example:/", ""}, // an empty port is the default one
 	} {
-		err := checkURL(c.raw)
+		err := CheckURL(c.raw)
+		if err != nil && strings.Contains(err.Error(), "pw") {
+			t.Errorf("CheckURL(%q) = %v: repeats the password", c.raw, err)
+		}
+		if userinfo := strings.Contains(c.raw, "@"); userinfo != errors.Is(err, ErrUserinfo) {
+			t.Errorf("CheckURL(%q) = %v: errors.Is(ErrUserinfo) = %v, want %v", c.raw, err, !userinfo, userinfo)
+		}
 		switch {
 		case c.want == "" && err != nil:
-			t.Errorf("checkURL(%q) = %v, want nil", c.raw, err)
+			t.Errorf("CheckURL(%q) = %v, want nil", c.raw, err)
 		case c.want != "" && err == nil:
-			t.Errorf("checkURL(%q) = nil, want %q", c.raw, c.want)
+			t.Errorf("CheckURL(%q) = nil, want %q", c.raw, c.want)
 		case c.want != "" && !strings.Contains(err.Error(), c.want):
-			t.Errorf("checkURL(%q) = %v, want %q", c.raw, err, c.want)
+			t.Errorf("CheckURL(%q) = %v, want %q", c.raw, err, c.want)
 		}
+	}
+}
+
+func TestSourceURL(t *testing.T) {
+	for _, c := range []struct{ raw, want, err string }{
+		{"https://a.example", "https://a.example/", ""},
+		{"HTTPS://a.example/blog", "https://a.example/blog", ""},
+		{"http://a.example:8080", "http://a.example:8080/", ""},
+		{"http://u:pw@a.example/", "", "user name or password"},
+		{"http://a.example:99999/", "", "invalid port"},
+		{"ftp://a.example/", "", "not http or https"},
+	} {
+		got, err := SourceURL(c.raw)
+		switch {
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("SourceURL(%q) = %q, %v; want %q", c.raw, got, err, c.want)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || got != ""):
+			t.Errorf("SourceURL(%q) = %q, %v; want an error with %q", c.raw, got, err, c.err)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://u:pw@a.example/": "http://u:xxxxx@a.example/",
+		"http://u@a.example/":    "http://u@a.example/",
+		"https://a.example/x":    "https://a.example/x",
+		"http://u:pw@a b/%zz":    "(URL not shown: it may hold a password)",
+		"http://a.example/%zz":   "http://a.example/%zz",
+		"mailto:someone@example": "mailto:someone@example",
+	} {
+		if got := Redact(raw); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}
+
+// A list entry with a password is rejected, and the entry keeps the URL
+// without it.
+func TestParseRejectsUserinfo(t *testing.T) {
+	in := "http://u:secret@a.example/\n<not xml>\n"
+	entries, err := Parse(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 2 || !errors.Is(entries[0].Err, ErrUserinfo) || strings.Contains(entries[0].URL, "secret") {
+		t.Fatalf("entries = %+v", entries)
+	}
+	opml := `<opml><body><outline text="x" htmlUrl="https://u:secret@b.example/" xmlUrl="https://u:secret@b.example/feed"/></body></opml>`
+	entries, err = Parse(strings.NewReader(opml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || !errors.Is(entries[0].Err, ErrUserinfo) || strings.Contains(entries[0].URL, "secret") || strings.Contains(entries[0].Err.Error(), "secret") {
+		t.Fatalf("OPML entries = %+v", entries)
 	}
 }
 
@@ -246,11 +328,11 @@ func FuzzParse(f *testing.F) {
 				t.Fatalf("entry line %d (previous %d, %d lines)", e.Line, prev, lines)
 			}
 			prev = e.Line
-			if e.Err == nil && checkURL(e.URL) != nil {
-				t.Fatalf("accepted entry with bad URL %q: %v", e.URL, checkURL(e.URL))
+			if e.Err == nil && CheckURL(e.URL) != nil {
+				t.Fatalf("accepted entry with bad URL %q: %v", e.URL, CheckURL(e.URL))
 			}
-			if e.Feed != "" && checkURL(e.Feed) != nil {
-				t.Fatalf("bad feed URL %q kept: %v", e.Feed, checkURL(e.Feed))
+			if e.Feed != "" && CheckURL(e.Feed) != nil {
+				t.Fatalf("bad feed URL %q kept: %v", e.Feed, CheckURL(e.Feed))
 			}
 		}
 		Dedup(entries)

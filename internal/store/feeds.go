@@ -23,8 +23,11 @@ func scanFeed(sc interface{ Scan(...any) error }) (Feed, error) {
 	return f, err
 }
 
-// AddFeed implements crawl.Store.
+// AddFeed implements crawl.Store. A feed URL a site names with user
+// information is stored without it, as a post's URL is (urlkey): the
+// fetcher sends none, and a stored URL is published.
 func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
+	f.URL = scrub(f.URL)
 	if f.State == "" {
 		f.State = model.FeedActive
 	}

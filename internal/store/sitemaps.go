@@ -31,8 +31,10 @@ const notSkipped = ` AND state <> '` + model.SitemapSkipped + `'`
 
 // AddSitemap implements crawl.Store: known (source, URL) pairs are kept
 // (their state and kind are the crawl's to change, by UpdateSitemap), but a
-// child's lastmod as its index now states it is recorded.
+// child's lastmod as its index now states it is recorded. A URL with user
+// information is stored without it, as AddFeed does.
 func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
+	s.URL = scrub(s.URL)
 	if s.State == "" {
 		s.State = "active"
 	}

@@ -54,8 +54,9 @@ func putLinks(ctx context.Context, tx conn, postID int64, citations []string) er
 }
 
 // Backfill fills in what a migration added but SQL alone cannot compute:
-// the site of sources stored before sites were kept, and the links of
-// posts saved before links were kept. Each part runs once; Open calls it.
+// the site of sources stored before sites were kept, the links of posts
+// saved before links were kept, and source URLs stored with a user name or
+// password (ScrubCredentials). Each part runs once; Open calls it.
 func (d *DB) Backfill(ctx context.Context) error {
 	err := d.tx(ctx, func(tx conn) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, url FROM sources WHERE site = ''`)
@@ -97,7 +98,7 @@ func (d *DB) Backfill(ctx context.Context) error {
 	if err := d.keyPosts(ctx); err != nil {
 		return err
 	}
-	return d.tx(ctx, func(tx conn) error {
+	err = d.tx(ctx, func(tx conn) error {
 		// Whoever inserts the marker does the backfill, in the same
 		// transaction: workers opening together do it once.
 		res, err := tx.ExecContext(ctx, `INSERT INTO store_meta(name, value) VALUES ('links', 'done') ON CONFLICT(name) DO NOTHING`)
@@ -132,6 +133,10 @@ func (d *DB) Backfill(ctx context.Context) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return d.scrubCredentialsOnce(ctx)
 }
 
 // keyPosts brings the posts stored before post URLs were keyed under their

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/sourcelist"
 )
 
 const sourceCols = `id, url, added, discovered, sitemaps_checked, site, discover_after, sitemaps_after, attempts, error`
@@ -25,8 +26,14 @@ func scanSource(sc interface{ Scan(...any) error }) (Source, error) {
 	return s, nil
 }
 
-// AddSource implements crawl.Store; the bool says whether it was new.
+// AddSource implements crawl.Store; the bool says whether it was new. A URL
+// that cannot be a source (sourcelist.CheckURL: one with a user name or
+// password, say) is refused here too, whoever the caller, so that no path
+// stores a credential.
 func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (Source, bool, error) {
+	if err := sourcelist.CheckURL(u); err != nil {
+		return Source{}, false, fmt.Errorf("add source %s: %w", sourcelist.Redact(u), err)
+	}
 	// A source of a site that opted out starts paused, as the opt-out form
 	// promises: nothing of it is ever fetched.
 	site := model.SiteOfURL(u)

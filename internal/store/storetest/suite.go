@@ -44,6 +44,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) crawl.Store) {
 		{"RetrySite", testRetrySite},
 		{"FirstSeen", testFirstSeen},
 		{"Waits", testWaits},
+		{"Credentials", testCredentials},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
