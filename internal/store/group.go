@@ -43,11 +43,12 @@ import (
 // transaction had changed already, and truncates that journal after each of
 // its statements by walking it from the start: two sitemaps of 38,000 long
 // URLs in one batch grew the second's journal (in memory, temp_store) until
-// the process held 1.2 GiB, and walked each of its 150,000 statements
-// through it, for minutes, with every other write waiting (issue 31). So such a write runs in a
-// transaction of its own, between batches, in the order it was queued, and
-// its caller keeps it small; a write's savepoint, and so its journal, is
-// only ever as large as one ordinary write.
+// the process held 1.2 GiB, and walked each of its 100,000-odd statements
+// through it, for minutes, with every other write waiting (issue 31). So
+// such a write runs in a transaction of its own, between batches, in the
+// order it was queued, and its caller keeps it small; what still runs in a
+// savepoint is small too (a sitemap read of at most store.SitemapChunk
+// entries, a page of a feed).
 
 // maxGroup bounds the writes of one transaction, and so its size and the
 // wait of the batch's first caller.
