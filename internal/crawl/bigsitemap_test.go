@@ -104,3 +104,51 @@ func TestBigSitemapReadCancelled(t *testing.T) {
 		t.Errorf("after the next read: posts by state %v, want %d pending and 2 removed", got, entries)
 	}
 }
+
+// A long sitemap found at a well-known path is recorded once a chunk of its
+// entries has shown it is one, and stored as read; found again by a later
+// discovery, when it is held already, its entries are not stored by that
+// fetch (its own schedule reads it).
+func TestBigWellKnownSitemapDiscovered(t *testing.T) {
+	const entries = 2*store.SitemapChunk + 500
+	ctx := context.Background()
+	w := sitemapWorld(t)
+	h := w.web.Host("wellknown.example")
+	h.Robots("User-agent: *\nAllow: /\n")
+	h.Put("/", htmlType, homepage())
+	g := simweb.BigSitemap{Host: h.Name(), Entries: entries, URLBytes: 1300}
+	h.Handle("/sitemap.xml", g)
+	src, _, err := w.db.AddSource(ctx, h.URL("/"), w.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sms := readSitemaps(t, w, src) // discovers it, storing it as its first read
+	if len(sms) != 1 || sms[0].URL != h.URL("/sitemap.xml") || sms[0].Via != model.ViaWellKnown || sms[0].LastRead.IsZero() {
+		t.Fatalf("sitemaps %+v", sms)
+	}
+	if got := postsOf(t, w, src.ID); got[model.PostPending] != entries {
+		t.Fatalf("posts by state %v, want %d pending", got, entries)
+	}
+
+	// A day later the sitemap lists more; a discovery fetches it again as a
+	// candidate but leaves the new entries to the sitemap's own read.
+	w.clock.Advance(25 * time.Hour)
+	g.Entries = entries + 10
+	h.Handle("/sitemap.xml", g)
+	if err := w.c.DiscoverSitemaps(ctx, src); err != nil {
+		t.Fatal(err)
+	}
+	if got := postsOf(t, w, src.ID); got[model.PostPending] != entries {
+		t.Errorf("after a second discovery: posts by state %v, want still %d pending", got, entries)
+	}
+	sms, err = w.db.SourceSitemaps(ctx, src.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.c.ReadSitemap(ctx, sms[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := postsOf(t, w, src.ID); got[model.PostPending] != entries+10 {
+		t.Errorf("after its own read: posts by state %v, want %d pending", got, entries+10)
+	}
+}
