@@ -34,32 +34,6 @@ func sitemapClass(u string) (sitemap.Class, bool) {
 	return c, c.Kind == sitemap.KindPosts || c.Kind == sitemap.KindUnknown
 }
 
-// wantedURLs keeps, in place, the entries of a sitemap of kind k that
-// WantsPage accepts, and counts the others on sm by their kind (pages,
-// taxonomies, authors, other: the kinds WantsPage refuses).
-func wantedURLs(k sitemap.Kind, urls []store.SitemapURL, sm *store.Sitemap) []store.SitemapURL {
-	sm.SkippedPages, sm.SkippedTaxonomies, sm.SkippedAuthors, sm.SkippedOther = 0, 0, 0, 0
-	kept := urls[:0]
-	for _, u := range urls {
-		entry := sitemap.ClassifyEntry(u.Loc)
-		if sitemap.WantsPage(k, entry) {
-			kept = append(kept, u)
-			continue
-		}
-		switch entry.Kind {
-		case sitemap.KindPages:
-			sm.SkippedPages++
-		case sitemap.KindTaxonomies:
-			sm.SkippedTaxonomies++
-		case sitemap.KindAuthors:
-			sm.SkippedAuthors++
-		default:
-			sm.SkippedOther++
-		}
-	}
-	return kept
-}
-
 // skipSitemap records sm as a sitemap that is never read, its name saying
 // it lists class.Kind. One that was read before (by a crawler older than
 // this rule) gave posts: they are withdrawn as a whole read listing

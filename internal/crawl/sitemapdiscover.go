@@ -74,22 +74,45 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 			if !read {
 				continue
 			}
-			got := c.fetchSitemap(ctx, u, "", "")
+			// The candidate is recorded once its body has shown it is a
+			// sitemap: at its end, or, for a long one, once a chunk of its
+			// entries is read, which the store then takes as they come.
+			var sm *store.Sitemap
+			add := func(ctx context.Context) (*store.SitemapIngest, error) {
+				got, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: model.ViaWellKnown, Kind: class.Kind.String()})
+				if err != nil {
+					return nil, err
+				}
+				sm = &got
+				if !got.LastRead.IsZero() {
+					return nil, nil // held already, read by its own schedule
+				}
+				return c.Store.SitemapIngest(got, c.Clock.Now()), nil
+			}
+			sink := &urlSink{kind: class.Kind, open: add, openAfter: store.SitemapChunk}
+			got := c.fetchSitemap(ctx, u, "", "", sink)
+			if sink.err != nil {
+				return fmt.Errorf("sitemap %s: %w", u, sink.err)
+			}
 			if got.res.Outcome != fetch.OutcomeFetched || got.perr != nil {
+				if sm != nil {
+					found++ // recorded, and read again on its schedule
+				}
 				if failed(got.res) && broken == nil {
 					broken = &got.res
 				}
 				continue
 			}
-			sm, err := c.Store.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: u, Via: model.ViaWellKnown, Kind: class.Kind.String()})
-			if err != nil {
-				return err
+			if sm == nil {
+				if err := sink.start(ctx); err != nil {
+					return fmt.Errorf("sitemap %s: %w", u, err)
+				}
 			}
 			found++
 			if !sm.LastRead.IsZero() {
 				continue // held already, read by its own schedule
 			}
-			if err := c.storeSitemap(ctx, sm, got, 0); err != nil {
+			if err := c.storeSitemap(ctx, *sm, got, 0); err != nil {
 				return err
 			}
 		}

@@ -36,8 +36,13 @@ func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) 
 	if sm.State == model.SitemapSkipped {
 		sm.State = "active" // skipped under an older rule: read from now on
 	}
-	got := c.fetchSitemap(ctx, sm.URL, sm.ETag, sm.LastModified)
+	sink := &urlSink{kind: class.Kind, open: func(context.Context) (*store.SitemapIngest, error) {
+		return c.Store.SitemapIngest(sm, c.Clock.Now()), nil
+	}}
+	got := c.fetchSitemap(ctx, sm.URL, sm.ETag, sm.LastModified, sink)
 	if err := ctx.Err(); err != nil {
+		// Whatever chunks were stored stay; nothing is marked removed and
+		// the sitemap is not marked read: it is due again.
 		return err
 	}
 	return c.storeSitemap(ctx, sm, got, depth)
@@ -47,17 +52,115 @@ func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) 
 // parser took of its body.
 type sitemapRead struct {
 	res  fetch.Result
-	urls []store.SitemapURL
+	urls *urlSink // a urlset's entries, handed to the store as they came
 	kids []sitemap.Entry
 	sum  sitemap.Summary
 	perr error // the body is not a sitemap, or broke off
 }
 
+// urlSink takes a urlset's entries as the parser finds them. Those
+// sitemap.WantsPage accepts for a sitemap of kind are handed to the store
+// (store.SitemapIngest, which stores them a chunk at a time) and not kept;
+// the others are counted by their kind. The kind is the sitemap's as named
+// by the URL read (not by where a redirect took it: that is known only at
+// the end). The store's ingest is opened by
+// open, called once, at the first wanted entry, or, with openAfter, once a
+// chunk's worth (store.SitemapChunk) is held: a candidate found at a
+// well-known path is recorded only once its body has shown it is a
+// sitemap. An open that returns no ingest drops the entries (a sitemap
+// held already, not stored again).
+type urlSink struct {
+	kind      sitemap.Kind
+	open      func(context.Context) (*store.SitemapIngest, error) // nil once called
+	openAfter int
+	in        *store.SitemapIngest
+	held      []store.SitemapURL // before open
+	listed    int                // entries of the urlset
+	wanted    int                // of them, handed to the store
+	// the others, by their kind, as Sitemap.SkippedPages... count them
+	pages, taxonomies, authors, other int
+	err                               error // the store's, which stopped the read
+}
+
+// add takes one entry of the urlset; an error (the store's) stops the
+// parse.
+func (s *urlSink) add(ctx context.Context, u store.SitemapURL) error {
+	s.listed++
+	entry := sitemap.ClassifyEntry(u.Loc)
+	if !sitemap.WantsPage(s.kind, entry) {
+		switch entry.Kind {
+		case sitemap.KindPages:
+			s.pages++
+		case sitemap.KindTaxonomies:
+			s.taxonomies++
+		case sitemap.KindAuthors:
+			s.authors++
+		default:
+			s.other++
+		}
+		return nil
+	}
+	s.wanted++
+	if s.open != nil {
+		if len(s.held) < s.openAfter {
+			s.held = append(s.held, u)
+			return nil
+		}
+		if err := s.start(ctx); err != nil {
+			return err
+		}
+	}
+	if s.in == nil {
+		return nil
+	}
+	if err := s.in.Add(ctx, u); err != nil {
+		s.err = err
+		return err
+	}
+	return nil
+}
+
+// start opens the store's ingest and hands it the entries held.
+func (s *urlSink) start(ctx context.Context) error {
+	open := s.open
+	s.open = nil
+	in, err := open(ctx)
+	if err != nil {
+		s.err = err
+		return err
+	}
+	held := s.held
+	s.in, s.held = in, nil
+	if in != nil {
+		if err := in.Add(ctx, held...); err != nil {
+			s.err = err
+			return err
+		}
+	}
+	return nil
+}
+
+// finish stores the entries still held and ends the read, whole or not
+// (store.SitemapIngest.Finish), and counts the entries not wanted on sm.
+func (s *urlSink) finish(ctx context.Context, sm *store.Sitemap, whole bool) (store.Diff, error) {
+	sm.SkippedPages, sm.SkippedTaxonomies, sm.SkippedAuthors, sm.SkippedOther = s.pages, s.taxonomies, s.authors, s.other
+	if s.open != nil {
+		if err := s.start(ctx); err != nil {
+			return store.Diff{}, err
+		}
+	}
+	if s.in == nil {
+		return store.Diff{}, nil
+	}
+	return s.in.Finish(ctx, whole)
+}
+
 // fetchSitemap reads u (conditionally with the validators given), the
 // body parsed as it arrives, under the sitemap protocol's limits (50,000
-// entries, 50 MB uncompressed), never held whole.
-func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string) sitemapRead {
-	var r sitemapRead
+// entries, 50 MB uncompressed), never held whole: a urlset's entries go to
+// urls as they are found (and, through it, to the store a chunk at a time).
+func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string, urls *urlSink) sitemapRead {
+	r := sitemapRead{urls: urls}
 	read := func(finalURL string, body io.Reader) {
 		base, _ := url.Parse(finalURL)
 		r.sum, r.perr = sitemap.Read(body, sitemap.Options{Base: base}, func(e sitemap.Entry) error {
@@ -65,8 +168,7 @@ func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string
 				r.kids = append(r.kids, e)
 				return nil
 			}
-			r.urls = append(r.urls, store.SitemapURL{Loc: e.Loc, Lastmod: e.Lastmod})
-			return nil
+			return urls.add(ctx, store.SitemapURL{Loc: e.Loc, Lastmod: e.Lastmod})
 		})
 	}
 	r.res = c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap, ETag: etag, LastModified: lastModified, Stream: read})
@@ -77,8 +179,15 @@ func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string
 // diffed against the last read and the others counted, an index's
 // children with their kinds (read in turn below maxIndexDepth, unless
 // skipped), the validators for the next read; a fault that says "try
-// later" leaves sm as it was until its retry.
+// later" leaves sm as it was until its retry. The urlset's entries were
+// handed to the store as they came (urlSink): what it stored before a
+// fault stays, but nothing is marked removed unless the read was whole,
+// and sm is marked read only once every entry is stored.
 func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitemapRead, depth int) error {
+	if err := got.urls.err; err != nil {
+		// The store failed mid-read: sm stays as it was, due again.
+		return fmt.Errorf("sitemap %s: %w", sm.URL, err)
+	}
 	res, now := got.res, c.Clock.Now()
 	if res.Moved && res.FinalURL != sm.URL && (res.Outcome == fetch.OutcomeFetched || res.Outcome == fetch.OutcomeUnchanged) {
 		// Moved for good: read where it lives from now on (the old URL is
@@ -103,7 +212,8 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		return c.Store.UpdateSitemap(ctx, sm)
 	case fetch.OutcomeFetched:
 	default:
-		// What the parser took before the body failed is dropped with it.
+		// What the parser handed to the store before the body failed is
+		// kept (new posts, lastmods); nothing is removed.
 		if retry, ok := c.retryOf(ctx, sm.URL, res, sm.Attempts); ok {
 			sm.Attempts, sm.RetryAt, sm.Error = retry.Attempts, retry.At, retry.Error
 			c.log().Info("sitemap to be retried", "sitemap", sm.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
@@ -124,18 +234,16 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		// did not reach is taken as removed.
 		c.log().Warn("sitemap truncated", "sitemap", sm.URL, "reason", got.sum.Reason, "entries", got.sum.Entries())
 	}
-	if len(got.urls) > 0 || got.sum.Format != sitemap.FormatIndex {
+	if got.urls.listed > 0 || got.sum.Format != sitemap.FormatIndex {
 		// The entries not wanted are left out of the read as if the
 		// sitemap did not list them: a whole read withdraws one an older
 		// rule took for a post.
-		listed := len(got.urls)
-		wanted := wantedURLs(class.Kind, got.urls, &sm)
-		diff, err := c.Store.IngestSitemap(ctx, sm, now, wanted, got.sum.Whole())
+		diff, err := got.urls.finish(ctx, &sm, got.sum.Whole())
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}
 		c.progress.Load().posts(diff.New, diff.Modified, diff.Removed)
-		c.log().Info("sitemap read", "sitemap", sm.URL, "kind", class.Kind, "urls", listed, "wanted", len(wanted),
+		c.log().Info("sitemap read", "sitemap", sm.URL, "kind", class.Kind, "urls", got.urls.listed, "wanted", got.urls.wanted,
 			"new", diff.New, "modified", diff.Modified, "removed", diff.Removed, "returned", diff.Returned, "whole", got.sum.Whole(),
 			"skipped_pages", sm.SkippedPages, "skipped_taxonomies", sm.SkippedTaxonomies, "skipped_authors", sm.SkippedAuthors,
 			"skipped_other", sm.SkippedOther)

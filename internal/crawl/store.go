@@ -76,9 +76,14 @@ type Store interface {
 	// IngestSitemap stores one whole or partial read of a urlset: new URLs
 	// become pending posts, advanced lastmods make a re-fetch due, and
 	// (when whole) URLs the sitemap no longer lists are marked removed.
-	// All of it in one transaction. now is the read's time: the FirstSeen
-	// of the posts it adds.
+	// A read of at most store.SitemapChunk entries is one transaction; a
+	// longer one is stored a chunk to a transaction, removals last. now is
+	// the read's time: the FirstSeen of the posts it adds.
 	IngestSitemap(ctx context.Context, sm store.Sitemap, now time.Time, urls []store.SitemapURL, whole bool) (store.Diff, error)
+	// SitemapIngest is IngestSitemap for a read whose entries are handed
+	// over as the parser finds them (store.SitemapIngest: Add, then
+	// Finish), so that they are never all held.
+	SitemapIngest(sm store.Sitemap, now time.Time) *store.SitemapIngest
 
 	// AddPosts inserts the posts whose URL is new (first seen at their
 	// Seen), in one transaction; a known URL inserts nothing, but an

@@ -165,6 +165,19 @@ func (d *DB) tx(ctx context.Context, fn func(conn) error) error {
 	}
 }
 
+// txAlone is tx for a write too big to share a transaction with others
+// (a chunk of a large sitemap read): with GroupCommit it runs in a
+// transaction of its own, between the group's batches and with no
+// savepoint (group.go, runAlone); without, as tx. With GroupCommit its
+// statements are not cut off when ctx ends, so fn checks ctx between them;
+// either way, its failure rolls back its own work alone.
+func (d *DB) txAlone(ctx context.Context, fn func(conn) error) error {
+	if d.group != nil {
+		return d.group.runAlone(ctx, fn)
+	}
+	return d.tx(ctx, fn)
+}
+
 // writer is d.w: ExecContext runs one statement as a write of its own.
 // A write of several statements, or one that reads, is a DB.tx.
 type writer struct{ db *DB }

@@ -36,6 +36,19 @@ import (
 // simulated sites it gathered 27 writes a commit on the first day and 24
 // on the second, against 12 and 14 at 5 ms, for 4–15% more requests per
 // CPU-second and no simulated time lost.
+//
+// A write too big to share a transaction (runAlone: a chunk of a large
+// sitemap read) is not put in a savepoint. SQLite copies into a savepoint's
+// sub-journal every page it changes that an earlier write of the
+// transaction had changed already, and truncates that journal after each of
+// its statements by walking it from the start: two sitemaps of 38,000 long
+// URLs in one batch grew the second's journal (in memory, temp_store) until
+// the process held 1.2 GiB, and walked each of its 100,000-odd statements
+// through it, for minutes, with every other write waiting (issue 31). So
+// such a write runs in a transaction of its own, between batches, in the
+// order it was queued, and its caller keeps it small; what still runs in a
+// savepoint is small too (a sitemap read of at most store.SitemapChunk
+// entries, a page of a feed).
 
 // maxGroup bounds the writes of one transaction, and so its size and the
 // wait of the batch's first caller.
@@ -107,6 +120,8 @@ func (db *DB) GroupStats() GroupStats {
 type writeCall struct {
 	ctx context.Context
 	fn  func(conn) error
+	// alone: run in a transaction of its own, with no savepoint (runAlone).
+	alone bool
 	// state moves once, from waiting to taken (by the writer, which then
 	// answers) or to withdrawn (by the caller, whose context ended first).
 	state    atomic.Int32
@@ -132,10 +147,23 @@ func newGroupCommit(db *DB) *groupCommit {
 // taken, the write is committed or fails on its own merits, and run
 // returns only then.
 func (g *groupCommit) run(ctx context.Context, fn func(conn) error) error {
+	return g.queue(ctx, &writeCall{ctx: ctx, fn: fn, answered: make(chan struct{})})
+}
+
+// runAlone is run for a write that must not share a transaction: it is
+// committed in one of its own, after the writes queued before it and
+// before those queued after, with no savepoint around it (see above). fn
+// should check ctx between its statements, which are not cut off: its
+// caller's end ends it early, and an error rolls back fn's work alone.
+func (g *groupCommit) runAlone(ctx context.Context, fn func(conn) error) error {
+	return g.queue(ctx, &writeCall{ctx: ctx, fn: fn, alone: true, answered: make(chan struct{})})
+}
+
+// queue hands c to the writer and waits for its answer (run).
+func (g *groupCommit) queue(ctx context.Context, c *writeCall) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	c := &writeCall{ctx: ctx, fn: fn, answered: make(chan struct{})}
 	g.mu.Lock()
 	if g.closed {
 		g.mu.Unlock()
@@ -182,7 +210,7 @@ func (g *groupCommit) loop() {
 	for range g.wake {
 		for {
 			g.mu.Lock()
-			if g.contended && !g.closed && len(g.waiting) > 0 && len(g.waiting) < maxGroup {
+			if g.contended && !g.closed && len(g.waiting) > 0 && len(g.waiting) < maxGroup && !g.waiting[0].alone {
 				before := len(g.waiting)
 				g.mu.Unlock()
 				g.delays.Add(1)
@@ -190,7 +218,7 @@ func (g *groupCommit) loop() {
 				g.mu.Lock()
 				g.contended = len(g.waiting) > before
 			}
-			n := min(len(g.waiting), maxGroup)
+			n := g.batchLen()
 			batch := g.waiting[:n]
 			g.waiting = slices.Clone(g.waiting[n:])
 			closed := g.closed
@@ -204,6 +232,22 @@ func (g *groupCommit) loop() {
 			g.commit(batch)
 		}
 	}
+}
+
+// batchLen is how many of the writes waiting the next transaction takes:
+// up to maxGroup, stopping short of the first that runs alone, or that one
+// write alone. g.mu is held.
+func (g *groupCommit) batchLen() int {
+	n := min(len(g.waiting), maxGroup)
+	for i, c := range g.waiting[:n] {
+		switch {
+		case c.alone && i == 0:
+			return 1
+		case c.alone:
+			return i
+		}
+	}
+	return n
 }
 
 // sleep waits d, or, with a commit clock, until d has passed on it if
@@ -236,6 +280,10 @@ func (g *groupCommit) commit(batch []*writeCall) {
 		todo = append(todo, c)
 	}
 	if len(todo) == 0 {
+		return
+	}
+	if todo[0].alone { // batchLen gave it a batch of its own
+		g.commitAlone(todo[0])
 		return
 	}
 	g.batches.Add(1)
@@ -281,6 +329,32 @@ func (g *groupCommit) commit(batch []*writeCall) {
 	g.contended = g.contended || len(g.waiting) > 0
 	g.mu.Unlock()
 	g.answerAll(todo)
+}
+
+// commitAlone runs c's write in a transaction of its own, with no
+// savepoint: rolled back if it fails, committed otherwise.
+func (g *groupCommit) commitAlone(c *writeCall) {
+	g.batches.Add(1)
+	g.writes.Add(1)
+	defer func() {
+		g.mu.Lock()
+		g.contended = g.contended || len(g.waiting) > 0
+		g.mu.Unlock()
+		close(c.answered)
+	}()
+	tx, err := g.db.wdb.BeginTx(context.Background(), nil)
+	if err != nil {
+		c.err = fmt.Errorf("begin: %w", err)
+		return
+	}
+	c.panicked, c.err = call(c.fn, conn{x: tx, db: g.db, uncancelled: true, pool: g.db.wdb, tx: tx})
+	if c.err != nil || c.panicked != nil {
+		tx.Rollback()
+		return
+	}
+	if err := tx.Commit(); err != nil {
+		c.err = fmt.Errorf("commit: %w", err)
+	}
 }
 
 // one runs c's write in a savepoint of tx, rolled back to it when the
