@@ -1,6 +1,7 @@
 package main
 
 import (
+	"corpus.blog/corpusbot/internal/config"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -46,5 +47,36 @@ func TestDocsStayInTheRepo(t *testing.T) {
 		if _, err := os.Stat(path); err != nil {
 			t.Errorf("README links %s: %v", m[1], err)
 		}
+	}
+}
+
+// TestReadmeSettings: the README's settings table has a row for every
+// setting of the code's one table, with its default, and no other.
+func TestReadmeSettings(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := regexp.MustCompile("(?m)^\\| `([A-Z_]+)` \\| `([^`]*)` \\|")
+	rows := map[string]string{}
+	for _, m := range row.FindAllStringSubmatch(string(readme), -1) {
+		rows[m[1]] = m[2]
+	}
+	entries := config.Defaults().Entries()
+	for _, e := range entries {
+		want := e.Default
+		if want == "" {
+			want = `""`
+		}
+		got, ok := rows[e.Name]
+		switch {
+		case !ok:
+			t.Errorf("README's settings table has no row for %s", e.Name)
+		case got != want:
+			t.Errorf("README says %s defaults to %s, the code %s", e.Name, got, want)
+		}
+	}
+	if len(rows) != len(entries) {
+		t.Errorf("README's settings table has %d rows, the code %d settings", len(rows), len(entries))
 	}
 }

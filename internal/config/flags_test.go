@@ -15,7 +15,7 @@ func TestRegisterFlags(t *testing.T) {
 	want := []string{
 		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "concurrency", "db", "disallowed-recheck",
 		"feed-budget", "feed-interval", "feed-max-interval", "feed-schedule", "log-format", "log-level", "metrics-allowed-networks", "min-gap", "proxy-dns", "public-url", "push-lease", "push-safety-poll", "refusal-recheck", "request-log-retention", "retry-attempts", "retry-window", "robots-guess-ttl", "robots-ttl", "run-interval",
-		"sitemap-interval", "trusted-proxies", "user-agent", "warc-dir",
+		"sitemap-interval", "sitemap-recheck", "trusted-proxies", "user-agent", "warc-dir",
 	}
 	if len(names) != len(want) {
 		t.Fatalf("flags = %v, want %v", names, want)

@@ -22,6 +22,7 @@ type Settings struct {
 	FeedBudget          int           // feed polls an hour at most
 	FeedMaxInterval     time.Duration // adaptive: the longest any feed waits
 	SitemapInterval     time.Duration
+	SitemapRecheck      time.Duration // a child sitemap whose index entry did not change is still re-read this often
 	DisallowedRecheck   time.Duration // how often a feed robots.txt disallows is tried again
 	RunInterval         time.Duration // how often `run` starts a round of due work
 	PushSafetyPoll      time.Duration // a feed pushed by WebSub is still polled at least this often
@@ -59,6 +60,7 @@ func Defaults() Settings {
 		FeedBudget:          300,
 		FeedMaxInterval:     7 * 24 * time.Hour,
 		SitemapInterval:     24 * time.Hour,
+		SitemapRecheck:      7 * 24 * time.Hour,
 		DisallowedRecheck:   168 * time.Hour,
 		RunInterval:         time.Hour,
 		PushSafetyPoll:      7 * 24 * time.Hour,

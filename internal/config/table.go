@@ -97,6 +97,10 @@ var table = []spec{
 		func(s *Settings) *time.Duration { return &s.FeedMaxInterval }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
 	define("SITEMAP_INTERVAL", "how old a sitemap's last read must be before it is read again (0: read at every round)",
 		func(s *Settings) *time.Duration { return &s.SitemapInterval }, durationKind, compressible(time.Minute, 30*24*time.Hour)),
+	// WordPress and Yoast give a child's <lastmod> in the index as its
+	// newest post's date, so a removal leaves the index byte-identical.
+	define("SITEMAP_RECHECK", "how often a child sitemap whose entry in its index did not change is read again all the same, conditionally, so that a post removed from it is seen (0: at every read of its index)",
+		func(s *Settings) *time.Duration { return &s.SitemapRecheck }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
 	define("DISALLOWED_RECHECK", "how often a feed that robots.txt disallows is checked again, so that it resumes by itself when the rule goes (0: at every round)",
 		func(s *Settings) *time.Duration { return &s.DisallowedRecheck }, durationKind, compressible(time.Hour, 90*24*time.Hour)),
 	define("RUN_INTERVAL", "how often corpusbot run starts a round of the work that is due, whatever the last round still has in flight (the seed's hourly runs; 0: a round a second)",

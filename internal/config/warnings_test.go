@@ -22,6 +22,7 @@ var compressed = []struct {
 	{"FEED_INTERVAL", time.Minute, 30 * 24 * time.Hour},
 	{"FEED_MAX_INTERVAL", time.Hour, 90 * 24 * time.Hour},
 	{"SITEMAP_INTERVAL", time.Minute, 30 * 24 * time.Hour},
+	{"SITEMAP_RECHECK", time.Hour, 90 * 24 * time.Hour},
 	{"DISALLOWED_RECHECK", time.Hour, 90 * 24 * time.Hour},
 	{"RUN_INTERVAL", time.Minute, 7 * 24 * time.Hour},
 	{"PUSH_SAFETY_POLL", time.Hour, 90 * 24 * time.Hour},

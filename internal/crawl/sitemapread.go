@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"corpus.blog/corpusbot/internal/config"
 	"fmt"
 	"io"
 	"net/url"
@@ -271,11 +272,23 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 	return c.Store.UpdateSitemap(ctx, sm)
 }
 
+// childDue reports whether the child sitemap k of an index being read is
+// due for a read of its own at now: never read; its lastmod in the index
+// advanced since it was; without a lastmod, SITEMAP_INTERVAL since its last
+// read; and in any case SITEMAP_RECHECK since its last read. The last is
+// for the indexes WordPress and Yoast write, whose child lastmod is the
+// newest post's date: a post removed leaves the index byte-identical, and
+// only a read of the child itself (conditional, so a 304 if nothing
+// changed) can see the removal.
+func childDue(k store.Sitemap, now time.Time, s config.Settings) bool {
+	sinceRead := now.Sub(k.LastRead)
+	return k.LastRead.IsZero() || k.Lastmod.After(k.ReadLastmod) ||
+		(k.Lastmod.IsZero() && sinceRead >= s.SitemapInterval) || sinceRead >= s.SitemapRecheck
+}
+
 // readChildren reads an index's children newest lastmod first, skipping
 // those whose name says they list no posts (recorded as skipped, when a
-// row is not yet), those read since their lastmod last advanced (a child
-// without a lastmod is read when SITEMAP_INTERVAL has passed since its last
-// read) and those waiting for a retry.
+// row is not yet), those not due (childDue) and those waiting for a retry.
 func (c *Crawler) readChildren(ctx context.Context, parent store.Sitemap, depth int) error {
 	kids, err := c.Store.ChildSitemaps(ctx, parent.ID)
 	if err != nil {
@@ -290,8 +303,7 @@ func (c *Crawler) readChildren(ctx context.Context, parent store.Sitemap, depth 
 			}
 			continue
 		}
-		due := k.LastRead.IsZero() || k.Lastmod.After(k.ReadLastmod) ||
-			(k.Lastmod.IsZero() && c.Clock.Now().Sub(k.LastRead) >= c.Settings.SitemapInterval)
+		due := childDue(k, c.Clock.Now(), c.Settings)
 		if !due || k.RetryAt.After(c.Clock.Now()) { // a retry is read at its time, by the frontier
 			continue
 		}
