@@ -121,15 +121,16 @@ func sizeWords(n int64) string {
 // feedRule says how often feeds and sitemaps are read, under the schedule
 // in force.
 func feedRule(s config.Settings) rule {
-	sitemaps := fmt.Sprintf("a sitemap when its last read is older than %s. Only page one of a feed is read on each visit.", humanDuration(s.SitemapInterval))
+	sitemaps := fmt.Sprintf("a sitemap when its last read is older than %s, and a sitemap an index lists when the index says it changed, or at least once every %s "+
+		"(conditionally: an unchanged one costs the site a 304). Only page one of a feed is read on each visit.", humanDuration(s.SitemapInterval), humanDuration(s.SitemapRecheck))
 	if s.FeedSchedule == config.ScheduleFixed {
 		return rule{Text: fmt.Sprintf("A feed is read when its last read is older than %s; %s", humanDuration(s.FeedInterval), sitemaps),
-			Settings: []string{"FEED_SCHEDULE", "FEED_INTERVAL", "SITEMAP_INTERVAL"}}
+			Settings: []string{"FEED_SCHEDULE", "FEED_INTERVAL", "SITEMAP_INTERVAL", "SITEMAP_RECHECK"}}
 	}
 	return rule{Text: fmt.Sprintf("A feed is read as often as it publishes: a blog that posts every day more often than one that posts every month, "+
 		"on average once every %s and never less than once every %s, and never more than %d feed reads an hour in all; %s",
 		humanDuration(s.FeedInterval), humanDuration(s.FeedMaxInterval), s.FeedBudget, sitemaps),
-		Settings: []string{"FEED_SCHEDULE", "FEED_INTERVAL", "FEED_MAX_INTERVAL", "FEED_BUDGET", "SITEMAP_INTERVAL"}}
+		Settings: []string{"FEED_SCHEDULE", "FEED_INTERVAL", "FEED_MAX_INTERVAL", "FEED_BUDGET", "SITEMAP_INTERVAL", "SITEMAP_RECHECK"}}
 }
 
 // pushRule says when feeds are pushed by WebSub instead of polled.
