@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -20,6 +21,25 @@ type Findings struct {
 	FeedStates map[string]int
 	Sitemaps   int
 	Gaps       []Gap
+	// Children counts the child sitemaps the crawl reads (listed by an
+	// index, not skipped), of ChildSites sites: each is re-read at least
+	// once per SITEMAP_RECHECK though its index entry did not change
+	// (Recheck is the setting in force, RecheckPerWeek the cost).
+	Children, ChildSites int
+	Recheck              time.Duration
+	SitemapInterval      time.Duration
+}
+
+// RecheckPerWeek is what SITEMAP_RECHECK costs the sites in a week at
+// most: each child sitemap read once per SITEMAP_RECHECK, or per
+// SITEMAP_INTERVAL if that is longer (a child is only looked at when its
+// index is read). Most of these reads are answered 304.
+func (f Findings) RecheckPerWeek() float64 {
+	every := max(f.Recheck, f.SitemapInterval)
+	if every <= 0 || f.Children == 0 {
+		return 0
+	}
+	return float64(f.Children) * float64(7*24*time.Hour) / float64(every)
 }
 
 // Gap is why some or all of a source was not indexed.
@@ -30,7 +50,7 @@ type Gap struct {
 
 // findings reads the store as the coverage page would.
 func findings(ctx context.Context, b *bot) (Findings, error) {
-	f := Findings{PostStates: map[string]int{}, FeedStates: map[string]int{}}
+	f := Findings{PostStates: map[string]int{}, FeedStates: map[string]int{}, Recheck: b.s.SitemapRecheck, SitemapInterval: b.s.SitemapInterval}
 	held, err := posts(ctx, b.st)
 	if err != nil {
 		return f, err
@@ -82,6 +102,23 @@ func sourceGap(ctx context.Context, st crawl.Store, src store.Source, states map
 		return g, err
 	}
 	f.Sitemaps += len(sms)
+	children := 0
+	for _, sm := range sms {
+		kids, err := st.ChildSitemaps(ctx, sm.ID)
+		if err != nil {
+			return g, err
+		}
+		f.Sitemaps += len(kids) // SourceSitemaps lists the top level only
+		for _, k := range kids {
+			if k.State != model.SitemapSkipped {
+				children++
+			}
+		}
+	}
+	if children > 0 {
+		f.Children += children
+		f.ChildSites++
+	}
 	site := model.Site(u.Host)
 	origin, _ := st.Origin(ctx, model.OriginOf(u)) // absent: never asked
 	refusal, _ := st.Refusal(ctx, site)

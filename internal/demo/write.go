@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Write prints the report for an operator: per day a table of requests by
@@ -45,6 +46,12 @@ func (r *Report) Write(w io.Writer) error {
 	p("  posts:    %s\n", counts(f.PostStates))
 	p("  feeds:    %s\n", counts(f.FeedStates))
 	p("  sitemaps: %s (indexes and their children included)\n", num(f.Sitemaps))
+	if f.Children > 0 {
+		p("  SITEMAP_RECHECK (%s): %s child sitemaps of %d sites are read again at least that often, though their\n"+
+			"  index says nothing changed, so that a removal is seen: at most %.1f requests a week, %.1f per such site\n"+
+			"  (conditional: an unchanged child costs a 304)\n",
+			humanDays(f.Recheck), num(f.Children), f.ChildSites, f.RecheckPerWeek(), f.RecheckPerWeek()/float64(f.ChildSites))
+	}
 
 	p("\nGaps, source by source (what the coverage page shows)\n")
 	width := 0
@@ -182,4 +189,17 @@ func sortedKeys(m map[string]int) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// humanDays says a duration in days when it is whole days ("7 days"), as
+// Go would otherwise ("168h0m0s").
+func humanDays(d time.Duration) string {
+	if d > 0 && d%(24*time.Hour) == 0 {
+		n := int(d / (24 * time.Hour))
+		if n == 1 {
+			return "1 day"
+		}
+		return fmt.Sprintf("%d days", n)
+	}
+	return d.String()
 }
