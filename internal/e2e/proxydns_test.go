@@ -127,18 +127,7 @@ func TestBinaryProxyDNS(t *testing.T) {
 	if !strings.Contains(run.Stderr, "error_reasons=\"private address refused×3\"") || strings.Contains(run.Stderr, "site "+nxBlog) {
 		t.Errorf("run --once, PROXY_DNS=proxy: exit %d, want only the private literals refused:\n%s", run.Code, run.Stderr)
 	}
-	r := env.Run(t, time.Minute, "export")
-	if r.Code != 0 {
-		t.Fatalf("export: %d %s", r.Code, r.Stderr)
-	}
-	for _, u := range urls {
-		if !strings.Contains(r.Stdout, `"url":"`+u+`"`) {
-			t.Errorf("export lacks %s:\n%s", u, r.Stdout)
-		}
-	}
-	if n := strings.Count(r.Stdout, `"state":"indexed"`); n != len(urls) {
-		t.Errorf("%d posts indexed, want %d:\n%s", n, len(urls), r.Stdout)
-	}
+	wantIndexed(t, env, urls)
 	if src := exportSources(t, env)[blogSource]; src.Robots.State != "parsed" {
 		t.Errorf("PROXY_DNS=proxy: robots %+v, want the file read through the proxy", src.Robots)
 	}

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -23,18 +22,7 @@ func TestBinaryCrawlsThroughProxy(t *testing.T) {
 	if r := env.Run(t, 2*time.Minute, "run", "--once"); r.Code != 0 {
 		t.Fatalf("run --once: %d %s", r.Code, r.Stderr)
 	}
-	r := env.Run(t, time.Minute, "export")
-	if r.Code != 0 {
-		t.Fatalf("export: %d %s", r.Code, r.Stderr)
-	}
-	for _, u := range urls {
-		if !strings.Contains(r.Stdout, `"url":"`+u+`"`) {
-			t.Errorf("export lacks %s:\n%s", u, r.Stdout)
-		}
-	}
-	if n := strings.Count(r.Stdout, `"state":"indexed"`); n != len(urls) {
-		t.Errorf("%d posts indexed, want %d:\n%s", n, len(urls), r.Stdout)
-	}
+	wantIndexed(t, env, urls)
 	if v := web.Violations("CorpusBot/1.0 (+https://corpus.blog/crawler)", "CorpusBot", func(string) time.Duration { return 50 * time.Millisecond }); len(v) > 0 {
 		t.Errorf("politeness violations: %v", v)
 	}

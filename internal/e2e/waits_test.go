@@ -37,17 +37,6 @@ func troubledWeb(t *testing.T) (*simweb.Web, []string) {
 	return web, healthy
 }
 
-func addSources(t *testing.T, env *binarytest.Env, hosts ...string) {
-	t.Helper()
-	args := []string{"sources", "add"}
-	for _, h := range hosts {
-		args = append(args, "http://"+h+"/")
-	}
-	if r := env.Run(t, time.Minute, args...); r.Code != 0 {
-		t.Fatalf("sources add: %d %s", r.Code, r.Stderr)
-	}
-}
-
 // requestsTo counts the requests web saw for host.
 func requestsTo(web *simweb.Web, host string) int { return len(web.RequestsTo(host)) }
 
