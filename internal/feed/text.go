@@ -71,12 +71,23 @@ func htmlText(s string) string {
 	}
 	var b strings.Builder
 	z := xhtml.NewTokenizerFragment(strings.NewReader(s), "div")
+	hidden := 0 // inside <script> or <style>, whose content is code, not text
 	for {
 		switch z.Next() {
 		case xhtml.ErrorToken:
 			return collapseSpace(b.String())
+		case xhtml.StartTagToken:
+			if isHiddenTag(z) {
+				hidden++
+			}
+		case xhtml.EndTagToken:
+			if hidden > 0 && isHiddenTag(z) {
+				hidden--
+			}
 		case xhtml.TextToken:
-			b.Write(z.Text())
+			if hidden == 0 {
+				b.Write(z.Text())
+			}
 		}
 	}
 }

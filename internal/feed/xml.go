@@ -219,9 +219,11 @@ func (r *xmlReader) skip() error {
 
 // text reads the rest of the element and returns all its character data —
 // every text and CDATA piece, in child elements too — joined first and
-// trimmed after, so that split CDATA sections lose nothing.
+// trimmed after, so that split CDATA sections lose nothing. A child <script>
+// or <style> (inline XHTML) holds code, not text, and gives nothing.
 func (r *xmlReader) text() (string, error) {
 	r.buf = r.buf[:0]
+	hiddenAt := 0 // the depth of the outermost open script or style; 0 when none
 	for depth := 0; ; {
 		tok, err := r.d.Token()
 		if err != nil {
@@ -229,16 +231,29 @@ func (r *xmlReader) text() (string, error) {
 		}
 		switch t := tok.(type) {
 		case xml.CharData:
-			r.buf = append(r.buf, t...)
+			if hiddenAt == 0 {
+				r.buf = append(r.buf, t...)
+			}
 		case xml.StartElement:
 			depth++
+			if hiddenAt == 0 && isHiddenElement(t.Name.Local) {
+				hiddenAt = depth
+			}
 		case xml.EndElement:
 			if depth == 0 {
 				return string(bytes.TrimSpace(r.buf)), nil
 			}
+			if depth == hiddenAt {
+				hiddenAt = 0
+			}
 			depth--
 		}
 	}
+}
+
+// isHiddenElement reports whether an element's content is never text.
+func isHiddenElement(local string) bool {
+	return strings.EqualFold(local, "script") || strings.EqualFold(local, "style")
 }
 
 // markup reads the rest of an element holding inline XHTML (Atom
