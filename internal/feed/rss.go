@@ -39,7 +39,8 @@ func (p *rssParser) document() error {
 }
 
 func (p *rssParser) channel() error {
-	return p.r.children(func(el xml.StartElement, sp space) error {
+	var dcTitle string // the channel's title when it has no <title> of its own
+	err := p.r.children(func(el xml.StartElement, sp space) error {
 		switch {
 		case isCore(sp) && el.Name.Local == "title":
 			t, err := p.r.text()
@@ -47,6 +48,8 @@ func (p *rssParser) channel() error {
 				p.f.Title = rssTitle(t)
 			}
 			return err
+		case sp == spaceDC && el.Name.Local == "title":
+			return textOnce(p.r, &dcTitle)
 		case isCore(sp) && el.Name.Local == "link" && !hasHref(el):
 			t, err := p.r.text()
 			if p.f.Link == "" {
@@ -64,6 +67,10 @@ func (p *rssParser) channel() error {
 		}
 		return p.r.skip()
 	})
+	if p.f.Title == "" {
+		p.f.Title = rssTitle(dcTitle)
+	}
+	return err
 }
 
 func (p *rssParser) channelLink(el xml.StartElement) {
