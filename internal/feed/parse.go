@@ -87,11 +87,11 @@ func trimLeadingSpace(b []byte) []byte {
 
 // looksLikeHTML catches the pages many sites serve with status 200 where a
 // feed used to be, before the XML decoder makes a less helpful complaint.
-// A page that opens with a comment or anything else is caught later by its
-// root element.
+// A page that opens with a DOCTYPE, a comment or anything else is caught
+// later by its root element: a DOCTYPE alone does not decide, since feeds
+// carry an XHTML one too.
 func looksLikeHTML(b []byte) bool {
-	head := b[:min(len(b), 64)]
-	return hasPrefixFold(head, "<!doctype html") || hasPrefixFold(head, "<html")
+	return hasPrefixFold(b, "<html")
 }
 
 func hasPrefixFold(b []byte, p string) bool {
