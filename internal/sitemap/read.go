@@ -240,6 +240,7 @@ func (rd *reader) finish(err error) error {
 // emit gives one entry to fn, unless its loc is unusable or the entry limit
 // is reached. lastmod is its W3C lastmod, if it has one.
 func (rd *reader) emit(typ Type, loc []byte, lastmod *field) error {
+	loc = trimLoc(loc)
 	if !validLoc(loc) {
 		rd.sum.Skipped++
 		return nil

@@ -34,7 +34,7 @@ func refRead(r io.Reader, fn func(Entry)) (Format, error) {
 		doctypeSaysHTML  bool
 		errNotURLSet     = errors.New("not a urlset or sitemapindex")
 		errUnclosedRoot  = errors.New("the root element is not closed")
-		trim             = func(b []byte) []byte { return trimSpace(b) }
+		trim             = func(b []byte) []byte { return trimLoc(trimSpace(b)) }
 		directiveDoctype = func(dir []byte) string {
 			dec := &decoder{}
 			dec.noteDoctype(dir)

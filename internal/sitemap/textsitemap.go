@@ -72,7 +72,7 @@ func (rd *reader) textLine(line []byte) error {
 
 // isTextURL reports whether a non-blank, trimmed line of a text sitemap is
 // an entry, as textLine decides it.
-func isTextURL(line []byte) bool { return !hasMarkup(line) && validLoc(line) }
+func isTextURL(line []byte) bool { return !hasMarkup(line) && validLoc(trimLoc(line)) }
 
 // judgeText decides whether the start of a document that is neither XML nor
 // JSON is a text sitemap. A text sitemap is one URL a line, and lines that
