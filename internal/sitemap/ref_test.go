@@ -23,19 +23,19 @@ func refRead(r io.Reader, fn func(Entry)) (Format, error) {
 	d := xml.NewDecoder(r)
 	d.CharsetReader = charset.NewReaderLabel
 	var (
-		format           Format
-		depth            int
-		space, entry     string
-		typ              Type
-		inEntry          bool
-		loc, lastmod     []byte
-		sawLoc, sawLmod  bool
-		locDone          bool // the entry's <loc> closed
-		into             *[]byte
-		errNotURLSet     = errors.New("not a urlset or sitemapindex")
-		errUnclosedRoot  = errors.New("the root element is not closed")
-		trim             = func(b []byte) []byte { return trimLoc(trimSpace(b)) }
-		emit             = func() {
+		format          Format
+		depth           int
+		space, entry    string
+		typ             Type
+		inEntry         bool
+		loc, lastmod    []byte
+		sawLoc, sawLmod bool
+		locDone         bool // the entry's <loc> closed
+		into            *[]byte
+		errNotURLSet    = errors.New("not a urlset or sitemapindex")
+		errUnclosedRoot = errors.New("the root element is not closed")
+		trim            = func(b []byte) []byte { return trimLoc(trimSpace(b)) }
+		emit            = func() {
 			if l := trim(loc); validLoc(l) {
 				e := Entry{Type: typ, Loc: string(l)}
 				if sawLmod {
