@@ -66,6 +66,16 @@ func sitemapParse(env environment, args []string) error {
 	if err != nil {
 		return err
 	}
+	if sum.Format == sitemap.FormatText && sum.Skipped > 0 {
+		// The entries are printed all the same; the note says that lines
+		// were left out, so that a document of mostly junk does not pass
+		// for a short sitemap.
+		lines := "lines that are"
+		if sum.Skipped == 1 {
+			lines = "line that is"
+		}
+		fmt.Fprintf(env.stderr, "corpusbot sitemap parse: note: passed over %d %s not an absolute http(s) URL\n", sum.Skipped, lines)
+	}
 	if !sum.Whole() {
 		entries := "entries"
 		if sum.Entries() == 1 {

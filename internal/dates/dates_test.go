@@ -82,6 +82,17 @@ func TestParse(t *testing.T) {
 		{"Tue, 10 Jun 2003 04:00:00 GMT+0200", utc(2003, 6, 10, 2, 0, 0, 0), true},
 		{"Tue, 10 Jun 2003 04:00:00 UTC-05:00", utc(2003, 6, 10, 9, 0, 0, 0), true},
 		{"Tue, 10 Jun 2003 04:00:00 GMT -0500", utc(2003, 6, 10, 9, 0, 0, 0), true},
+		// The bare North American zones, read as feedparser's table reads them.
+		{"Mon, 26 January 2004 16:31:00 AT", utc(2004, 1, 26, 20, 31, 0, 0), true},
+		{"Mon, 26 January 2004 16:31:00 ET", utc(2004, 1, 26, 21, 31, 0, 0), true},
+		{"Mon, 26 January 2004 16:31:00 CT", utc(2004, 1, 26, 22, 31, 0, 0), true},
+		{"Mon, 26 January 2004 16:31:00 MT", utc(2004, 1, 26, 23, 31, 0, 0), true},
+		{"Mon, 26 January 2004 16:31:00 PT", utc(2004, 1, 27, 0, 31, 0, 0), true},
+		{"Mon, 26 January 2004 at 16:31:00 AT", utc(2004, 1, 26, 20, 31, 0, 0), true},
+		// The tz database's fixed zones, with POSIX's inverted signs.
+		{"Wed, 19 Aug 2009 18:28:00 Etc/GMT", utc(2009, 8, 19, 18, 28, 0, 0), true},
+		{"Wed, 19 Aug 2009 18:28:00 Etc/GMT+5", utc(2009, 8, 19, 23, 28, 0, 0), true},
+		{"Wed, 19 Aug 2009 18:28:00 Etc/GMT-2", utc(2009, 8, 19, 16, 28, 0, 0), true},
 		// Other languages' names, as localised publishing tools write them.
 		{"Di, 03 Jun 2025 09:39:21 +0200", utc(2025, 6, 3, 7, 39, 21, 0), true},
 		{"mar., 03 juin 2025 09:39:21 +0200", utc(2025, 6, 3, 7, 39, 21, 0), true},
@@ -118,6 +129,8 @@ func TestParse(t *testing.T) {
 		{"Mon, 02 Jan 2006 15:04:05 XYZT", time.Time{}, false},
 		{"13:00 PM Jan 2 2006", time.Time{}, false},
 		{"02 Jan", time.Time{}, false},
+		{"Mon, 26 January 2004 16:31:00 AT EST", time.Time{}, false},
+		{"Wed, 19 Aug 2009 18:28:00 Etc/Mars", time.Time{}, false},
 	}
 	for _, tt := range tests {
 		got, ok := Parse(tt.in)

@@ -66,9 +66,12 @@ func namedBy(list []string, word string) bool {
 // time.Parse accepts any abbreviation and gives the unknown ones offset 0,
 // which moves an EST date by five hours. Where an abbreviation is ambiguous
 // the reading most common in feeds is taken (IST as India, BST as British
-// Summer Time).
+// Summer Time). The bare North American names ET, CT, MT and PT are read as
+// standard time, as feedparser's table reads them; AT (Atlantic, -4) is read
+// in parseParts, since "at" is also a word dates are written with.
 var zones = map[string]int{
 	"ut": 0, "utc": 0, "gmt": 0, "z": 0, "wet": 0,
+	"et": -5 * 60, "ct": -6 * 60, "mt": -7 * 60, "pt": -8 * 60,
 	"est": -5 * 60, "edt": -4 * 60, "cst": -6 * 60, "cdt": -5 * 60,
 	"mst": -7 * 60, "mdt": -6 * 60, "pst": -8 * 60, "pdt": -7 * 60,
 	"akst": -9 * 60, "akdt": -8 * 60, "hst": -10 * 60, "ast": -4 * 60, "adt": -3 * 60,
@@ -88,6 +91,22 @@ func zoneOffset(word string) (int, bool) {
 	}
 	if len(word) == 1 && word[0] >= 'a' && word[0] <= 'z' && word != "j" {
 		return 0, true
+	}
+	if rest, ok := strings.CutPrefix(word, "etc/"); ok {
+		// The tz database's fixed zones. Their signs are POSIX's, the
+		// inverse of ISO's: Etc/GMT+5 is five hours behind UTC.
+		switch rest {
+		case "gmt", "utc", "ut", "uct", "zulu", "universal", "greenwich":
+			return 0, true
+		}
+		if r, ok := strings.CutPrefix(rest, "gmt"); ok && len(r) > 1 && (r[0] == '+' || r[0] == '-') {
+			off, ok := numericZone(r[1:])
+			if r[0] == '+' {
+				off = -off
+			}
+			return off, ok
+		}
+		return 0, false
 	}
 	for _, base := range []string{"gmt", "utc", "ut"} {
 		if rest, ok := strings.CutPrefix(word, base); ok && len(rest) > 1 && (rest[0] == '+' || rest[0] == '-') {

@@ -133,6 +133,10 @@ func (p *parts) take(f string) bool {
 		} else if off, ok := zoneOffset(word); ok && !p.haveZone {
 			p.offset, p.haveZone = off, true
 			p.zoneIsUTCName = word == "gmt" || word == "utc" || word == "ut"
+		} else if word == "at" && p.haveTime && !p.haveZone {
+			// After the clock, AT is Atlantic Time; before it, the word
+			// of "Jan 2, 2006 at 3:04 PM".
+			p.offset, p.haveZone = -4*3600, true
 		} else if word == "t" || word == "at" {
 			// "2006-01-02 T 15:04" and "Jan 2, 2006 at 3:04 PM".
 		} else {

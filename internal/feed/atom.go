@@ -5,6 +5,8 @@ import (
 	"html"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/entryurl"
 )
 
 // atomParser reads Atom 1.0 (RFC 4287), and Atom 0.3 where it names things
@@ -20,7 +22,7 @@ type atomParser struct {
 func isAtom(sp space) bool { return sp == spaceAtom || sp == spaceNone }
 
 func (p *atomParser) feed() error {
-	var alt alternate
+	var alt entryurl.Alternate
 	err := p.r.children(func(el xml.StartElement, sp space) error {
 		if !isAtom(sp) {
 			return p.r.skip()
@@ -33,13 +35,13 @@ func (p *atomParser) feed() error {
 		case "link":
 			href := p.r.resolve(attr(el, "href"))
 			switch rel := attr(el, "rel"); {
-			case relMatches(rel, "alternate"):
-				alt.offer(href, attr(el, "type"))
-			case relMatches(rel, "next"):
+			case entryurl.RelIs(rel, "alternate"):
+				alt.Offer(rel, attr(el, "type"), href)
+			case entryurl.RelIs(rel, "next"):
 				setOnce(&p.f.Next, href)
-			case relMatches(rel, "hub"):
+			case entryurl.RelIs(rel, "hub"):
 				setOnce(&p.f.Hub, href)
-			case relMatches(rel, "self"):
+			case entryurl.RelIs(rel, "self"):
 				setOnce(&p.f.Self, href)
 			}
 		case "entry":
@@ -47,14 +49,14 @@ func (p *atomParser) feed() error {
 		}
 		return p.r.skip()
 	})
-	p.f.Link = alt.href
+	p.f.Link = alt.Href()
 	return err
 }
 
 // textConstruct reads an Atom text construct (title, summary) as plain text.
 func (p *atomParser) textConstruct(el xml.StartElement) (string, error) {
 	t, err := p.r.text()
-	switch mediaType(attr(el, "type")) {
+	switch entryurl.MediaType(attr(el, "type")) {
 	case "html", "text/html":
 		return htmlText(t), err
 	}
@@ -64,7 +66,7 @@ func (p *atomParser) textConstruct(el xml.StartElement) (string, error) {
 
 type atomEntry struct {
 	title, id                  string
-	alt                        alternate
+	alt                        entryurl.Alternate
 	published, issued, created time.Time
 	updated, modified          time.Time
 	body                       string
@@ -87,8 +89,9 @@ func (p *atomParser) entry() error {
 			t, err = p.textConstruct(el)
 			setOnce(&e.title, t)
 		case "link":
-			if relMatches(attr(el, "rel"), "alternate") {
-				e.alt.offer(p.r.resolve(attr(el, "href")), attr(el, "type"))
+			rel, typ := attr(el, "rel"), attr(el, "type")
+			if rank := e.alt.Rank(rel, typ); rank > 0 {
+				e.alt.Take(p.r.resolve(attr(el, "href")), rank)
 			}
 			return p.r.skip()
 		case "id":
@@ -121,14 +124,11 @@ func (p *atomParser) entry() error {
 	entry := Entry{
 		ID:          e.id,
 		Title:       e.title,
-		Link:        e.alt.href,
+		Link:        entryurl.Atom{Alternate: e.alt, ID: entryurl.Permalink(e.id, p.r.resolve)}.URL(),
 		Published:   firstDate(e.published, e.issued, e.created),
 		Updated:     firstDate(e.updated, e.modified),
 		Content:     e.body,
 		FullContent: e.full,
-	}
-	if entry.Link == "" && isPermalink(e.id) {
-		entry.Link = p.r.resolve(e.id)
 	}
 	p.f.Entries = append(p.f.Entries, entry)
 	return nil
@@ -140,7 +140,7 @@ func (p *atomParser) content(el xml.StartElement, e *atomEntry) error {
 	if strings.TrimSpace(attr(el, "src")) != "" {
 		return p.r.skip()
 	}
-	switch typ := mediaType(attr(el, "type")); {
+	switch typ := entryurl.MediaType(attr(el, "type")); {
 	case typ == "html" || typ == "text/html":
 		t, err := p.r.text()
 		e.body, e.hasBody, e.full = t, true, hasFullText(t)

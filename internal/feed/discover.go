@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	xhtml "golang.org/x/net/html"
+
+	"corpus.blog/corpusbot/internal/entryurl"
 )
 
 // Link is a feed a page declares with <link rel="alternate">.
@@ -69,7 +71,7 @@ func Discover(page []byte, pageURL string) []Link {
 			if !hasToken(a["rel"], "alternate") {
 				continue
 			}
-			typ := mediaType(a["type"])
+			typ := entryurl.MediaType(a["type"])
 			title := collapseSpace(a["title"])
 			if !isFeedType(typ, title, a["href"]) || isCommentTitle(title) {
 				continue

@@ -31,14 +31,16 @@
 //     http(s) link is kept exactly as written. A URL longer than MaxURLLength
 //     is dropped, and so is an xml:base that long, so that one huge base cannot
 //     be copied into every entry.
-//   - An RSS item's link is its <link>, else its <guid> when that is a
-//     permalink (isPermaLink absent or not "false") that looks like one (an
-//     http(s) URL or a path from the root; "1234" and tag: URIs are not), else
-//     an atom:link rel="alternate", else an RSS 1.0 rdf:about URL. An Atom
-//     entry's link is its rel="alternate" (or rel-less) link, text/html
-//     preferred, then one with no type, then any; else its <id> if that is an
-//     http(s) URL. A JSON item's link is url, else an http(s) id; external_url
-//     points away from the post and is not used.
+//   - An entry's link follows the one rule internal/entryurl holds, which the
+//     sitemap reader applies to feeds too: an RSS item's <link>, else its
+//     <guid> when that is a permalink (isPermaLink absent or not "false")
+//     that looks like one (an http(s) URL or a path from the root; "1234" and
+//     tag: URIs are not), else an atom:link rel="alternate", else an RSS 1.0
+//     rdf:about URL; an Atom entry's first rel="alternate" (or rel-less) link
+//     of type text/html, XHTML or none, else its first alternate of another
+//     type, else its <id> if that is a permalink. A mailto:, javascript: or
+//     other non-http(s) URL is passed over. A JSON item's link is url, else an
+//     http(s) id; external_url points away from the post and is not used.
 //   - The RSS channel's <link> is the feed's link. atom:link elements in a
 //     channel (and <link href> written without the atom prefix) give Next,
 //     Hub and Self and never replace it; only a channel with no <link> at all

@@ -30,6 +30,8 @@ func FuzzParse(f *testing.F) {
 	addSeeds(f, filepath.Join("testdata", "*.json"))
 	f.Add([]byte(`<rss><channel xml:base="a/"><item xml:base="../b/"><link>c</link></item></channel></rss>`), "")
 	f.Add([]byte("\xfe\xff\x00<\x00r\x00s\x00s\x00>"), "http://x/")
+	f.Add([]byte("\x00\x00\x00<\x00\x00\x00r\x00\x00\x00s\x00\x00\x00s\x00\x00\x00>"), "http://x/")
+	f.Add([]byte("\xff\xfe\x00\x00<\x00\x00\x00r\x00\x00\x00s\x00\x00\x00s\x00\x00\x00>\x00\x00\x00"), "http://x/")
 	f.Fuzz(func(t *testing.T, body []byte, feedURL string) {
 		const maxEntries = 64
 		opts := feed.Options{MaxEntries: maxEntries}

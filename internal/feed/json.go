@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"corpus.blog/corpusbot/internal/entryurl"
 )
 
 // jsonItem is the part of a JSON Feed item (https://jsonfeed.org/version/1.1)
@@ -167,7 +169,7 @@ func (it *jsonItem) entry(base *url.URL) Entry {
 		Published: parseDate(it.DatePublished),
 		Updated:   parseDate(it.DateModified),
 	}
-	if e.Link == "" && isPermalink(e.ID) {
+	if e.Link == "" && entryurl.IsPermalink(e.ID) {
 		e.Link = resolve(e.ID, base)
 	}
 	switch {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 )
 
 // Parse reads a feed document with the default Options. feedURL, the address
@@ -54,11 +55,16 @@ func (o Options) Parse(body []byte, feedURL string) (*Feed, error) {
 	return f, nil
 }
 
-// toUTF8 strips a byte order mark and turns UTF-16 (by its BOM, or by the
-// zero bytes around the "<" that must open an XML document) into UTF-8, which
-// is all encoding/xml and encoding/json read. It reports whether it
-// transcoded, so that the XML declaration's encoding="UTF-16" is then ignored.
+// toUTF8 strips a byte order mark and turns UTF-32 and UTF-16 (by their BOM,
+// or by the zero bytes around the "<" that must open an XML document) into
+// UTF-8, which is all encoding/xml and encoding/json read. It reports whether
+// it transcoded, so that the XML declaration's encoding="UTF-16" is then
+// ignored. UTF-32 is looked for first: its little-endian BOM and "<" begin
+// as UTF-16's do.
 func toUTF8(b []byte) ([]byte, bool) {
+	if out, ok := fromUTF32(b); ok {
+		return out, true
+	}
 	var enc *unicode.Endianness
 	be, le := unicode.BigEndian, unicode.LittleEndian
 	switch {
@@ -78,6 +84,26 @@ func toUTF8(b []byte) ([]byte, bool) {
 	return bytes.TrimPrefix(out, []byte("\xEF\xBB\xBF")), true
 }
 
+// fromUTF32 decodes a document in UTF-32, known by its BOM or by the three
+// zero bytes beside the "<" that opens it, to UTF-8. A document with
+// characters beyond Unicode is not decoded, and then fails as the bytes it is.
+func fromUTF32(b []byte) ([]byte, bool) {
+	var endian utf32.Endianness
+	switch {
+	case bytes.HasPrefix(b, []byte("\x00\x00\xFE\xFF")), bytes.HasPrefix(b, []byte("\x00\x00\x00<")):
+		endian = utf32.BigEndian
+	case bytes.HasPrefix(b, []byte("\xFF\xFE\x00\x00")), bytes.HasPrefix(b, []byte("<\x00\x00\x00")):
+		endian = utf32.LittleEndian
+	default:
+		return nil, false
+	}
+	out, err := utf32.UTF32(endian, utf32.UseBOM).NewDecoder().Bytes(b)
+	if err != nil {
+		return nil, false
+	}
+	return bytes.TrimPrefix(out, []byte("\xEF\xBB\xBF")), true
+}
+
 func trimLeadingSpace(b []byte) []byte {
 	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
 		b = b[1:]
@@ -87,11 +113,11 @@ func trimLeadingSpace(b []byte) []byte {
 
 // looksLikeHTML catches the pages many sites serve with status 200 where a
 // feed used to be, before the XML decoder makes a less helpful complaint.
-// A page that opens with a comment or anything else is caught later by its
-// root element.
+// A page that opens with a DOCTYPE, a comment or anything else is caught
+// later by its root element: a DOCTYPE alone does not decide, since feeds
+// carry an XHTML one too.
 func looksLikeHTML(b []byte) bool {
-	head := b[:min(len(b), 64)]
-	return hasPrefixFold(head, "<!doctype html") || hasPrefixFold(head, "<html")
+	return hasPrefixFold(b, "<html")
 }
 
 func hasPrefixFold(b []byte, p string) bool {

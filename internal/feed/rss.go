@@ -4,6 +4,8 @@ import (
 	"encoding/xml"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/entryurl"
 )
 
 // rssParser reads RSS 0.9x and 2.0 (<rss>) and RSS 1.0 and 0.90 (<rdf:RDF>).
@@ -11,7 +13,7 @@ type rssParser struct {
 	r   *xmlReader
 	f   *Feed
 	max int
-	alt alternate // an atom:link rel="alternate" in the channel: used only when <link> is missing
+	alt entryurl.Alternate // an atom:link rel="alternate" in the channel: used only when <link> is missing
 }
 
 // isCore reports whether an element is RSS's own rather than an extension's.
@@ -33,13 +35,14 @@ func (p *rssParser) document() error {
 		return p.r.skip()
 	})
 	if p.f.Link == "" {
-		p.f.Link = p.alt.href
+		p.f.Link = p.alt.Href()
 	}
 	return err
 }
 
 func (p *rssParser) channel() error {
-	return p.r.children(func(el xml.StartElement, sp space) error {
+	var dcTitle string // the channel's title when it has no <title> of its own
+	err := p.r.children(func(el xml.StartElement, sp space) error {
 		switch {
 		case isCore(sp) && el.Name.Local == "title":
 			t, err := p.r.text()
@@ -47,6 +50,8 @@ func (p *rssParser) channel() error {
 				p.f.Title = rssTitle(t)
 			}
 			return err
+		case sp == spaceDC && el.Name.Local == "title":
+			return textOnce(p.r, &dcTitle)
 		case isCore(sp) && el.Name.Local == "link" && !hasHref(el):
 			t, err := p.r.text()
 			if p.f.Link == "" {
@@ -64,19 +69,23 @@ func (p *rssParser) channel() error {
 		}
 		return p.r.skip()
 	})
+	if p.f.Title == "" {
+		p.f.Title = rssTitle(dcTitle)
+	}
+	return err
 }
 
 func (p *rssParser) channelLink(el xml.StartElement) {
 	href := p.r.resolve(attr(el, "href"))
 	switch rel := attr(el, "rel"); {
-	case relMatches(rel, "next"):
+	case entryurl.RelIs(rel, "next"):
 		setOnce(&p.f.Next, href)
-	case relMatches(rel, "hub"):
+	case entryurl.RelIs(rel, "hub"):
 		setOnce(&p.f.Hub, href)
-	case relMatches(rel, "self"):
+	case entryurl.RelIs(rel, "self"):
 		setOnce(&p.f.Self, href)
-	case relMatches(rel, "alternate"):
-		p.alt.offer(href, attr(el, "type"))
+	case entryurl.RelIs(rel, "alternate"):
+		p.alt.Offer(rel, attr(el, "type"), href)
 	}
 }
 
@@ -87,8 +96,8 @@ type rssItem struct {
 	link            string
 	guid            string
 	guidIsPermalink bool
-	about           string // RSS 1.0 rdf:about
-	alt             alternate
+	about           string // RSS 1.0 rdf:about, as written
+	alt             entryurl.Alternate
 	body            string
 	hasBody         bool
 	// Published: pubDate, else dc:date, else dcterms:issued or created, else
@@ -101,7 +110,7 @@ func (p *rssParser) item(el xml.StartElement) error {
 	if len(p.f.Entries) >= p.max {
 		return errStop
 	}
-	it := rssItem{about: p.r.resolve(attrNS(el, "about", spaceRDF))}
+	it := rssItem{about: attrNS(el, "about", spaceRDF)}
 	err := p.r.children(func(el xml.StartElement, sp space) error {
 		var err error
 		switch {
@@ -111,9 +120,7 @@ func (p *rssParser) item(el xml.StartElement) error {
 				err = textOnce(p.r, &it.title)
 			case "link":
 				if hasHref(el) {
-					if relMatches(attr(el, "rel"), "alternate") {
-						it.alt.offer(p.r.resolve(attr(el, "href")), attr(el, "type"))
-					}
+					it.offer(p.r, el)
 					return p.r.skip()
 				}
 				var t string
@@ -144,9 +151,7 @@ func (p *rssParser) item(el xml.StartElement) error {
 		case sp == spaceDCTerms && el.Name.Local == "modified":
 			err = dateOnce(p.r, &it.modified)
 		case sp == spaceAtom && el.Name.Local == "link":
-			if relMatches(attr(el, "rel"), "alternate") {
-				it.alt.offer(p.r.resolve(attr(el, "href")), attr(el, "type"))
-			}
+			it.offer(p.r, el)
 			return p.r.skip()
 		case sp == spaceAtom && el.Name.Local == "published":
 			err = dateOnce(p.r, &it.atomPublished)
@@ -164,25 +169,28 @@ func (p *rssParser) item(el xml.StartElement) error {
 	return nil
 }
 
+// offer considers an atom:link (or an RSS <link href>) of the item.
+func (it *rssItem) offer(r *xmlReader, el xml.StartElement) {
+	rel, typ := attr(el, "rel"), attr(el, "type")
+	if rank := it.alt.Rank(rel, typ); rank > 0 {
+		it.alt.Take(r.resolve(attr(el, "href")), rank)
+	}
+}
+
 func (it *rssItem) entry(r *xmlReader) Entry {
+	page := entryurl.RSS{Link: it.link, Alternate: it.alt, About: entryurl.Permalink(it.about, r.resolve)}
+	if it.guidIsPermalink {
+		page.GUID = entryurl.Permalink(it.guid, r.resolve)
+	}
 	e := Entry{
 		ID:        it.guid,
 		Title:     rssTitle(firstOf(it.title, it.dcTitle)),
-		Link:      it.link,
+		Link:      page.URL(),
 		Published: firstDate(it.pubDate, it.dcDate, it.issued, it.atomPublished),
 		Updated:   firstDate(it.atomUpdated, it.modified),
 	}
 	if e.ID == "" {
-		e.ID = it.about
-	}
-	if e.Link == "" && it.guidIsPermalink && isPermalink(it.guid) {
-		e.Link = r.resolve(it.guid)
-	}
-	if e.Link == "" {
-		e.Link = it.alt.href
-	}
-	if e.Link == "" && isPermalink(it.about) {
-		e.Link = it.about
+		e.ID = r.resolve(it.about)
 	}
 	if it.hasBody {
 		e.Content, e.FullContent = it.body, hasFullText(it.body)

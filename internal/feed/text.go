@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	xhtml "golang.org/x/net/html"
 
@@ -71,12 +70,23 @@ func htmlText(s string) string {
 	}
 	var b strings.Builder
 	z := xhtml.NewTokenizerFragment(strings.NewReader(s), "div")
+	hidden := 0 // inside <script> or <style>, whose content is code, not text
 	for {
 		switch z.Next() {
 		case xhtml.ErrorToken:
 			return collapseSpace(b.String())
+		case xhtml.StartTagToken:
+			if isHiddenTag(z) {
+				hidden++
+			}
+		case xhtml.EndTagToken:
+			if hidden > 0 && isHiddenTag(z) {
+				hidden--
+			}
 		case xhtml.TextToken:
-			b.Write(z.Text())
+			if hidden == 0 {
+				b.Write(z.Text())
+			}
 		}
 	}
 }
@@ -93,28 +103,43 @@ func rssTitle(s string) string {
 }
 
 // collapseSpace trims s and turns each run of white space inside it into one
-// space, allocating only when there is something to change.
+// space, allocating only when there is something to change. White space is
+// XML's (space, tab, CR, LF): a no-break space, an em space or a thin space
+// is a character the author chose, and is kept as written.
 func collapseSpace(s string) string {
 	clean := true
 	prevSpace := true
-	for i := 0; i < len(s); {
-		r, size := rune(s[i]), 1
-		if r >= utf8.RuneSelf {
-			r, size = utf8.DecodeRuneInString(s[i:])
-		}
-		sp := unicode.IsSpace(r)
-		if sp && (prevSpace || r != ' ') {
+	for i := 0; i < len(s); i++ {
+		sp := isXMLSpace(s[i])
+		if sp && (prevSpace || s[i] != ' ') {
 			clean = false
 			break
 		}
 		prevSpace = sp
-		i += size
 	}
 	if clean && !prevSpace {
 		return s
 	}
-	return strings.Join(strings.Fields(s), " ")
+	var b strings.Builder
+	b.Grow(len(s))
+	pending := false
+	for i := 0; i < len(s); i++ {
+		if isXMLSpace(s[i]) {
+			pending = b.Len() > 0
+			continue
+		}
+		if pending {
+			b.WriteByte(' ')
+			pending = false
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
+
+// isXMLSpace reports whether c is white space in XML. Bytes of multi-byte
+// UTF-8 sequences are all 0x80 or above, so a byte test is a rune test here.
+func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // parseDate reads a feed date in any of the forms internal/dates knows, in
 // UTC; one it cannot read is no date.

@@ -74,6 +74,8 @@ type xmlReader struct {
 	d     *xml.Decoder
 	bases []*url.URL // the base of each element being read; the last is current
 	buf   []byte     // scratch for joining an element's text
+
+	htmlDoctype bool // the prolog holds <!DOCTYPE html ...>
 }
 
 func newXMLReader(body []byte, base *url.URL, transcoded bool) *xmlReader {
@@ -148,12 +150,17 @@ func (r *xmlReader) push(el xml.StartElement) {
 
 func (r *xmlReader) pop() { r.bases = r.bases[:len(r.bases)-1] }
 
-// root returns the document's first element, skipping the prolog. A
-// DOCTYPE naming html marks a page, whatever follows it.
+// root returns the document's first element, skipping the prolog. The root
+// element decides what the document is: an <rss> with an XHTML DOCTYPE is a
+// feed. A DOCTYPE naming html is remembered (htmlDoctype) only to name a
+// document that is no feed for what it most likely is.
 func (r *xmlReader) root() (xml.StartElement, error) {
 	for {
 		tok, err := r.d.Token()
 		if err != nil {
+			if r.htmlDoctype {
+				return xml.StartElement{}, notFeed("an HTML page")
+			}
 			if err == io.EOF {
 				return xml.StartElement{}, notFeed("no root element")
 			}
@@ -165,10 +172,13 @@ func (r *xmlReader) root() (xml.StartElement, error) {
 			return t, nil
 		case xml.Directive:
 			if hasPrefixFold(bytes.TrimSpace(t), "doctype html") {
-				return xml.StartElement{}, notFeed("an HTML page")
+				r.htmlDoctype = true
 			}
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) > 0 {
+				if r.htmlDoctype {
+					return xml.StartElement{}, notFeed("an HTML page")
+				}
 				return xml.StartElement{}, notFeed("text before the root element")
 			}
 		}
@@ -219,9 +229,11 @@ func (r *xmlReader) skip() error {
 
 // text reads the rest of the element and returns all its character data —
 // every text and CDATA piece, in child elements too — joined first and
-// trimmed after, so that split CDATA sections lose nothing.
+// trimmed after, so that split CDATA sections lose nothing. A child <script>
+// or <style> (inline XHTML) holds code, not text, and gives nothing.
 func (r *xmlReader) text() (string, error) {
 	r.buf = r.buf[:0]
+	hiddenAt := 0 // the depth of the outermost open script or style; 0 when none
 	for depth := 0; ; {
 		tok, err := r.d.Token()
 		if err != nil {
@@ -229,16 +241,29 @@ func (r *xmlReader) text() (string, error) {
 		}
 		switch t := tok.(type) {
 		case xml.CharData:
-			r.buf = append(r.buf, t...)
+			if hiddenAt == 0 {
+				r.buf = append(r.buf, t...)
+			}
 		case xml.StartElement:
 			depth++
+			if hiddenAt == 0 && isHiddenElement(t.Name.Local) {
+				hiddenAt = depth
+			}
 		case xml.EndElement:
 			if depth == 0 {
 				return string(bytes.TrimSpace(r.buf)), nil
 			}
+			if depth == hiddenAt {
+				hiddenAt = 0
+			}
 			depth--
 		}
 	}
+}
+
+// isHiddenElement reports whether an element's content is never text.
+func isHiddenElement(local string) bool {
+	return strings.EqualFold(local, "script") || strings.EqualFold(local, "style")
 }
 
 // markup reads the rest of an element holding inline XHTML (Atom
@@ -344,7 +369,7 @@ func parseXML(body []byte, base *url.URL, transcoded bool, o Options) (*Feed, er
 			f.Version = "0.3"
 		}
 		err = (&atomParser{r: r, f: f, max: o.MaxEntries}).feed()
-	case local == "html":
+	case local == "html" || r.htmlDoctype:
 		return nil, notFeed("an HTML page")
 	case local == "urlset" || local == "sitemapindex":
 		return nil, notFeed("a sitemap (root element <" + root.Name.Local + ">)")

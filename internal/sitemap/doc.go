@@ -15,9 +15,10 @@
 //     /sitemap.xml with status 200), an empty body, JSON, XML with another
 //     root. HTML is never read as a text sitemap.
 //   - A text sitemap is one URL a line: every line that is an absolute
-//     http(s) URL is an entry, blank lines and other lines are passed over
-//     and counted. It is refused as not a sitemap when its first 64 KiB hold
-//     HTML document tags, or no more URL lines than other non-blank lines.
+//     http(s) URL is an entry, however many other lines there are; blank
+//     lines and other lines are passed over and counted (Summary.BlankLines,
+//     Summary.Skipped). It is refused as not a sitemap when its first 64 KiB
+//     hold HTML document tags, or no URL line at all.
 //   - An entry is the <loc> that is a direct child of a <url> (<sitemap> in
 //     an index) that is a direct child of the root, all in the root's
 //     namespace, so that sm:loc with a bound prefix counts and image:loc does

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"corpus.blog/corpusbot/internal/dates"
+	"corpus.blog/corpusbot/internal/entryurl"
 )
 
 // feedKind is the dialect of a feed read as a sitemap.
@@ -22,30 +23,34 @@ const (
 	rss090NS = "http://my.netscape.com/rdf/simple/0.9/"
 )
 
-// feedItem is what one item or entry says of its page.
+// feedItem is what one item or entry says of its page: the text of the
+// elements that may name it as they are read, and each candidate, resolved
+// against the base in force at it, for entryurl's rule.
 type feedItem struct {
-	link   field  // RSS <link> text
-	linkAt string // link resolved against the base in force at it
-	guid   field  // RSS <guid> that is a permalink
-	about  string // RSS 1.0 rdf:about
-	href   string // the chosen Atom link, resolved
-	rank   int    // how well href fits: 0 none yet, 1 another type, 2 HTML
-	dates  [3]field
+	link  field // RSS <link> text
+	guid  field // RSS <guid>, unless isPermaLink="false"
+	id    field // Atom <id>
+	rss   entryurl.RSS
+	atom  entryurl.Atom
+	dates [3]field
 }
 
 func (it *feedItem) reset() {
 	it.link.reset()
 	it.guid.reset()
+	it.id.reset()
 	for i := range it.dates {
 		it.dates[i].reset()
 	}
-	it.linkAt, it.about, it.href, it.rank = "", "", "", 0
+	it.rss, it.atom = entryurl.RSS{}, entryurl.Atom{}
 }
 
 // readFeed gives the items of an RSS or Atom feed whose root has just been
-// read, as Google reads feeds offered as sitemaps: an item's page is its
-// link (RSS <link>, else an atom:link, else a <guid> that is a permalink;
-// Atom's <link> with rel="alternate" or no rel) and its lastmod the date it
+// read, as Google reads feeds offered as sitemaps: an item's page is the URL
+// internal/entryurl's rule gives, the one the feed parser gives too (RSS
+// <link>, else a permalink <guid>, else an atom:link alternate, else
+// rdf:about; Atom's first alternate or rel-less link of an HTML type or
+// none, else another alternate, else a permalink <id>) and its lastmod the date it
 // was last changed, if the feed says, else the date it was published (RSS
 // <pubDate>, else <dc:date>; Atom <updated>, else <published>). Relative
 // links are resolved against xml:base and then the base URL of the options.
@@ -74,7 +79,8 @@ func (rd *reader) readFeed(d *decoder, kind feedKind) error {
 					itemDepth, itemSpace, childDepth = d.depth, d.space(), d.depth+1
 					it.reset()
 					if kind == rss1 {
-						it.about, _ = d.attr(rdfNS, "about")
+						about, _ := d.attr(rdfNS, "about")
+						it.rss.About = entryurl.Permalink(about, bases.resolve)
 					}
 				}
 			case d.depth == childDepth:
@@ -91,8 +97,13 @@ func (rd *reader) readFeed(d *decoder, kind feedKind) error {
 		case tokEnd:
 			switch {
 			case itemDepth > 0 && d.depth == childDepth:
-				if into == &it.link {
-					it.linkAt = bases.resolve(string(it.link.value()))
+				switch into {
+				case &it.link:
+					it.rss.Link = bases.resolve(string(it.link.value()))
+				case &it.guid:
+					it.rss.GUID = entryurl.Permalink(string(it.guid.value()), bases.resolve)
+				case &it.id:
+					it.atom.ID = entryurl.Permalink(string(it.id.value()), bases.resolve)
 				}
 				into = nil
 			case itemDepth > 0 && d.depth == itemDepth:
@@ -132,7 +143,9 @@ func (it *feedItem) child(d *decoder, kind feedKind, space string, bases *baseSt
 	case kind == atom && ns == space:
 		switch local {
 		case "link":
-			it.atomLink(d, bases)
+			it.atomLink(d, bases, &it.atom.Alternate)
+		case "id":
+			f = &it.id
 		case "updated", "modified": // Atom 1.0, Atom 0.3
 			f = &it.dates[0]
 		case "published", "issued":
@@ -154,7 +167,7 @@ func (it *feedItem) child(d *decoder, kind feedKind, space string, bases *baseSt
 	case kind != atom && ns == dcNS && local == "date":
 		f = &it.dates[1]
 	case kind != atom && ns == atomNS && local == "link":
-		it.atomLink(d, bases)
+		it.atomLink(d, bases, &it.rss.Alternate)
 	}
 	if f == nil || f.seen {
 		return nil
@@ -163,70 +176,45 @@ func (it *feedItem) child(d *decoder, kind feedKind, space string, bases *baseSt
 	return f
 }
 
-// atomLink considers one Atom <link>: the first alternate link of an HTML
-// type (or none) wins, else the first alternate link of any type.
-func (it *feedItem) atomLink(d *decoder, bases *baseStack) {
+// atomLink offers one Atom <link> to alt, resolving its href only when it
+// would be chosen.
+func (it *feedItem) atomLink(d *decoder, bases *baseStack, alt *entryurl.Alternate) {
 	rel, _ := d.attr("", "rel")
-	switch strings.ToLower(strings.TrimSpace(rel)) {
-	case "", "alternate", "http://www.iana.org/assignments/relation/alternate":
-	default:
-		return
-	}
-	rank := 1
 	typ, _ := d.attr("", "type")
-	switch strings.ToLower(strings.TrimSpace(typ)) {
-	case "", "text/html", "application/xhtml+xml":
-		rank = 2
-	}
-	if rank <= it.rank {
+	rank := alt.Rank(rel, typ)
+	if rank == 0 {
 		return
 	}
-	href, ok := d.attr("", "href")
-	if !ok {
-		return
-	}
-	if u := bases.resolve(href); u != "" {
-		it.href, it.rank = u, rank
+	if href, ok := d.attr("", "href"); ok {
+		alt.Take(bases.resolve(href), rank)
 	}
 }
 
 // emitItem gives an item's page, if it names one.
 func (rd *reader) emitItem(it *feedItem, kind feedKind) error {
-	candidates := []string{it.linkAt, it.href, it.guidLoc(), it.about}
+	loc := it.rss.URL()
 	if kind == atom {
-		candidates = candidates[1:2]
+		loc = it.atom.URL()
 	}
-	for _, loc := range candidates {
-		if loc == "" || !validLoc([]byte(loc)) {
-			continue
-		}
-		e := Entry{Type: URL, Loc: loc}
-		var seen bool
-		for i := range it.dates {
-			if f := &it.dates[i]; f.seen {
-				seen = true
-				if t, ok := dates.Parse(string(f.value())); ok {
-					e.Lastmod = t
-					break
-				}
+	if loc == "" || !validLoc([]byte(loc)) {
+		rd.sum.Skipped++
+		return nil
+	}
+	e := Entry{Type: URL, Loc: loc}
+	var seen bool
+	for i := range it.dates {
+		if f := &it.dates[i]; f.seen {
+			seen = true
+			if t, ok := dates.Parse(string(f.value())); ok {
+				e.Lastmod = t
+				break
 			}
 		}
-		if seen && e.Lastmod.IsZero() && rd.sum.Entries() < rd.opts.MaxEntries {
-			rd.sum.BadLastmod++
-		}
-		return rd.give(e)
 	}
-	rd.sum.Skipped++
-	return nil
-}
-
-// guidLoc is the guid when it is a permalink; being an identifier first, it
-// must be absolute as it stands.
-func (it *feedItem) guidLoc() string {
-	if !it.guid.seen {
-		return ""
+	if seen && e.Lastmod.IsZero() && rd.sum.Entries() < rd.opts.MaxEntries {
+		rd.sum.BadLastmod++
 	}
-	return string(it.guid.value())
+	return rd.give(e)
 }
 
 // baseStack is the xml:base in force at each open element.

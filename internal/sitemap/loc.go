@@ -1,7 +1,9 @@
 package sitemap
 
 import (
+	"bytes"
 	"net/url"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -26,6 +28,20 @@ func validLoc(loc []byte) bool {
 	}
 	u, err := url.Parse(string(loc))
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != ""
+}
+
+// trimLoc trims the white space XML does not know around a loc: a no-break
+// space, the U+2000 spaces, a zero-width space or a stray byte order mark
+// pasted in with the URL. None can stand in a URL unescaped, so trimming them
+// only saves a loc that would otherwise be dropped. XML's own white space is
+// gone already; a loc with no non-ASCII byte at either end costs one test.
+func trimLoc(loc []byte) []byte {
+	if len(loc) == 0 || loc[0] < utf8.RuneSelf && loc[len(loc)-1] < utf8.RuneSelf {
+		return loc
+	}
+	return bytes.TrimFunc(loc, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '\u200B' || r == '\uFEFF'
+	})
 }
 
 type verdict uint8

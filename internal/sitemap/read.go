@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode/utf32"
 
 	"corpus.blog/corpusbot/internal/dates"
 )
@@ -120,13 +122,24 @@ func (rd *reader) open(r io.Reader) error {
 	return nil
 }
 
-// unicode skips a byte order mark, and decodes UTF-16 (told by its BOM or by
-// how "<?" looks in it) to UTF-8.
+// unicode skips a byte order mark, and decodes UTF-32 and UTF-16 (told by
+// their BOM or by how "<" looks in them) to UTF-8. UTF-32 is looked for
+// first: its little-endian BOM and "<" begin as UTF-16's do.
 func (rd *reader) unicode() error {
 	s := rd.src
 	s.ensure(4)
 	b := s.buf[s.pos:s.end]
 	switch {
+	case bytes.HasPrefix(b, []byte("\x00\x00\xFE\xFF")):
+		s.pos += 4
+		rd.decodeWith(utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), "utf-32be")
+	case bytes.HasPrefix(b, []byte("\xFF\xFE\x00\x00")):
+		s.pos += 4
+		rd.decodeWith(utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), "utf-32le")
+	case bytes.HasPrefix(b, []byte("\x00\x00\x00<")):
+		rd.decodeWith(utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), "utf-32be")
+	case bytes.HasPrefix(b, []byte("<\x00\x00\x00")):
+		rd.decodeWith(utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), "utf-32le")
 	case bytes.HasPrefix(b, []byte("\xEF\xBB\xBF")):
 		s.pos += 3
 	case bytes.HasPrefix(b, []byte("\xFF\xFE")):
@@ -162,9 +175,15 @@ func (rd *reader) decodeFrom(label string, declared bool) error {
 		// bytes win.
 		return nil
 	}
+	rd.decodeWith(e, name)
+	return nil
+}
+
+// decodeWith makes the rest of the document read through e's decoder, and
+// the Summary name the encoding.
+func (rd *reader) decodeWith(e encoding.Encoding, name string) {
 	rd.src.switchTo(e.NewDecoder().Reader(rd.src.rest()))
 	rd.sum.Encoding = name
-	return nil
 }
 
 // beforeContent is the error for a source that failed before the document
@@ -221,6 +240,7 @@ func (rd *reader) finish(err error) error {
 // emit gives one entry to fn, unless its loc is unusable or the entry limit
 // is reached. lastmod is its W3C lastmod, if it has one.
 func (rd *reader) emit(typ Type, loc []byte, lastmod *field) error {
+	loc = trimLoc(loc)
 	if !validLoc(loc) {
 		rd.sum.Skipped++
 		return nil

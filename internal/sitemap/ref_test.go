@@ -23,22 +23,26 @@ func refRead(r io.Reader, fn func(Entry)) (Format, error) {
 	d := xml.NewDecoder(r)
 	d.CharsetReader = charset.NewReaderLabel
 	var (
-		format           Format
-		depth            int
-		space, entry     string
-		typ              Type
-		inEntry          bool
-		loc, lastmod     []byte
-		sawLoc, sawLmod  bool
-		into             *[]byte
-		doctypeSaysHTML  bool
-		errNotURLSet     = errors.New("not a urlset or sitemapindex")
-		errUnclosedRoot  = errors.New("the root element is not closed")
-		trim             = func(b []byte) []byte { return trimSpace(b) }
-		directiveDoctype = func(dir []byte) string {
-			dec := &decoder{}
-			dec.noteDoctype(dir)
-			return dec.doctype
+		format          Format
+		depth           int
+		space, entry    string
+		typ             Type
+		inEntry         bool
+		loc, lastmod    []byte
+		sawLoc, sawLmod bool
+		locDone         bool // the entry's <loc> closed
+		into            *[]byte
+		errNotURLSet    = errors.New("not a urlset or sitemapindex")
+		errUnclosedRoot = errors.New("the root element is not closed")
+		trim            = func(b []byte) []byte { return trimLoc(trimSpace(b)) }
+		emit            = func() {
+			if l := trim(loc); validLoc(l) {
+				e := Entry{Type: typ, Loc: string(l)}
+				if sawLmod {
+					e.Lastmod, _ = dates.W3C(string(trimSpace(lastmod)))
+				}
+				fn(e)
+			}
 		}
 	)
 	for {
@@ -50,17 +54,12 @@ func refRead(r io.Reader, fn func(Entry)) (Format, error) {
 			return format, err
 		}
 		switch t := tok.(type) {
-		case xml.Directive:
-			if depth == 0 && strings.EqualFold(directiveDoctype(t), "html") {
-				doctypeSaysHTML = true
-			}
 		case xml.StartElement:
 			depth++
 			switch depth {
 			case 1:
+				// The root decides, whatever a DOCTYPE says.
 				switch {
-				case doctypeSaysHTML:
-					return format, errNotURLSet
 				case t.Name.Local == "urlset":
 					format, entry, typ = FormatURLSet, "url", URL
 				case t.Name.Local == "sitemapindex":
@@ -71,10 +70,15 @@ func refRead(r io.Reader, fn func(Entry)) (Format, error) {
 				space = t.Name.Space
 			case 2:
 				inEntry = t.Name.Local == entry && t.Name.Space == space
-				loc, lastmod, sawLoc, sawLmod = loc[:0], lastmod[:0], false, false
+				loc, lastmod, sawLoc, sawLmod, locDone = loc[:0], lastmod[:0], false, false, false
 			case 3:
 				if !inEntry || t.Name.Space != space {
 					break
+				}
+				if t.Name.Local == "loc" && locDone {
+					// A second <loc> starts a new entry.
+					emit()
+					loc, lastmod, sawLoc, sawLmod, locDone = loc[:0], lastmod[:0], false, false, false
 				}
 				if t.Name.Local == "loc" && !sawLoc {
 					sawLoc, into = true, &loc
@@ -90,16 +94,13 @@ func refRead(r io.Reader, fn func(Entry)) (Format, error) {
 		case xml.EndElement:
 			switch depth {
 			case 3:
+				if into == &loc {
+					locDone = true
+				}
 				into = nil
 			case 2:
 				if inEntry && sawLoc {
-					if l := trim(loc); validLoc(l) {
-						e := Entry{Type: typ, Loc: string(l)}
-						if sawLmod {
-							e.Lastmod, _ = dates.W3C(string(trim(lastmod)))
-						}
-						fn(e)
-					}
+					emit()
 				}
 				inEntry = false
 			case 1:

@@ -72,21 +72,17 @@ func (rd *reader) textLine(line []byte) error {
 
 // isTextURL reports whether a non-blank, trimmed line of a text sitemap is
 // an entry, as textLine decides it.
-func isTextURL(line []byte) bool { return !hasMarkup(line) && validLoc(line) }
+func isTextURL(line []byte) bool { return !hasMarkup(line) && validLoc(trimLoc(line)) }
 
 // judgeText decides whether the start of a document that is neither XML nor
-// JSON is a text sitemap. A declared text sitemap is one URL a line, and a
-// stray line or a blank one does not unmake it: those are passed over and
-// counted. A document is not a sitemap at all when its first 64 KiB (b)
+// JSON is a text sitemap. A text sitemap is one URL a line, and lines that
+// are not URLs do not unmake it: however many there are, each is passed over
+// and counted, and every absolute http(s) URL line is kept (a generator's
+// banner, comments or PHP warnings above a list lose no entry). A document
+// is not a sitemap at all when its first 64 KiB (b)
 //   - hold the tags of an HTML document (<html, <head, <body or <!doctype
 //     html) anywhere: an error or login page is never mined for URLs;
-//   - hold no line that is an absolute http(s) URL;
-//   - hold no more URL lines than other non-blank lines. Prose that
-//     mentions a URL ("Not Found. The requested URL ... https://...") is a
-//     page about URLs, not a list of them, and a tie ("Moved to:" and one
-//     URL) is refused too: read as a whole sitemap, such a page would tell
-//     the crawler that every page the real one listed is gone, while
-//     refusing a real two-line sitemap with a comment costs little.
+//   - hold no line that is an absolute http(s) URL.
 //
 // complete says b is the whole document; otherwise its last line may be
 // cut and is not judged.
@@ -101,25 +97,14 @@ func judgeText(b []byte, complete bool) error {
 	if looksLikeHTML(b) {
 		return notSitemap("an HTML page")
 	}
-	urls, others := 0, 0
 	for len(b) > 0 {
 		var line []byte
 		line, b, _ = bytes.Cut(b, newline)
-		switch line = trimSpace(line); {
-		case len(line) == 0:
-		case isTextURL(line):
-			urls++
-		default:
-			others++
+		if line = trimSpace(line); len(line) > 0 && isTextURL(line) {
+			return nil
 		}
 	}
-	if urls == 0 {
-		return notSitemap("neither XML nor a list of URLs")
-	}
-	if urls <= others {
-		return notSitemap("neither XML nor a list of URLs: only %d of the first %d non-blank lines are URLs", urls, urls+others)
-	}
-	return nil
+	return notSitemap("neither XML nor a list of URLs")
 }
 
 // hasMarkup reports whether a line holds what looks like a tag: "<" and

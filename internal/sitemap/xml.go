@@ -42,8 +42,11 @@ func (rd *reader) readXML() error {
 	}
 }
 
+// root reads the document as its root element says. The DOCTYPE does not
+// decide: feeds carry an XHTML one too. It only names a document of no
+// known root for what it most likely is.
 func (rd *reader) root(d *decoder) error {
-	if isHTML(d.doctype) || isHTML(d.rootName) {
+	if isHTML(d.rootName) {
 		return notSitemap("an HTML page")
 	}
 	ns := d.space()
@@ -67,6 +70,9 @@ func (rd *reader) root(d *decoder) error {
 			rd.sum.Format = FormatAtom
 			return rd.readFeed(d, atom)
 		}
+	}
+	if isHTML(d.doctype) {
+		return notSitemap("an HTML page")
 	}
 	return notSitemap("XML whose root element is <%s>", d.rootName)
 }
