@@ -231,3 +231,30 @@ func TestTypeAndFormatNames(t *testing.T) {
 		}
 	}
 }
+
+// A text sitemap is whole only when no more of its lines are junk than
+// URLs: one that is mostly not URLs may be an error page quoting a URL,
+// and must not make the crawl take every other post as removed.
+func TestTextSitemapWhole(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		urls      int
+		whole     bool
+	}{
+		{"all URLs", "https://a.example/1\nhttps://a.example/2\n", 2, true},
+		{"a junk line among URLs", "https://a.example/1\n# comment\nhttps://a.example/2\n", 2, true},
+		{"as much junk as URLs", "https://a.example/1\nnot a url\n", 1, true},
+		{"an error page quoting a URL", "Service moved.\nPlease see:\nhttps://a.example/moved\nThank you.\n", 1, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := 0
+			sum, err := Read(strings.NewReader(c.doc), Options{}, func(Entry) error { n++; return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Format != FormatText || n != c.urls || sum.Whole() != c.whole {
+				t.Errorf("format %v, %d URLs, whole %v; want text, %d, %v (skipped %d)", sum.Format, n, sum.Whole(), c.urls, c.whole, sum.Skipped)
+			}
+		})
+	}
+}

@@ -105,8 +105,13 @@ type Summary struct {
 }
 
 // Whole reports whether the whole document was read, so that an entry missing
-// from it is really gone from the site's sitemap.
-func (s Summary) Whole() bool { return !s.Truncated && !s.Broken }
+// from it is really gone from the site's sitemap. A text sitemap more of
+// whose lines are not URLs than are is read for its URLs but not trusted
+// as whole: it may be an error page that quotes a URL or two, and its
+// silence about the rest says nothing.
+func (s Summary) Whole() bool {
+	return !s.Truncated && !s.Broken && (s.Format != FormatText || s.Skipped <= s.URLs)
+}
 
 // Entries is the number of entries given to fn.
 func (s Summary) Entries() int { return s.URLs + s.Sitemaps }
