@@ -76,7 +76,7 @@ func sitemapParse(env environment, args []string) error {
 		}
 		fmt.Fprintf(env.stderr, "corpusbot sitemap parse: note: passed over %d %s not an absolute http(s) URL\n", sum.Skipped, lines)
 	}
-	if !sum.Whole() {
+	if sum.Truncated || sum.Broken {
 		entries := "entries"
 		if sum.Entries() == 1 {
 			entries = "entry"
