@@ -229,3 +229,28 @@ func TestBlogByFeedAndHomepageInOneFile(t *testing.T) {
 	}
 	checkOneBlogSource(t, env, web, host)
 }
+
+// TestBlogByHomepageThenFeed: the other order. The homepage's source has
+// found the feed; the source added later by the feed's URL is merged into
+// it on its first discovery, and nothing is asked twice.
+func TestBlogByHomepageThenFeed(t *testing.T) {
+	t.Parallel()
+	web := simweb.New()
+	defer web.Close()
+	host := web.Host("203.0.113.43")
+	blog(host, 2)
+	env := binarytest.NewEnv(t).Proxy(t, web)
+	if r := env.Run(t, time.Minute, "sources", "add", host.URL("/")); r.Code != 0 {
+		t.Fatalf("sources add homepage: %d %s", r.Code, r.Stderr)
+	}
+	if r := env.Run(t, 2*time.Minute, "run", "--once"); r.Code != 0 {
+		t.Fatalf("run --once: %d %s", r.Code, r.Stderr)
+	}
+	if r := env.Run(t, time.Minute, "sources", "add", host.URL("/feed.xml")); r.Code != 0 {
+		t.Fatalf("sources add feed: %d %s", r.Code, r.Stderr)
+	}
+	if r := env.Run(t, 2*time.Minute, "run", "--once"); r.Code != 0 {
+		t.Fatalf("second run --once: %d %s", r.Code, r.Stderr)
+	}
+	checkOneBlogSource(t, env, web, host)
+}

@@ -4,8 +4,11 @@
 // reading the io.Reader it is given.
 //
 // Parse tells the two apart by the first bytes: a document whose first
-// non-blank character (after an optional byte order mark) is "<" is read as
-// XML and must have an <opml> root; anything else is a plain list.
+// non-blank character (after an optional byte order mark; UTF-16 is
+// transcoded first) is "<" is read as XML and must have an <opml> root;
+// anything else is a plain list. An OPML document that is not well-formed
+// XML (real exports hold titles with a raw "<" or '"') is read again
+// outline by outline (see lenient.go), and ParseList says so.
 //
 // In a plain list, surrounding whitespace is trimmed, and blank lines and
 // lines starting with "#" are skipped. Every other line is one Entry.
@@ -20,7 +23,8 @@
 // Each URL must be what CheckURL allows a source: an absolute http or https
 // URL with a host, no user name or password, and a port, if it names one,
 // from 1 to 65535. CheckURL is the one rule for a source's URL, for every
-// way a source is added (a list, the command line, the store). An entry that
+// way a source is added (a list, the command line, the store), and
+// Identity (identity.go) says when two URLs are one source. An entry that
 // fails it is still returned, with Err saying why, so that the caller can
 // report "line N: rejected: reason" and go on with the others. Parse does not
 // remove duplicates (the caller reports them as already known); Dedup does.
