@@ -133,4 +133,3 @@ func TestFeedSourceVariantOfHomepagesFeed(t *testing.T) {
 		t.Errorf("feeds %+v, want the one at /feed/", feeds)
 	}
 }
-
