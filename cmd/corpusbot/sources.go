@@ -11,12 +11,16 @@ import (
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/sourcelist"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 func sourcesAdd(env environment, args []string) error {
 	fs := newFlags("sources add", "sources add [--db FILE] URL...\n"+
 		"       sources add [--db FILE] --file FILE|-\n\n"+
-		"Adds sources by their homepage URL. Adding a known source again changes nothing.\n\n"+
+		"Adds sources by their homepage URL. Adding a known source again changes nothing: a source is\n"+
+		"one homepage whatever its spelling (host case, an international name in Unicode or punycode, a\n"+
+		"default port, a fragment, a final slash), stored with its host in lowercase ASCII. A source\n"+
+		"added by its feed's URL becomes the blog the feed names, and one source with that blog's homepage.\n\n"+
 		"--file reads the sources from FILE (- for standard input): an OPML document, as feed readers\n"+
 		"export their subscriptions, or one URL a line (blank lines and lines starting with # skipped).\n"+
 		"An OPML outline adds its site (htmlUrl), or its feed (xmlUrl) when it names no site; the crawl\n"+
@@ -24,9 +28,10 @@ func sourcesAdd(env environment, args []string) error {
 		"  added URL                  a new source\n"+
 		"  known URL                  already a source, or named earlier in the input\n"+
 		"  rejected line N: reason    not an http or https URL, say; the other entries are still added\n"+
-		"then a summary: \"N added, N known, N rejected\". The exit status is non-zero only when the input\n"+
-		"could not be read at all (no such file, or an OPML document that is not well formed), never for\n"+
-		"rejected entries.\n\n"+
+		"then a summary: \"N added, N known, N rejected\". An OPML document that is not well-formed XML (an\n"+
+		"unescaped < or \" in a title, say) is read outline by outline, with a warning on stderr; an outline\n"+
+		"whose URL cannot be read is rejected on its line. The exit status is non-zero only when the input\n"+
+		"could not be read at all (no such file, or no outline with a URL found), never for rejected entries.\n\n"+
 		"A source URL must be an absolute http or https URL with no user name or password (sources are\n"+
 		"fetched without credentials, and their URLs are published) and a port, if any, from 1 to 65535.\n"+
 		"Given as arguments, one bad URL refuses them all (exit non-zero, nothing added). A source whose\n"+
@@ -66,16 +71,16 @@ func sourcesAdd(env environment, args []string) error {
 	}
 	defer st.Close()
 	for _, u := range urls {
-		isNew, err := addSource(ctx, st, u)
+		src, isNew, err := addSource(ctx, st, u)
 		if err != nil {
 			return err
 		}
 		if isNew {
-			fmt.Fprintf(env.stdout, "added %s\n", u)
+			fmt.Fprintf(env.stdout, "added %s\n", src.URL)
 		} else {
-			fmt.Fprintf(env.stdout, "known %s\n", u)
+			fmt.Fprintf(env.stdout, "known %s\n", src.URL)
 		}
-		warnGuarded(env, s.AllowPrivate, u)
+		warnGuarded(env, s.AllowPrivate, src.URL)
 	}
 	return nil
 }
@@ -98,12 +103,12 @@ func warnGuarded(env environment, allowPrivate bool, u string) {
 	}
 }
 
-func addSource(ctx context.Context, st crawl.Store, u string) (bool, error) {
-	_, isNew, err := st.AddSource(ctx, u, time.Now())
+func addSource(ctx context.Context, st crawl.Store, u string) (store.Source, bool, error) {
+	src, isNew, err := st.AddSource(ctx, u, time.Now())
 	if err != nil {
-		return false, fmt.Errorf("add %s: %w", u, err)
+		return src, false, fmt.Errorf("add %s: %w", u, err)
 	}
-	return isNew, nil
+	return src, isNew, nil
 }
 
 // sourcesAddFile adds the sources of a list (sourcelist.Parse), printing a
@@ -119,9 +124,14 @@ func sourcesAddFile(env environment, path, configPath string, fs *flags) error {
 		defer f.Close()
 		in = f
 	}
-	entries, err := sourcelist.Parse(in)
+	list, err := sourcelist.ParseList(in)
 	if err != nil {
 		return fmt.Errorf("source list %s: %w", path, err)
+	}
+	entries := list.Entries
+	if list.Malformed != nil {
+		fmt.Fprintf(env.stderr, "corpusbot: warning: %s is not well-formed XML (line %d: %v): read outline by outline\n",
+			path, list.Malformed.Line, list.Malformed.Err)
 	}
 	s, err := loadSettings(env, configPath, fs.FlagSet)
 	if err != nil {
@@ -148,18 +158,25 @@ func sourcesAddFile(env environment, path, configPath string, fs *flags) error {
 			continue
 		}
 		u := listedURL(e.URL)
-		isNew, err := addSource(ctx, st, u)
+		src, isNew, err := addSource(ctx, st, u)
 		if err != nil {
 			return err
 		}
+		if isNew && e.Feed != "" && e.Feed == e.URL {
+			// An outline with a feed and no site: the source is recorded
+			// with its feed known, which its discovery reads first.
+			if _, err := st.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: e.Feed}); err != nil {
+				return fmt.Errorf("add feed %s: %w", e.Feed, err)
+			}
+		}
 		if isNew {
 			added++
-			fmt.Fprintf(env.stdout, "added %s\n", u)
+			fmt.Fprintf(env.stdout, "added %s\n", src.URL)
 		} else {
 			known++
-			fmt.Fprintf(env.stdout, "known %s\n", u)
+			fmt.Fprintf(env.stdout, "known %s\n", src.URL)
 		}
-		warnGuarded(env, s.AllowPrivate, u)
+		warnGuarded(env, s.AllowPrivate, src.URL)
 	}
 	fmt.Fprintf(env.stdout, "%d added, %d known, %d rejected\n", added, known, rejected)
 	return nil

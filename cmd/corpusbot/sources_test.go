@@ -72,7 +72,7 @@ func TestSourcesAddFile(t *testing.T) {
 	}
 	want := `added https://a.example/
 added https://b.example/blog/
-known https://A.example/
+known https://a.example/
 rejected line 6: scheme "ftp" is not http or https
 rejected line 7: URL contains whitespace
 known https://b.example/blog/
@@ -139,8 +139,10 @@ func TestSourcesAddFileUnreadable(t *testing.T) {
 	env := map[string]string{"CORPUSBOT_DB": db}
 	for name, args := range map[string][]string{
 		"missing file": {"sources", "add", "--file", filepath.Join(t.TempDir(), "none.txt")},
+		// Malformed OPML is read outline by outline; with no outline
+		// naming a URL, nothing can be read.
 		"malformed OPML": {"sources", "add", "--file", writeFile(t, "bad.opml",
-			`<opml version="2.0"><body><outline xmlUrl="https://h.example/feed"></body>`)},
+			`<opml version="2.0"><body><outline text="a < b"/><<<</body>`)},
 		"XML, not OPML": {"sources", "add", "--file", writeFile(t, "rss.xml", `<rss version="2.0"><channel/></rss>`)},
 	} {
 		out, errOut, code := runCLI(t, nil, env, args...)

@@ -9,7 +9,9 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/internal/sourcelist"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/urlkey"
 )
 
 // WellKnownFeedPaths are tried, in order, only when the homepage declares no
@@ -47,9 +49,24 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 		// Asked again when robots.txt is: its own retry, not a try of ours.
 		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: "robots.txt unreachable"}, c.Store.PostponeDiscovery)
 	}
+	if known, err := c.addedByFeed(ctx, src); err != nil || known {
+		if err != nil {
+			return err
+		}
+		if done, err := c.discoverFeedSource(ctx, src); err != nil || done {
+			return err
+		}
+	}
 	found, res, err := c.pageFeeds(ctx, src, src.URL)
 	if err != nil {
 		return err
+	}
+	if res.Outcome == fetch.OutcomeWrongType {
+		// Not a page: a source added by its feed's URL (sources add
+		// https://blog.example/feed/) is its blog, named by the feed.
+		if done, err := c.discoverFeedSource(ctx, src); err != nil || done {
+			return err
+		}
 	}
 	if failed(res) {
 		return c.retryDiscovery(ctx, src, src.URL, res, "homepage", c.Store.PostponeDiscovery)
@@ -217,4 +234,109 @@ func pathOnly(p string) string {
 func queryOnly(p string) string {
 	u, _ := url.Parse(p)
 	return u.RawQuery
+}
+
+// addedByFeed reports whether src was added as a feed: its URL is one of
+// its own feeds' (an OPML outline with an xmlUrl and no htmlUrl records
+// its feed with the source), so that its discovery reads the feed instead
+// of asking for it as a page.
+func (c *Crawler) addedByFeed(ctx context.Context, src store.Source) (bool, error) {
+	feeds, err := c.Store.SourceFeeds(ctx, src.ID)
+	if err != nil {
+		return false, fmt.Errorf("discover %s: %w", src.URL, err)
+	}
+	for _, f := range feeds {
+		if same(f.URL, src.URL) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// discoverFeedSource discovers a source whose URL is a feed's (see
+// sourcelist's source identity): the feed is read, with this fetch as its
+// first read, and the source becomes the blog the feed's channel link
+// names (sourcelist.FeedHome), or is merged into the source that already
+// has that homepage or that feed, so that a blog added by its feed and by
+// its homepage is one source, discovered and searched for sitemaps once.
+// done is false when the URL is not a feed after all (the caller then
+// discovers it as a homepage).
+func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (done bool, err error) {
+	res := c.fetch(ctx, fetch.Request{URL: src.URL, Purpose: fetch.PurposeFeed})
+	if res.Outcome != fetch.OutcomeFetched {
+		if failed(res) {
+			return true, c.retryDiscovery(ctx, src, src.URL, res, "feed", c.Store.PostponeDiscovery)
+		}
+		return false, nil
+	}
+	parsed, perr := feed.Parse(res.Body, res.FinalURL)
+	if perr != nil || parsed.IsComments || feed.IsCommentFeedURL(src.URL) {
+		return false, nil
+	}
+	blog := src
+	if home, ok := sourcelist.FeedHome(res.FinalURL, parsed.Link); ok {
+		if blog, err = c.Store.RehomeSource(ctx, src.ID, home); err != nil {
+			return true, fmt.Errorf("discover %s: %w", src.URL, err)
+		}
+	}
+	// The feed, under the blog's source; when the blog already has it in
+	// another spelling (a trailing slash, http), that one.
+	f, err := c.blogFeed(ctx, blog.ID, src.URL)
+	if err != nil {
+		return true, fmt.Errorf("discover %s: %w", src.URL, err)
+	}
+	if f.SourceID != blog.ID {
+		// Another source holds the feed: the blog's homepage, discovered
+		// first (under a homepage the channel link does not name).
+		if err := c.Store.MergeSource(ctx, blog.ID, f.SourceID); err != nil {
+			return true, fmt.Errorf("discover %s: %w", src.URL, err)
+		}
+		if blog, err = c.Store.Source(ctx, f.SourceID); err != nil {
+			return true, fmt.Errorf("discover %s: %w", src.URL, err)
+		}
+	}
+	if blog.ID != src.ID {
+		c.log().Info("source is the same blog as another: merged", "source", src.URL, "into", blog.URL, "into_id", blog.ID)
+	}
+	if f.LastRead.IsZero() {
+		now := c.Clock.Now()
+		f.Checked = now
+		if _, err := c.ingestFeed(ctx, f, feedBody{
+			Body: res.Body, URL: res.FinalURL, ETag: res.ETag, LastModified: res.LastModified, save: c.Store.FeedRead,
+		}, now); err != nil {
+			return true, err
+		}
+	}
+	if blog.ID != src.ID {
+		return true, nil // the blog's source is discovered on its own
+	}
+	c.log().Info("discovered", "source", blog.URL, "feed", src.URL)
+	return true, c.Store.MarkDiscovered(ctx, src.ID, c.Clock.Now())
+}
+
+// blogFeed is the feed at feedURL of source id: one it holds whose URL is
+// feedURL or a variant of it (scheme, "www.", final slash), else what
+// AddFeed gives for feedURL (a new feed of id's, or the one another source
+// holds).
+func (c *Crawler) blogFeed(ctx context.Context, id int64, feedURL string) (store.Feed, error) {
+	feeds, err := c.Store.SourceFeeds(ctx, id)
+	if err != nil {
+		return store.Feed{}, err
+	}
+	want, kerr := urlkey.Key(feedURL)
+	var variant *store.Feed
+	for i, f := range feeds {
+		if f.URL == feedURL {
+			return f, nil
+		}
+		if k, err := urlkey.Key(f.URL); err == nil && kerr == nil && variant == nil {
+			if _, ok := urlkey.Variants(k, want); ok {
+				variant = &feeds[i]
+			}
+		}
+	}
+	if variant != nil {
+		return *variant, nil
+	}
+	return c.Store.AddFeed(ctx, store.Feed{SourceID: id, URL: feedURL})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -119,7 +120,15 @@ func (c *Crawler) discoverStep(ctx context.Context, src *store.Source) error {
 	if err := c.Discover(ctx, fresh); err != nil {
 		return err
 	}
-	return c.reload(ctx, src)
+	err = c.reload(ctx, src)
+	if errors.Is(err, model.ErrNotFound) {
+		// Merged into the source of the same blog (a source added by its
+		// feed's URL): that one holds its feed and does the rest; this
+		// copy is left with nothing to do.
+		src.Discovered, src.SitemapsChecked = c.Clock.Now(), c.Clock.Now()
+		return nil
+	}
+	return err
 }
 
 // feedsStep reads the source's feeds chosen for the round and those never

@@ -21,7 +21,17 @@ type Store interface {
 	PruneRequests(ctx context.Context, before time.Time, limit int) (int64, error)
 	Close() error
 
+	// AddSource stores a source unless one with the same identity
+	// (sourcelist.Identity: any spelling of its homepage) is stored; it
+	// returns the stored one and whether it is new.
 	AddSource(ctx context.Context, url string, now time.Time) (store.Source, bool, error)
+	// RehomeSource records that source id, added by a feed's URL, is the
+	// blog at home (the feed's channel link): it takes home as its URL, or
+	// is merged into the source that has it. It returns the blog's source.
+	RehomeSource(ctx context.Context, id int64, home string) (store.Source, error)
+	// MergeSource folds source from into source into (the same blog):
+	// feeds, sitemaps, posts and subscriptions move, from goes.
+	MergeSource(ctx context.Context, from, into int64) error
 	Source(ctx context.Context, id int64) (store.Source, error)
 	EachSource(ctx context.Context, fn func(store.Source) error) error
 	// SourcesToDiscover lists sources never discovered and not postponed

@@ -4,8 +4,11 @@
 // reading the io.Reader it is given.
 //
 // Parse tells the two apart by the first bytes: a document whose first
-// non-blank character (after an optional byte order mark) is "<" is read as
-// XML and must have an <opml> root; anything else is a plain list.
+// non-blank character (after an optional byte order mark; UTF-16 is
+// transcoded first) is "<" is read as XML and must have an <opml> root;
+// anything else is a plain list. An OPML document that is not well-formed
+// XML (real exports hold titles with a raw "<" or '"') is read again
+// outline by outline (see lenient.go), and ParseList says so.
 //
 // In a plain list, surrounding whitespace is trimmed, and blank lines and
 // lines starting with "#" are skipped. Every other line is one Entry.
@@ -20,7 +23,8 @@
 // Each URL must be what CheckURL allows a source: an absolute http or https
 // URL with a host, no user name or password, and a port, if it names one,
 // from 1 to 65535. CheckURL is the one rule for a source's URL, for every
-// way a source is added (a list, the command line, the store). An entry that
+// way a source is added (a list, the command line, the store), and
+// Identity (identity.go) says when two URLs are one source. An entry that
 // fails it is still returned, with Err saying why, so that the caller can
 // report "line N: rejected: reason" and go on with the others. Parse does not
 // remove duplicates (the caller reports them as already known); Dedup does.
@@ -83,6 +87,7 @@ type Entry struct {
 type ParseError struct {
 	Line int   // the line the problem was found on, from 1
 	Err  error // what went wrong
+	root bool  // found after the <opml> root began: worth reading leniently
 }
 
 func (e *ParseError) Error() string {
@@ -96,8 +101,28 @@ func (e *ParseError) Unwrap() error { return e.Err }
 // rejected, in input order. Its error is for the list as a whole: a read
 // error, an input past MaxInputBytes or MaxEntries (ErrTooLarge,
 // ErrTooManyEntries), an XML document that is not OPML, or an OPML document
-// that is not well formed (*ParseError).
+// so malformed that not one outline naming a URL could be read
+// (*ParseError). An OPML document that is not well formed but has readable
+// outlines is read leniently (ParseList says so).
 func Parse(r io.Reader) ([]Entry, error) {
+	l, err := ParseList(r)
+	return l.Entries, err
+}
+
+// List is what ParseList read.
+type List struct {
+	// Entries are Parse's entries.
+	Entries []Entry
+	// Malformed is, for an OPML document that is not well-formed XML and
+	// was read leniently (outline by outline; see readLeniently), the first
+	// error the XML decoder found; nil otherwise. Outlines that could not
+	// be read at all are among Entries, rejected, each on its line.
+	Malformed *ParseError
+}
+
+// ParseList is Parse, saying also whether an OPML document had to be read
+// leniently.
+func ParseList(r io.Reader) (List, error) {
 	return parse(r, limits{inputBytes: MaxInputBytes, entries: MaxEntries})
 }
 
@@ -107,19 +132,38 @@ type limits struct {
 	entries    int
 }
 
-func parse(r io.Reader, lim limits) ([]Entry, error) {
+func parse(r io.Reader, lim limits) (List, error) {
 	data, err := io.ReadAll(io.LimitReader(r, lim.inputBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("sourcelist: reading: %w", err)
+		return List{}, fmt.Errorf("sourcelist: reading: %w", err)
 	}
 	if int64(len(data)) > lim.inputBytes {
-		return nil, fmt.Errorf("sourcelist: %w", ErrTooLarge)
+		return List{}, fmt.Errorf("sourcelist: %w", ErrTooLarge)
 	}
+	data, utf16 := fromUTF16(data)
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	if looksLikeXML(data) {
-		return parseOPML(data, lim.entries)
+		entries, err := parseOPML(data, lim.entries, utf16)
+		var bad *ParseError
+		if errors.As(err, &bad) && bad.root {
+			// Well-formedness failed inside an <opml> document: read
+			// what can be read.
+			entries, err = readLeniently(data, bad, lim.entries)
+			if err != nil {
+				return List{}, err
+			}
+			return List{Entries: entries, Malformed: bad}, nil
+		}
+		if err != nil {
+			return List{}, err
+		}
+		return List{Entries: entries}, nil
 	}
-	return parseLines(data, lim.entries)
+	entries, err := parseLines(data, lim.entries)
+	if err != nil {
+		return List{}, err
+	}
+	return List{Entries: entries}, nil
 }
 
 // looksLikeXML reports whether the first non-blank byte of data is "<". No
@@ -151,7 +195,7 @@ func parseLines(data []byte, maxEntries int) ([]Entry, error) {
 	return entries, nil
 }
 
-func parseOPML(data []byte, maxEntries int) ([]Entry, error) {
+func parseOPML(data []byte, maxEntries int, utf8Already bool) ([]Entry, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	// Exports from small tools leave a bare "&" in a URL or use HTML
 	// entities in titles; a lenient decoder reads what they meant. A
@@ -159,6 +203,11 @@ func parseOPML(data []byte, maxEntries int) ([]Entry, error) {
 	d.Strict = false
 	d.Entity = xml.HTMLEntity
 	d.CharsetReader = charset.NewReaderLabel
+	if utf8Already {
+		// Transcoded from UTF-16 (fromUTF16), which rewrote the
+		// declaration: nothing is left to decode.
+		d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	}
 
 	var entries []Entry
 	depth := 0
@@ -171,10 +220,12 @@ func parseOPML(data []byte, maxEntries int) ([]Entry, error) {
 			if depth == 0 {
 				return nil, &ParseError{Line: line, Err: errors.New("no <opml> element")}
 			}
-			return entries, nil
+			return nil, &ParseError{Line: line, Err: errors.New("unexpected EOF: the document ends inside <opml>"), root: true}
 		}
 		if err != nil {
-			return nil, opmlError(d, err)
+			pe := opmlError(d, err)
+			pe.root = depth > 0
+			return nil, pe
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -206,7 +257,7 @@ func parseOPML(data []byte, maxEntries int) ([]Entry, error) {
 }
 
 // opmlError turns the decoder's error into a *ParseError with its line.
-func opmlError(d *xml.Decoder, err error) error {
+func opmlError(d *xml.Decoder, err error) *ParseError {
 	var syn *xml.SyntaxError
 	if errors.As(err, &syn) {
 		return &ParseError{Line: syn.Line, Err: errors.New(syn.Msg)}
@@ -330,24 +381,15 @@ func CheckURL(raw string) error {
 			return fmt.Errorf("invalid port %q: a port is a number from 1 to 65535", p)
 		}
 	}
+	// A source is stored under its URL key (SourceURL): a host the key
+	// cannot write (characters no host name has) cannot be a source.
+	if _, err := urlkey.Key(raw); err != nil {
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner // without the URL the key's message repeats
+		}
+		return fmt.Errorf("invalid URL: %v", err)
+	}
 	return nil
-}
-
-// SourceURL is raw as a source is stored, or CheckURL's reason why it
-// cannot be one: a bare host gets its root path, so that
-// "https://a.example" and "https://a.example/" are one source.
-func SourceURL(raw string) (string, error) {
-	if err := CheckURL(raw); err != nil {
-		return "", err
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", fmt.Errorf("unparsable URL: %w", err) // CheckURL parsed it
-	}
-	if u.Path == "" {
-		u.Path = "/"
-	}
-	return u.String(), nil
 }
 
 // shownURL is what a rejected entry keeps of its URL for the message: as
@@ -380,10 +422,11 @@ type Repeat struct {
 	FirstLine int
 }
 
-// Dedup returns the entries in order with each URL kept once, and the later
-// entries it left out. Two URLs are the same when their urlkey.Key is (so
-// "https://Example.com" and "https://example.com/" are one source; http
-// and https are not). Rejected entries are all kept: each is its own
+// Dedup returns the entries in order with each source kept once, and the
+// later entries it left out. Two entries name one source when their URLs
+// have one Identity, the rule AddSource keys the store by (so
+// "https://Example.com" and "https://example.com:443/" are one source;
+// http and https are not). Rejected entries are all kept: each is its own
 // message.
 func Dedup(entries []Entry) (unique []Entry, repeats []Repeat) {
 	firstLine := make(map[string]int, len(entries))
@@ -393,10 +436,9 @@ func Dedup(entries []Entry) (unique []Entry, repeats []Repeat) {
 			unique = append(unique, e)
 			continue
 		}
-		k, err := urlkey.Key(e.URL)
+		k, err := Identity(e.URL)
 		if err != nil {
-			// Valid for CheckURL but not for urlkey (a host name with
-			// characters no host has, say): compare as written.
+			// A good entry passed CheckURL, which Identity starts with.
 			k = e.URL
 		}
 		if first, seen := firstLine[k]; seen {

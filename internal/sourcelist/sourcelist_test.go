@@ -73,8 +73,10 @@ func TestParseDocumentErrors(t *testing.T) {
 		wantIs   error
 		limits   limits // when set, instead of Parse's
 	}{
-		{name: "unclosed quote", file: "malformed.opml", wantLine: 5, wantText: "OPML line 5"},
-		{name: "cut short", file: "truncated.opml", wantLine: 6, wantText: "unexpected EOF"},
+		// Documents not well formed are read leniently (TestParseMalformed)
+		// unless no outline in them names a URL.
+		{name: "nothing readable", input: "<opml>\n<body>\n<outline text=\"a < b\"/>\n<<<>>>\n", wantLine: 3, wantText: "OPML line 3"},
+		{name: "cut short, nothing readable", input: "<opml><body>\n<outline text=\"Cat\">\n", wantLine: 3, wantText: "unexpected EOF"},
 		{name: "a feed, not a list", file: "rss.xml", wantText: "root element is <rss>"},
 		{name: "no root", input: "<?xml version=\"1.0\"?>\n<!-- only -->\n", wantLine: 3, wantText: "no <opml> element"},
 		{name: "unclosed tag", input: "<opml>\n<body>\n<outline text=\"a\"\n", wantLine: 4, wantText: "unexpected EOF"},
@@ -94,7 +96,9 @@ func TestParseDocumentErrors(t *testing.T) {
 			var entries []Entry
 			var err error
 			if c.limits != (limits{}) {
-				entries, err = parse(bytes.NewReader(input), c.limits)
+				var l List
+				l, err = parse(bytes.NewReader(input), c.limits)
+				entries = l.Entries
 			} else {
 				entries, err = Parse(bytes.NewReader(input))
 			}
@@ -129,7 +133,8 @@ func TestParseLimitsAreInclusive(t *testing.T) {
 		t.Errorf("MaxEntries lines: %d entries, %v", len(entries), err)
 	}
 	opml := "<opml><body>\n" + strings.Repeat("<outline xmlUrl=\"https://a.example/\"/>\n", 5) + "</body></opml>"
-	entries, err = parse(strings.NewReader(opml), limits{inputBytes: int64(len(opml)), entries: 5})
+	l, err := parse(strings.NewReader(opml), limits{inputBytes: int64(len(opml)), entries: 5})
+	entries = l.Entries
 	if err != nil || len(entries) != 5 {
 		t.Errorf("5 outlines with limits of 5 and %d bytes: %d entries, %v", len(opml), len(entries), err)
 	}
@@ -337,4 +342,47 @@ func FuzzParse(f *testing.F) {
 		}
 		Dedup(entries)
 	})
+}
+
+// TestParseMalformed reads the OPML documents of testdata/malformed, each
+// not well-formed XML (or in an encoding the XML decoder does not read) in
+// a way real exports are, and compares what ParseList makes of them with
+// the .golden file beside each: whether and where the document was found
+// malformed, then the entries as TestParseFixtures renders them. The
+// golden files were checked by hand; -update rewrites them.
+func TestParseMalformed(t *testing.T) {
+	files, err := filepath.Glob("testdata/malformed/*.opml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no fixtures: %v", err)
+	}
+	for _, name := range files {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := ParseList(bytes.NewReader(data))
+			if err != nil {
+				t.Fatalf("ParseList: %v", err)
+			}
+			head := "well-formed\n"
+			if l.Malformed != nil {
+				head = fmt.Sprintf("malformed: %v\n", l.Malformed)
+			}
+			got := head + render(l.Entries)
+			golden := name + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("differs from %s\n got:\n%s\nwant:\n%s", golden, got, want)
+			}
+		})
+	}
 }

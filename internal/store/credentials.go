@@ -156,11 +156,8 @@ func (d *DB) scrubCredentials(ctx context.Context, tx conn) ([]CredentialFix, er
 // when there was nothing to scrub (an "@" in a path).
 func (d *DB) scrubSource(ctx context.Context, tx conn, id int64) (f CredentialFix, changed bool, err error) {
 	var url, site, srcErr string
-	var paused int
-	var pausedBy string
-	var pausedAt int64
-	if err := tx.QueryRowContext(ctx, `SELECT url, site, error, paused, paused_by, paused_at FROM sources WHERE id = $1`, id).
-		Scan(&url, &site, &srcErr, &paused, &pausedBy, &pausedAt); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT url, site, error FROM sources WHERE id = $1`, id).
+		Scan(&url, &site, &srcErr); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return f, false, nil // merged away already
 		}
@@ -197,16 +194,8 @@ func (d *DB) scrubSource(ctx context.Context, tx conn, id int64) (f CredentialFi
 	}
 	switch {
 	case f.MergedInto != 0:
-		// A pause (by the site's owner, through a claim) is not undone by
-		// the merge.
-		if paused != 0 {
-			if _, err := tx.ExecContext(ctx, `UPDATE sources SET paused = $1, paused_by = $2, paused_at = $3 WHERE id = $4 AND paused = 0`,
-				paused, pausedBy, pausedAt, target); err != nil {
-				return f, false, fmt.Errorf("merge source %d into %d: %w", id, target, err)
-			}
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE id = $1`, id); err != nil {
-			return f, false, fmt.Errorf("merge source %d into %d: %w", id, target, err)
+		if err := mergeSourceRecord(ctx, tx, id, target); err != nil {
+			return f, false, err
 		}
 	case f.Source || scrub(srcErr) != srcErr:
 		if _, err := tx.ExecContext(ctx, `UPDATE sources SET url = $1, error = $2 WHERE id = $3`, clean, scrub(srcErr), id); err != nil {

@@ -178,4 +178,11 @@ var Migrations = []string{
 		retry_until BIGINT NOT NULL DEFAULT 0,
 		next BIGINT NOT NULL DEFAULT 0
 	);`,
+	// Source identity (issue 32): the homepage as sourcelist.Identity
+	// writes it, one source per identity, so that every spelling of one
+	// homepage (host case, IDN, default port, fragment, final slash) is
+	// one source. Rows stored before have '' until Backfill
+	// (identifySources) gives them theirs, merging the duplicates.
+	`ALTER TABLE sources ADD COLUMN ident TEXT NOT NULL DEFAULT '';
+	CREATE UNIQUE INDEX sources_ident ON sources(ident) WHERE ident <> '';`,
 }

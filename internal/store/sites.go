@@ -56,7 +56,9 @@ func putLinks(ctx context.Context, tx conn, postID int64, citations []string) er
 // Backfill fills in what a migration added but SQL alone cannot compute:
 // the site of sources stored before sites were kept, the links of posts
 // saved before links were kept, and source URLs stored with a user name or
-// password (ScrubCredentials). Each part runs once; Open calls it.
+// password (ScrubCredentials), and the identity of sources stored before
+// sources were keyed by it (identifySources). Each part runs once; Open
+// calls it.
 func (d *DB) Backfill(ctx context.Context) error {
 	err := d.tx(ctx, func(tx conn) error {
 		rows, err := tx.QueryContext(ctx, `SELECT id, url FROM sources WHERE site = ''`)
@@ -136,7 +138,11 @@ func (d *DB) Backfill(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return d.scrubCredentialsOnce(ctx)
+	if err := d.scrubCredentialsOnce(ctx); err != nil {
+		return err
+	}
+	// After the scrub: a URL with user information is no source's.
+	return d.identifySourcesOnce(ctx)
 }
 
 // keyPosts brings the posts stored before post URLs were keyed under their

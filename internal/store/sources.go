@@ -29,17 +29,25 @@ func scanSource(sc interface{ Scan(...any) error }) (Source, error) {
 // AddSource implements crawl.Store; the bool says whether it was new. A URL
 // that cannot be a source (sourcelist.CheckURL: one with a user name or
 // password, say) is refused here too, whoever the caller, so that no path
-// stores a credential.
-func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (Source, bool, error) {
-	if err := sourcelist.CheckURL(u); err != nil {
-		return Source{}, false, fmt.Errorf("add source %s: %w", sourcelist.Redact(u), err)
+// stores a credential. Sources are keyed by their identity
+// (sourcelist.Identity, in the unique column ident): adding any spelling
+// of a stored source's homepage returns that source. A new source is
+// stored under its URL key (sourcelist.SourceURL).
+func (d *DB) AddSource(ctx context.Context, raw string, now time.Time) (Source, bool, error) {
+	u, err := sourcelist.SourceURL(raw)
+	if err != nil {
+		return Source{}, false, fmt.Errorf("add source %s: %w", sourcelist.Redact(raw), err)
+	}
+	ident, err := sourcelist.Identity(u)
+	if err != nil {
+		return Source{}, false, fmt.Errorf("add source %s: %w", u, err)
 	}
 	// A source of a site that opted out starts paused, as the opt-out form
 	// promises: nothing of it is ever fetched.
 	site := model.SiteOfURL(u)
 	var s Source
 	var added bool
-	err := d.tx(ctx, func(tx conn) error {
+	err = d.tx(ctx, func(tx conn) error {
 		var paused int
 		var by string
 		var at int64
@@ -50,13 +58,18 @@ func (d *DB) AddSource(ctx context.Context, u string, now time.Time) (Source, bo
 		case !errors.Is(err, sql.ErrNoRows):
 			return fmt.Errorf("add source %s: %w", u, err)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO sources(url, added, site, paused, paused_by, paused_at) VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT(url) DO NOTHING`, u, ts(now), site, paused, by, at)
+		// Either unique key (ident, or url for a row stored before
+		// identities and not yet given one) means the source is known.
+		res, err := tx.ExecContext(ctx, `INSERT INTO sources(url, ident, added, site, paused, paused_by, paused_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT DO NOTHING`, u, ident, ts(now), site, paused, by, at)
 		if err != nil {
 			return fmt.Errorf("add source %s: %w", u, err)
 		}
 		n, _ := res.RowsAffected()
-		s, err = scanSource(tx.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE url = $1`, u))
+		s, err = scanSource(tx.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE ident = $1`, ident))
+		if errors.Is(err, sql.ErrNoRows) {
+			s, err = scanSource(tx.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE url = $1`, u))
+		}
 		if err != nil {
 			return fmt.Errorf("add source %s: %w", u, err)
 		}
