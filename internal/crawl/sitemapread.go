@@ -119,6 +119,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = "error", got.perr.Error(), now, 0, time.Time{}
 		return c.Store.UpdateSitemap(ctx, sm)
 	}
+	sm.Note = readNote(got.sum)
 	if got.sum.Truncated {
 		// Kept as far as the cut; the read is not whole, so nothing it
 		// did not reach is taken as removed.
@@ -161,6 +162,20 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 	sm.State, sm.Error, sm.LastRead, sm.ETag, sm.LastModified, sm.ReadLastmod = "active", "", now, res.ETag, res.LastModified, sm.Lastmod
 	sm.Attempts, sm.RetryAt = 0, time.Time{}
 	return c.Store.UpdateSitemap(ctx, sm)
+}
+
+// readNote is what a read that was not whole leaves noted on its sitemap,
+// which stays active with what was read: where the operator looks
+// (export --sources, the public site), not only in a log line. "" for a
+// whole read.
+func readNote(sum sitemap.Summary) string {
+	switch {
+	case sum.Truncated:
+		return fmt.Sprintf("cut at the protocol's limit (%s): the first %d entries kept", sum.Reason, sum.Entries())
+	case sum.Broken:
+		return fmt.Sprintf("broke off (%s): the first %d entries kept", sum.Reason, sum.Entries())
+	}
+	return ""
 }
 
 // readChildren reads an index's children newest lastmod first, skipping

@@ -178,4 +178,8 @@ var Migrations = []string{
 		retry_until BIGINT NOT NULL DEFAULT 0,
 		next BIGINT NOT NULL DEFAULT 0
 	);`,
+	// A sitemap's note (issue 32): what its last read says of it though it
+	// is active, such as a cut at the protocol's limit (50,000 entries, 50
+	// MB), shown where its state is (export --sources, the public site).
+	`ALTER TABLE sitemaps ADD COLUMN note TEXT NOT NULL DEFAULT '';`,
 }
