@@ -41,7 +41,7 @@ func openStore(ctx context.Context, s config.Settings) (*app.DB, error) {
 }
 
 // openExistingStore is openStore for the commands that only read a database
-// or serve it (export, serve): a SQLite file must exist already
+// (export, sources retry, the batch commands): a SQLite file must exist already
 // (sqliteExists). A PostgreSQL database is the operator's to create (a
 // mistyped URL fails to connect rather than making one), so it is not
 // checked.

@@ -37,6 +37,15 @@ func demoCmd(env environment, args []string) error {
 	case *scale <= 0 || *scale > 20:
 		return usageError("--scale %g: want more than 0, at most 20", *scale)
 	}
+	// The address is taken before the crawl, so that a port in use is said
+	// at once rather than after the whole demo.
+	var ln net.Listener
+	if *serve != "" {
+		if ln, err = net.Listen("tcp", *serve); err != nil {
+			return fmt.Errorf("--serve %s: %w", *serve, err)
+		}
+		defer ln.Close()
+	}
 	path := *dbPath
 	if path == "" {
 		dir, err := os.MkdirTemp("", "corpusbot-demo-")
@@ -61,19 +70,19 @@ func demoCmd(env environment, args []string) error {
 	if *dbPath == "" {
 		fmt.Fprintln(env.stdout, "(The database was a temporary file; --db FILE keeps it for `export` and `serve`.)")
 	}
-	if *serve != "" {
-		return serveDemo(ctx, env, path, *serve)
+	if ln != nil {
+		return serveDemo(ctx, env, path, ln)
 	}
 	return nil
 }
 
-// serveDemo serves the public site over the demo's database at addr until
+// serveDemo serves the public site over the demo's database on ln until
 // ctx ends, so that the demo's coverage, sources and request logs can be
 // browsed.
-func serveDemo(ctx context.Context, env environment, dbPath, addr string) error {
+func serveDemo(ctx context.Context, env environment, dbPath string, ln net.Listener) error {
 	s := config.Defaults()
 	s.DB = dbPath
-	return runSite(ctx, env, s, addr, func(*web.Options) {}, func(_ *slog.Logger, a net.Addr) {
+	return runSite(ctx, env, s, func() (net.Listener, error) { return ln, nil }, func(*web.Options) {}, func(_ *slog.Logger, a net.Addr) {
 		fmt.Fprintf(env.stdout, "The public site over the demo's crawl: http://%s/ (Ctrl-C stops it)\n", a)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -60,7 +61,11 @@ func TestDemoServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	out := &syncBuffer{}
 	done := make(chan error, 1)
-	go func() { done <- serveDemo(ctx, environment{stdout: out, stderr: io.Discard}, db, "127.0.0.1:0") }()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- serveDemo(ctx, environment{stdout: out, stderr: io.Discard}, db, ln) }()
 	var base string
 	for deadline := time.Now().Add(10 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if m := regexp.MustCompile(`http://[0-9.:]+/`).FindString(out.String()); m != "" {

@@ -38,7 +38,12 @@ type sourceLine struct {
 	Source string `json:"source"`
 	// State is the source state (model.SourceStates) the public site
 	// shows, from the same SQL (store.SiteData.SourceStates).
-	State    string             `json:"state"`
+	State string `json:"state"`
+	// Error is why the source's last discovery (robots.txt, homepage,
+	// feed or sitemap paths) failed, as stored; "" when it did not. Kept
+	// until a discovery succeeds, so that a source waiting for a retry
+	// says why.
+	Error    string             `json:"error"`
 	Robots   robotsLine         `json:"robots"`
 	Refusal  bool               `json:"refusal"`
 	Feeds    []feedStateLine    `json:"feeds"`
@@ -77,6 +82,9 @@ type sitemapStateLine struct {
 	State string `json:"state"`
 	Via   string `json:"via"`
 	Kind  string `json:"kind"` // what its name says it lists: posts, pages, taxonomies, authors, other, unknown
+	// Note is what its last read found though it is active: a cut at the
+	// protocol's limit (50,000 entries, 50 MB), a body that broke off.
+	Note string `json:"note"`
 }
 
 // maxSitemapDepth bounds the walk down a source's sitemap indexes (the
@@ -115,7 +123,11 @@ func export(env environment, args []string) error {
 		"  no-feed      discovered, with no feed and no sitemap\n"+
 		"  pending      not discovered yet\n"+
 		"  error        every feed and sitemap it has failed at its last read\n"+
-		"  active       anything else: it is read")
+		"  active       anything else: it is read\n\n"+
+		"A source line's \"error\" is why its last discovery failed (\"robots.txt unreachable: DNS failure\",\n"+
+		"\"homepage: timeout\"), kept until one succeeds; \"\" when none did. A sitemap's \"note\" says what\n"+
+		"its last read found though it is active: cut at the protocol's limit (50,000 entries, 50 MB), or\n"+
+		"broken off, the entries before kept; \"\" for a whole read.")
 	sources := fs.Bool("sources", false, "print sources with their state, robots, refusal, feeds and sitemaps")
 	withText := fs.Bool("text", false, "add each post's text (and its site and first-seen date) to its JSON line")
 	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
@@ -323,7 +335,7 @@ func exportSources(ctx context.Context, st sourcesStore, enc *json.Encoder) erro
 		return err
 	}
 	for _, s := range srcs {
-		line := sourceLine{Source: s.URL, State: states[s.ID], Feeds: []feedStateLine{}, Sitemaps: []sitemapStateLine{}}
+		line := sourceLine{Source: s.URL, State: states[s.ID], Error: s.Error, Feeds: []feedStateLine{}, Sitemaps: []sitemapStateLine{}}
 		if u, err := url.Parse(s.URL); err == nil {
 			o, err := st.Origin(ctx, model.OriginOf(u))
 			if err != nil && !errors.Is(err, model.ErrNotFound) {
@@ -348,7 +360,7 @@ func exportSources(ctx context.Context, st sourcesStore, enc *json.Encoder) erro
 			return err
 		}
 		for _, m := range sms {
-			line.Sitemaps = append(line.Sitemaps, sitemapStateLine{URL: m.URL, State: m.State, Via: m.Via, Kind: sitemapKind(m)})
+			line.Sitemaps = append(line.Sitemaps, sitemapStateLine{URL: m.URL, State: m.State, Via: m.Via, Kind: sitemapKind(m), Note: m.Note})
 			if err := countSkipped(ctx, st, m, 0, &line); err != nil {
 				return err
 			}

@@ -127,7 +127,7 @@ func TestExportSkippedByKind(t *testing.T) {
 		t.Fatalf("%d source lines, want %d:\n%s", len(lines), len(want), out)
 	}
 	for _, raw := range lines {
-		wantKeys(t, raw, "source", "state", "robots", "refusal", "feeds", "sitemaps", "skipped", "sitemaps_skipped")
+		wantKeys(t, raw, "source", "state", "error", "robots", "refusal", "feeds", "sitemaps", "skipped", "sitemaps_skipped")
 		for _, k := range []string{`"skipped":{"pages":`, `"sitemaps_skipped":{"pages":`} {
 			if !strings.Contains(raw, k) {
 				t.Errorf("line lacks %s: %s", k, raw)

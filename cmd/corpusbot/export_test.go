@@ -67,7 +67,7 @@ func TestSourcesAddIdempotentAndExport(t *testing.T) {
 		t.Fatal(code)
 	}
 	lines = strings.Split(strings.TrimSpace(out), "\n")
-	if lines[0] != `{"source":"https://a.example/","state":"pending","robots":{"status":200,"state":"parsed"},"refusal":false,"feeds":[{"url":"https://a.example/feed","state":"active","catalogue":"none"}],"sitemaps":[{"url":"https://a.example/sitemap.xml","state":"active","via":"robots","kind":"unknown"}],`+
+	if lines[0] != `{"source":"https://a.example/","state":"pending","error":"","robots":{"status":200,"state":"parsed"},"refusal":false,"feeds":[{"url":"https://a.example/feed","state":"active","catalogue":"none"}],"sitemaps":[{"url":"https://a.example/sitemap.xml","state":"active","via":"robots","kind":"unknown","note":""}],`+
 		`"skipped":{"pages":0,"taxonomies":0,"authors":0,"other":0},"sitemaps_skipped":{"pages":0,"taxonomies":0,"authors":0,"other":0}}` {
 		t.Errorf("source line: %s", lines[0])
 	}

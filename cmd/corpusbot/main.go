@@ -16,7 +16,7 @@ import (
 )
 
 func main() {
-	env := environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv}
+	env := environment{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, lookupEnv: os.LookupEnv, environ: os.Environ}
 	app.TuneGC(env.lookupEnv)
 	os.Exit(run(env, os.Args[1:]))
 }
@@ -28,6 +28,9 @@ type environment struct {
 	stdout    io.Writer
 	stderr    io.Writer
 	lookupEnv func(string) (string, bool)
+	// environ lists the variables, for warning of misspelt settings' ones;
+	// nil: none to judge.
+	environ func() []string
 }
 
 // command is one verb of the command line, such as "robots check".
@@ -93,7 +96,7 @@ func run(env environment, args []string) int {
 	}
 	cmd, rest, ok := findCommand(args)
 	if !ok {
-		fmt.Fprintf(env.stderr, "corpusbot: unknown command %q (corpusbot --help lists them)\n", strings.Join(args[:min(2, len(args))], " "))
+		fmt.Fprintf(env.stderr, "corpusbot: unknown command %q%s\n", strings.Join(args[:min(2, len(args))], " "), commandHint(args[0]))
 		return exitUsage
 	}
 	err := cmd.run(env, rest)
@@ -126,6 +129,52 @@ func findCommand(args []string) (command, []string, bool) {
 		}
 	}
 	return command{}, nil, false
+}
+
+// commandHint is what to say after "unknown command": for a colon form
+// whose first word is a command, what was likely meant ("export:text" is
+// export --text, "sources:list" is not one of sources add and sources
+// retry); else where the commands are listed.
+func commandHint(arg string) string {
+	head, tail, colon := strings.Cut(arg, ":")
+	if !colon || head == "" || tail == "" {
+		return " (corpusbot --help lists them)"
+	}
+	var under []string
+	for _, c := range commands() {
+		words := strings.Fields(c.name)
+		if words[0] != head {
+			continue
+		}
+		if len(words) == 1 {
+			if commandHasFlag(c, tail) {
+				return fmt.Sprintf("; did you mean %s --%s? (%s takes flags, not a colon form)", c.name, tail, c.name)
+			}
+			return fmt.Sprintf("; %s has no %q: corpusbot %s --help lists its flags", c.name, tail, c.name)
+		}
+		under = append(under, c.name)
+	}
+	if len(under) > 0 {
+		return "; the " + head + " commands are " + strings.Join(under, ", ")
+	}
+	return " (corpusbot --help lists them)"
+}
+
+// commandHasFlag reports whether c's --help lists the flag --name: each
+// command declares its flags as it starts, and --help prints them before
+// the command does anything else.
+func commandHasFlag(c command, name string) bool {
+	var help strings.Builder
+	env := environment{stdin: strings.NewReader(""), stdout: &help, stderr: io.Discard, lookupEnv: func(string) (string, bool) { return "", false }}
+	if err := c.run(env, []string{"--help"}); !errors.Is(err, errHelpShown) {
+		return false
+	}
+	for _, line := range strings.Split(help.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && strings.HasPrefix(line, "  -") && f[0] == "-"+name {
+			return true
+		}
+	}
+	return false
 }
 
 func printOverview(w io.Writer) {

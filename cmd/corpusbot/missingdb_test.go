@@ -9,10 +9,11 @@ import (
 	"testing"
 )
 
-// TestMissingDatabaseRefused: the commands that only read a database, or
-// serve it, refuse a SQLite path with no file (a mistyped --db, or a folder
+// TestMissingDatabaseRefused: the commands that only read a database
+// refuse a SQLite path with no file (a mistyped --db, or a folder
 // with none) in one line saying what to do, exit 1 and leave no file
-// behind; the commands that fill a database create it.
+// behind; the commands that fill a database create it, and so does serve
+// (TestServeCreatesDatabase).
 func TestMissingDatabaseRefused(t *testing.T) {
 	dir := t.TempDir()
 	typo := filepath.Join(dir, "corpusbt.db")
@@ -23,7 +24,6 @@ func TestMissingDatabaseRefused(t *testing.T) {
 		{"export", "--sources"},
 		{"export", "--text"},
 		{"export", "--format", "parquet", "--output", parquet},
-		{"serve", "--addr", "127.0.0.1:0"},
 		{"sources", "retry", "blog.example"},
 		{"db", "vacuum"},
 		{"articles", "fetch", "--limit", "5"},

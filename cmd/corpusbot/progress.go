@@ -127,8 +127,8 @@ func statusLine(r slog.Record) string {
 		return def
 	}
 	done, due := or("sites_done", "0"), or("sites_due", "?")
-	eta := or("eta", "0s")
-	if eta == "0s" && done != due {
+	eta := or("eta", "unknown")
+	if eta == "unknown" || eta == "0s" && done != due {
 		eta = "?"
 	}
 	errs := or("errors", "0")

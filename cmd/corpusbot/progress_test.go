@@ -23,6 +23,7 @@ func TestStatusLine(t *testing.T) {
 	}{
 		{progressRecord(120, 2000, 14, 35, 2, "3m10s"), "sites 120/2000 · 14 in flight · 35 req/s · 2 errors · ETA 3m10s"},
 		{progressRecord(0, 2000, 2000, 0, 0, "0s"), "sites 0/2000 · 2000 in flight · 0 req/s · 0 errors · ETA ?"},
+		{progressRecord(0, 1, 1, 0, 1, "unknown"), "sites 0/1 · 1 in flight · 0 req/s · 1 error · ETA ?"},
 		{progressRecord(1999, 2000, 1, 40, 1, "1s"), "sites 1999/2000 · 1 in flight · 40 req/s · 1 error · ETA 1s"},
 		{progressRecord(2000, 2000, 0, 40, 0, "0s"), "sites 2000/2000 · 0 in flight · 40 req/s · 0 errors · ETA 0s"},
 	} {

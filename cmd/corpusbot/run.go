@@ -14,7 +14,9 @@ func runCrawl(env environment, args []string) error {
 		"exits: with status 1 when requests were made and not one was answered (no network, DNS down,\n"+
 		"every target refused by the private-address guard), the reasons in the message. Each round\n"+
 		"ends with one summary line: requests, 304s, new, modified and removed posts, errors by\n"+
-		"reason, how long it took and when the next round starts. Ctrl-C stops cleanly.")
+		"reason, how long it took and when the next round starts; a round that found nothing to do says\n"+
+		"why (nothing_due: no source, or the sources waiting for a retry, the soonest and its last\n"+
+		"failure). Ctrl-C stops cleanly.")
 	once := fs.Bool("once", false, "do all the work that is due, then exit")
 	metricsAddr := fs.String("metrics-addr", "", "serve Prometheus metrics at /metrics and the health check at /healthz on this address (e.g. 127.0.0.1:9090); empty: off")
 	configPath := crawlFlags(fs)

@@ -15,6 +15,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/metrics"
+	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/web"
 )
 
@@ -32,7 +33,8 @@ func serveSite(env environment, args []string) error {
 		"opt-out form and claiming. It reads every setting the crawler runs with, from the same --config\n"+
 		"file and CORPUSBOT_* variables, so that the crawler page states what the crawler does; the\n"+
 		"flags below are the settings of the site itself (`run --help` lists the crawler's).\n"+
-		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.")
+		"A SQLite path with no database gets an empty one, and one log line says so: the crawler page\n"+
+		"is up before the first crawl (`sources add` and `run` fill it).")
 	addr := fs.String("addr", "127.0.0.1:8080", "`address` to listen on")
 	egress := fs.String("egress", "", "comma-separated `prefixes` (CIDR) the crawler sends from, published at /crawler/ips.json")
 	domains := fs.String("verify-domain", "", verifyDomainUsage)
@@ -54,23 +56,29 @@ func serveSite(env environment, args []string) error {
 	}
 	ctx, stop := interruptible()
 	defer stop()
-	return runSite(ctx, env, s, *addr, func(o *web.Options) {
+	return runSite(ctx, env, s, func() (net.Listener, error) { return net.Listen("tcp", *addr) }, func(o *web.Options) {
 		o.EgressPrefixes, o.VerifyDomains = prefixes, splitList(*domains)
 	}, func(log *slog.Logger, a net.Addr) { log.Info("serving", "url", "http://"+a.String()+"/") })
 }
 
-// runSite serves the public site over the store s names at addr until ctx
-// ends: set adjusts the options, ready is told the address listened on.
-func runSite(ctx context.Context, env environment, s config.Settings, addr string,
+// runSite serves the public site over the store s names, on the listener
+// listen gives, until ctx ends: set adjusts the options, ready is told the
+// address listened on. A SQLite path with no database gets an empty one
+// (the crawler page must be up before the first crawl), said in one line.
+func runSite(ctx context.Context, env environment, s config.Settings, listen func() (net.Listener, error),
 	set func(*web.Options), ready func(*slog.Logger, net.Addr)) (err error) {
-	st, err := openExistingStore(ctx, s)
+	log, err := logging.New(env.stderr, s.LogLevel, s.LogFormat)
+	if err != nil {
+		return err
+	}
+	created := !postgres.IsDSN(s.DB) && sqliteExists(s.DB) != nil
+	st, err := openStore(ctx, s)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	log, err := logging.New(env.stderr, s.LogLevel, s.LogFormat)
-	if err != nil {
-		return err
+	if created {
+		log.Info("database created", "db", s.DB, "why", "there was none; `corpusbot sources add` and `run` fill it")
 	}
 	trusted, err := clientip.ParseTrusted(s.TrustedProxies)
 	if err != nil {
@@ -99,7 +107,7 @@ func runSite(ctx context.Context, env environment, s config.Settings, addr strin
 	// site; every request in the access log, under the client address the
 	// trusted proxies forwarded.
 	site := logging.AccessLog(web.MetricsOnlyFrom(opsHandler(m, st, pages), metricsFrom, proxies), log, proxies.ClientString)
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen()
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}

@@ -49,10 +49,13 @@
 package corpusout
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"time"
+
+	"corpus.blog/corpusbot/internal/version"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -150,10 +153,30 @@ func newParquet(w io.Writer, codec compress.Codec) (pw *ParquetWriter, err error
 	gw := parquet.NewGenericWriter[parquetRow](w,
 		parquet.Compression(codec),
 		parquet.MaxRowsPerRowGroup(ParquetRowGroupRows),
-		parquet.CreatedBy("corpusbot", "", ""),
+		createdBy(CreatedBy(version.Get())),
 	)
 	return &ParquetWriter{w: gw, batch: make([]parquetRow, 0, batchRows)}, nil
 }
+
+// CreatedBy is a Parquet file's created_by as the format's convention has
+// it, "<application> version <version> (build <build>)", from the binary's
+// own version: "corpusbot version v1.2.0 (build 0123456789ab)", the build
+// the source revision ("-modified" for a work tree with changes), left out
+// when the binary carries none.
+func CreatedBy(v version.Info) string {
+	s := version.Name + " version " + cmp.Or(v.Version, version.Devel)
+	if build := v.Build(); build != "" {
+		s += " (build " + build + ")"
+	}
+	return s
+}
+
+// createdBy sets a written file's created_by as it is: parquet.CreatedBy
+// formats its own, without a space before the build's parenthesis and
+// with an empty one when there is no build.
+type createdBy string
+
+func (c createdBy) ConfigureWriter(cfg *parquet.WriterConfig) { cfg.CreatedBy = string(c) }
 
 // Write adds p to the file. It fails for a date that is not RFC 3339.
 func (w *ParquetWriter) Write(p Post) error {

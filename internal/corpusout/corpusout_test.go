@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/version"
+
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -197,8 +199,8 @@ func TestParquetSchema(t *testing.T) {
 			t.Errorf("column %v compressed with %s", col.MetaData.PathInSchema, codec)
 		}
 	}
-	if got := f.Metadata().CreatedBy; !strings.HasPrefix(got, "corpusbot") {
-		t.Errorf("created by %q", got)
+	if got, want := f.Metadata().CreatedBy, CreatedBy(version.Get()); got != want || !strings.HasPrefix(got, "corpusbot version ") {
+		t.Errorf("created by %q, want %q", got, want)
 	}
 }
 

@@ -48,6 +48,7 @@ type Crawler struct {
 	CallbackBase string
 
 	robotsStatus sync.Map                 // origin -> last robots.txt status seen (from Observe)
+	robotsWhy    sync.Map                 // origin -> why its last robots.txt request failed (from Observe)
 	progress     atomic.Pointer[Progress] // the round in progress, counting requests
 	cadence      time.Duration            // Loop's: a round's summary names the next one
 
@@ -67,6 +68,11 @@ func (c *Crawler) Observe(rec fetch.Record) {
 	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
 		if u, err := url.Parse(rec.URL); err == nil {
 			c.robotsStatus.Store(model.OriginOf(u), rec.Status)
+			if rec.Status == 0 || rec.Status >= 500 || rec.Status == 429 {
+				c.robotsWhy.Store(model.OriginOf(u), rec.Reason())
+			} else {
+				c.robotsWhy.Delete(model.OriginOf(u))
+			}
 		}
 	}
 	if c.requests.add(c.Store, c.log(), rec) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 
 	"corpus.blog/corpusbot/internal/feed"
 	"corpus.blog/corpusbot/internal/fetch"
@@ -47,7 +48,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	}
 	if paused(e) {
 		// Asked again when robots.txt is: its own retry, not a try of ours.
-		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: "robots.txt unreachable"}, c.Store.PostponeDiscovery)
+		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: c.robotsUnreachable(src)}, c.Store.PostponeDiscovery)
 	}
 	if known, err := c.addedByFeed(ctx, src); err != nil || known {
 		if err != nil {
@@ -161,6 +162,24 @@ func (c *Crawler) pageFeeds(ctx context.Context, src store.Source, pageURL strin
 
 // paused is a robots.txt that could not be read (crawling paused): nothing
 // about the source can be learnt until it can.
+// robotsUnreachable is why a source's discovery waits for its robots.txt:
+// "robots.txt unreachable", with the last request's failure ("DNS
+// failure", "status 503" …) when this process saw it, or else the reason
+// the source already holds from an earlier one, so that the source keeps
+// saying why (export --sources, the public site, the run summary).
+func (c *Crawler) robotsUnreachable(src store.Source) string {
+	const why = "robots.txt unreachable"
+	if u, err := url.Parse(src.URL); err == nil {
+		if r, ok := c.robotsWhy.Load(model.OriginOf(u)); ok && r.(string) != "" {
+			return why + ": " + r.(string)
+		}
+	}
+	if strings.HasPrefix(src.Error, why+": ") {
+		return src.Error
+	}
+	return why
+}
+
 func paused(e fetch.RobotsEntry) bool { return e.Verdict.State == robots.StateUnreachable }
 
 // failed is a fetch that got no answer worth judging by: no connection, a

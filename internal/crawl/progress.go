@@ -51,14 +51,28 @@ func (s ProgressSnapshot) RequestsPerSecond() float64 {
 	return float64(s.Requests) / s.Elapsed.Seconds()
 }
 
-// ETA estimates the time left from the rate at which sites finish; zero
-// when it cannot tell yet.
-func (s ProgressSnapshot) ETA() time.Duration {
+// ETA estimates the time left from the rate at which sites finish; ok is
+// false while no site has finished (the rate is unknown), zero when none
+// is left.
+func (s ProgressSnapshot) ETA() (eta time.Duration, ok bool) {
 	left := s.SitesDue - s.SitesDone
-	if s.SitesDone == 0 || left <= 0 {
-		return 0
+	if left <= 0 {
+		return 0, true
 	}
-	return time.Duration(float64(s.Elapsed) / float64(s.SitesDone) * float64(left))
+	if s.SitesDone == 0 {
+		return 0, false
+	}
+	return time.Duration(float64(s.Elapsed) / float64(s.SitesDone) * float64(left)), true
+}
+
+// etaText is the ETA as a progress line says it: "unknown" until a site
+// has finished, never a made-up "0s".
+func (s ProgressSnapshot) etaText() string {
+	eta, ok := s.ETA()
+	if !ok {
+		return "unknown"
+	}
+	return eta.Round(time.Second).String()
 }
 
 func newProgress(due int64) *Progress {
@@ -178,7 +192,7 @@ func (c *Crawler) report(ctx context.Context, p *Progress) {
 			s := p.Snapshot()
 			c.log().Info("progress", "sites_done", s.SitesDone, "sites_due", s.SitesDue, "in_flight", s.SitesInFlight,
 				"requests", s.Requests, "req_per_s", int(s.RequestsPerSecond()+0.5), "errors", s.Errors,
-				"eta", s.ETA().Round(time.Second).String())
+				"eta", s.etaText())
 		}
 	}
 }

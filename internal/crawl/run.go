@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -71,7 +72,7 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	}
 	attrs = append(attrs, "took", s.Elapsed.Round(time.Millisecond).String())
 	if c.cadence > 0 {
-		attrs = append(attrs, "next_round", r.start.Add(c.cadence).Format(time.RFC3339))
+		attrs = append(attrs, "next_round", nextRoundAt(r.start, c.cadence, c.Clock.Now()).Format(time.RFC3339))
 	}
 	waiting, werr := c.reportWaiting(ctx, r)
 	if werr != nil {
@@ -80,8 +81,55 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	if waiting > 0 {
 		attrs = append(attrs, "sites_waiting", waiting)
 	}
+	if s.SitesDone == 0 && s.Requests == 0 {
+		why, nerr := c.nothingDue(ctx)
+		if nerr != nil {
+			c.log().Warn("why nothing was due not found", "err", nerr)
+		} else {
+			attrs = append(attrs, "nothing_due", why)
+		}
+	}
 	c.log().Info("round done", attrs...)
 	return errors.Join(err, p.unreached())
+}
+
+// nextRoundAt is when the round begun at start is followed by the next:
+// a cadence after its start, or now when that is already past (a round
+// that took longer than the cadence), never a time gone by.
+func nextRoundAt(start time.Time, cadence time.Duration, now time.Time) time.Time {
+	return later(start.Add(cadence), now)
+}
+
+// nothingDue says why a round found nothing to do, for its summary: the
+// sources waiting for a retry, the soonest and its last failure (a
+// source whose host cannot be resolved, say), or that none waits.
+func (c *Crawler) nothingDue(ctx context.Context) (string, error) {
+	now := c.Clock.Now()
+	w, err := c.Store.RetriesWaiting(ctx, now)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case w.Sources == 0:
+		return "no source to crawl (corpusbot sources add URL adds one)", nil
+	case w.Waiting > 0:
+		why := fmt.Sprintf("%s waiting for a retry, the next at %s (in %s)", plural(w.Waiting, "source"),
+			w.Next.UTC().Format(time.RFC3339), w.Next.Sub(now).Round(time.Second))
+		if w.Error != "" {
+			why += ", last failure: " + w.Error
+		}
+		return why, nil
+	}
+	return fmt.Sprintf("%s, none waiting for a retry: each is read again when its interval (FEED_INTERVAL, SITEMAP_INTERVAL, ROBOTS_TTL) has passed",
+		plural(w.Sources, "source")), nil
+}
+
+// plural is "1 source", "2 sources".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // waitingListed is the most sites left waiting a round's summary names

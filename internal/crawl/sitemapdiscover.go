@@ -45,7 +45,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
 	}
 	if paused(e) {
-		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: "robots.txt unreachable"}, c.Store.PostponeSitemaps)
+		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: c.robotsUnreachable(src)}, c.Store.PostponeSitemaps)
 	}
 	var lines []string
 	if e.Verdict.File != nil {

@@ -230,6 +230,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = "error", got.perr.Error(), now, 0, time.Time{}
 		return c.Store.UpdateSitemap(ctx, sm)
 	}
+	sm.Note = readNote(got.sum)
 	if got.sum.Truncated {
 		// Kept as far as the cut; the read is not whole, so nothing it
 		// did not reach is taken as removed.
@@ -284,6 +285,22 @@ func childDue(k store.Sitemap, now time.Time, s config.Settings) bool {
 	sinceRead := now.Sub(k.LastRead)
 	return k.LastRead.IsZero() || k.Lastmod.After(k.ReadLastmod) ||
 		(k.Lastmod.IsZero() && sinceRead >= s.SitemapInterval) || sinceRead >= s.SitemapRecheck
+}
+
+// readNote is what a read that was not whole leaves noted on its sitemap,
+// which stays active with what was read: where the operator looks
+// (export --sources, the public site), not only in a log line. "" for a
+// whole read.
+func readNote(sum sitemap.Summary) string {
+	switch {
+	case sum.Truncated:
+		return fmt.Sprintf("cut at the protocol's limit (%s): the first %d entries kept", sum.Reason, sum.Entries())
+	case sum.Broken:
+		return fmt.Sprintf("broke off (%s): the first %d entries kept", sum.Reason, sum.Entries())
+	case !sum.Whole():
+		return fmt.Sprintf("more lines that are not URLs (%d) than URLs (%d): the URLs kept, none taken as removed", sum.Skipped, sum.URLs)
+	}
+	return ""
 }
 
 // readChildren reads an index's children newest lastmod first, skipping

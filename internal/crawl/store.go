@@ -161,6 +161,10 @@ type Store interface {
 	// for (a page, a feed, a catalogue page, a sitemap, a discovery), and
 	// false when none waits.
 	SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error)
+	// RetriesWaiting is, over every site, how many sources have items
+	// waiting for a retry after now, the soonest and its last failure: what
+	// a round that found nothing due says of why.
+	RetriesWaiting(ctx context.Context, now time.Time) (store.RetriesWaiting, error)
 	// SourceSitemapsDue is SitemapsDue for one source (not truncated), with
 	// its index children whose retry is due.
 	SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]store.Sitemap, error)

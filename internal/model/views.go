@@ -66,6 +66,9 @@ type SourceDetail struct {
 	Paused   bool      `json:"paused"`
 	PausedBy string    `json:"paused_by,omitempty"` // "opt-out form" or "claim"
 	PausedAt time.Time `json:"paused_at,omitzero"`
+	// Error is why the source's last discovery failed, as the public site
+	// may show it (store.PublicSourceError); "" when it did not.
+	Error    string    `json:"error,omitempty"`
 	Feeds    []Feed    `json:"feeds"`    // ascending by URL
 	Sitemaps []Sitemap `json:"sitemaps"` // ascending by URL
 }
@@ -88,6 +91,9 @@ type Sitemap struct {
 	State    string    `json:"state"` // active | error
 	LastRead time.Time `json:"last_read,omitzero"`
 	URLs     int       `json:"urls"` // posts this sitemap named at its last read
+	// Note is what its last read found though it is active: a cut at the
+	// protocol's limit, a body that broke off; "" for a whole read.
+	Note string `json:"note,omitempty"`
 }
 
 // Origin is the robots.txt standing of one origin.

@@ -185,4 +185,8 @@ var Migrations = []string{
 	// (identifySources) gives them theirs, merging the duplicates.
 	`ALTER TABLE sources ADD COLUMN ident TEXT NOT NULL DEFAULT '';
 	CREATE UNIQUE INDEX sources_ident ON sources(ident) WHERE ident <> '';`,
+	// A sitemap's note (issue 32): what its last read says of it though it
+	// is active, such as a cut at the protocol's limit (50,000 entries, 50
+	// MB), shown where its state is (export --sources, the public site).
+	`ALTER TABLE sitemaps ADD COLUMN note TEXT NOT NULL DEFAULT '';`,
 }

@@ -46,6 +46,30 @@ func PublicReason(stored string) string {
 	return model.ErrorReasonOther
 }
 
+// sourceSteps are the steps of a source's discovery that the crawler
+// names before a failure's reason ("homepage: timeout"), and the prefix of
+// a robots.txt that could not be read ("robots.txt unreachable: DNS
+// failure").
+var sourceSteps = []string{"robots.txt unreachable", "robots.txt", "homepage", "well-known feed paths", "well-known sitemap paths"}
+
+// PublicSourceError is a source's stored discovery failure as the public
+// site may show it: the step it failed at as it is, the reason after it by
+// PublicReason; "" when there is none.
+func PublicSourceError(stored string) string {
+	if stored == "" {
+		return ""
+	}
+	if r := PublicReason(stored); r != model.ErrorReasonOther {
+		return r
+	}
+	for _, step := range sourceSteps {
+		if rest, ok := strings.CutPrefix(stored, step+": "); ok {
+			return step + ": " + PublicSourceError(rest)
+		}
+	}
+	return model.ErrorReasonOther
+}
+
 // errorReasons counts the stored last failures of the feeds, sitemaps and
 // posts that failed (state error) or wait for a retry (attempts > 0), by
 // public reason, the TopErrorReasons largest. SQL groups by the stored

@@ -48,15 +48,16 @@ func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 	}
 	byID := map[int64]*model.SourceDetail{}
 	var ids []int64
-	err = s.db.each(ctx, s.db.r, `SELECT s.id, s.url, s.added, s.paused, s.paused_by, s.paused_at, `+state+`
+	err = s.db.each(ctx, s.db.r, `SELECT s.id, s.url, s.added, s.paused, s.paused_by, s.paused_at, s.error, `+state+`
 		FROM sources s WHERE s.site = $1`, []any{site}, func(rows *sql.Rows) error {
 		var x model.SourceDetail
 		var added, pausedAt int64
 		var paused int
-		if err := rows.Scan(&x.ID, &x.URL, &added, &paused, &x.PausedBy, &pausedAt, &x.State); err != nil {
+		var stored string
+		if err := rows.Scan(&x.ID, &x.URL, &added, &paused, &x.PausedBy, &pausedAt, &stored, &x.State); err != nil {
 			return err
 		}
-		x.Added, x.Paused, x.PausedAt = tm(added), paused != 0, tm(pausedAt)
+		x.Added, x.Paused, x.PausedAt, x.Error = tm(added), paused != 0, tm(pausedAt), PublicSourceError(stored)
 		x.Feeds, x.Sitemaps = []model.Feed{}, []model.Sitemap{}
 		byID[x.ID] = &x
 		ids = append(ids, x.ID)
@@ -88,13 +89,13 @@ func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 	}
 	// A sitemap's URLs are the rows of its latest read: IngestSitemap
 	// numbers each read in seen (sitemap_urls_seen makes both a seek).
-	err = s.db.each(ctx, s.db.r, `SELECT m.source_id, m.url, m.via, m.parent_id, m.state, m.last_read,
+	err = s.db.each(ctx, s.db.r, `SELECT m.source_id, m.url, m.via, m.parent_id, m.state, m.last_read, m.note,
 		(SELECT count(*) FROM sitemap_urls u WHERE u.sitemap_id = m.id
 			AND u.seen = (SELECT max(v.seen) FROM sitemap_urls v WHERE v.sitemap_id = m.id))
 		FROM sitemaps m JOIN sources s ON s.id = m.source_id WHERE s.site = $1`, []any{site}, func(rows *sql.Rows) error {
 		var id, parent, read int64
 		var m model.Sitemap
-		if err := rows.Scan(&id, &m.URL, &m.Via, &parent, &m.State, &read, &m.URLs); err != nil {
+		if err := rows.Scan(&id, &m.URL, &m.Via, &parent, &m.State, &read, &m.Note, &m.URLs); err != nil {
 			return err
 		}
 		if parent != 0 {

@@ -13,13 +13,13 @@ import (
 )
 
 const sitemapCols = `id, source_id, url, via, parent_id, state, etag, last_modified, last_read, lastmod, read_lastmod, error, attempts, retry_at,
-	kind, skipped_pages, skipped_taxonomies, skipped_authors, skipped_other`
+	kind, skipped_pages, skipped_taxonomies, skipped_authors, skipped_other, note`
 
 func scanSitemap(sc interface{ Scan(...any) error }) (Sitemap, error) {
 	var s Sitemap
 	var read, lm, rlm, retry int64
 	err := sc.Scan(&s.ID, &s.SourceID, &s.URL, &s.Via, &s.ParentID, &s.State, &s.ETag, &s.LastModified, &read, &lm, &rlm, &s.Error, &s.Attempts, &retry,
-		&s.Kind, &s.SkippedPages, &s.SkippedTaxonomies, &s.SkippedAuthors, &s.SkippedOther)
+		&s.Kind, &s.SkippedPages, &s.SkippedTaxonomies, &s.SkippedAuthors, &s.SkippedOther, &s.Note)
 	s.LastRead, s.Lastmod, s.ReadLastmod, s.RetryAt = tm(read), tm(lm), tm(rlm), tm(retry)
 	return s, err
 }
@@ -67,9 +67,9 @@ func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
 func (d *DB) UpdateSitemap(ctx context.Context, s Sitemap) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6,
 		attempts = $8, retry_at = $9, kind = $10, skipped_pages = $11, skipped_taxonomies = $12, skipped_authors = $13, skipped_other = $14,
-		claimed_until = 0 WHERE id = $7`,
+		note = $15, claimed_until = 0 WHERE id = $7`,
 		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), noNUL(s.Error), s.ID, s.Attempts, ts(s.RetryAt),
-		s.Kind, s.SkippedPages, s.SkippedTaxonomies, s.SkippedAuthors, s.SkippedOther)
+		s.Kind, s.SkippedPages, s.SkippedTaxonomies, s.SkippedAuthors, s.SkippedOther, noNUL(s.Note))
 	if err != nil {
 		return fmt.Errorf("update sitemap %s: %w", s.URL, err)
 	}

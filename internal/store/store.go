@@ -124,8 +124,12 @@ type Sitemap struct {
 	Lastmod      time.Time // as its parent index last stated it
 	ReadLastmod  time.Time // the parent's lastmod when this child was last read
 	Error        string
-	Attempts     int       // reads that failed in a row with a fault that says "try later"
-	RetryAt      time.Time // after such a failure, not read again before this
+	// Note says what the last whole-or-not read found worth telling though
+	// the sitemap is active: a cut at the protocol's limit, or a body that
+	// broke off ("" when the read was whole).
+	Note     string
+	Attempts int       // reads that failed in a row with a fault that says "try later"
+	RetryAt  time.Time // after such a failure, not read again before this
 	// Kind is what its name says it lists (sitemap.Kind's words: posts,
 	// pages, taxonomies, authors, other, unknown; "" not yet classified).
 	// A sitemap of pages, taxonomies, authors or other is recorded in

@@ -61,6 +61,20 @@ func fromBuildInfo(bi *debug.BuildInfo, ok bool) Info {
 // keep: enough to be unique in any repository of this size.
 const shortRevision = 12
 
+// Build names the source the binary was built from, for metadata that
+// has a field for it (a Parquet file's created_by): the short revision,
+// with "-modified" when the work tree had changes; "" when unknown.
+func (i Info) Build() string {
+	rev := i.Revision
+	if len(rev) > shortRevision {
+		rev = rev[:shortRevision]
+	}
+	if rev != "" && i.Modified {
+		rev += "-modified"
+	}
+	return rev
+}
+
 // String is the one-line version, e.g.
 // "corpusbot v1.2.0 (rev 0123456789ab, 2026-12-01T10:00:00Z, modified) go1.26.0";
 // the parenthesis is left out when the build has no VCS information.

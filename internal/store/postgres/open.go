@@ -55,6 +55,9 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	}
 	if err := migrate(ctx, db); err != nil {
 		db.Close()
+		if ce := connectFailure(err); ce != nil {
+			return nil, ce // no migration was tried: the server was not reached
+		}
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	d := &DB{DB: store.New(db, db, dialect, "", 0, nil), db: db}

@@ -48,6 +48,9 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) crawl.Store) {
 		{"SourceIdentity", testSourceIdentity},
 		{"SourceIdentityMigration", testSourceIdentityMigration},
 		{"FeedSource", testFeedSource},
+		{"RetriesWaiting", testRetriesWaiting},
+		{"SitemapNote", testSitemapNote},
+		{"SourceErrorPublic", testSourceErrorPublic},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
