@@ -147,12 +147,10 @@ func FuzzTextLines(f *testing.F) {
 		if sum.Skipped != others || sum.BlankLines != blanks {
 			t.Fatalf("skipped %d, blank %d; the lines hold %d others and %d blank", sum.Skipped, sum.BlankLines, others, blanks)
 		}
-		if urls <= others {
-			// The judgement saw the whole document (under 64 KiB) or a
-			// start with more URLs than junk.
-			if len(body) < bufSize {
-				t.Fatalf("accepted with %d URL lines and %d others", urls, others)
-			}
+		// However much junk, every URL line is kept; the read is whole
+		// only when no more lines are junk than URLs (Summary.Whole).
+		if !sum.Truncated && !sum.Broken && sum.Whole() != (others <= urls) {
+			t.Fatalf("whole %v with %d URL lines and %d others", sum.Whole(), urls, others)
 		}
 	})
 }
