@@ -124,7 +124,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		if o.Observe != nil {
 			o.Observe(r)
 		}
-		countRequest(o.Metrics, r)
+		o.Metrics.ObserveFetch(r)
 		c.Observe(r)
 	}
 	o.Metrics.SampleWith(func(ctx context.Context) (metrics.Sample, error) {
@@ -208,16 +208,6 @@ func warcPrefix() string {
 		}
 	}
 	return prefix + "-" + strconv.Itoa(os.Getpid())
-}
-
-// countRequest is one record in the metrics: a request sent (any status),
-// or one declined before sending (robots.txt, the refusal list, an
-// opt-out), by purpose and outcome.
-func countRequest(m *metrics.Metrics, r fetch.Record) {
-	m.ObserveRequest(string(r.Purpose), r.Status, string(r.Outcome), r.Bytes, r.Duration)
-	if r.Purpose == fetch.PurposeRobots && r.Outcome == fetch.OutcomeFetched {
-		m.ObserveRobotsFetch(r.Status)
-	}
 }
 
 // Close stores the request log's last records, lets the fetcher's idle
