@@ -127,6 +127,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		o.Metrics.ObserveFetch(r)
 		c.Observe(r)
 	}
+	meterCrawl(c, db, o.Metrics)
 	o.Metrics.SampleWith(func(ctx context.Context) (metrics.Sample, error) {
 		posts, due, err := db.Gauges(ctx, clock.Now())
 		return metrics.Sample{PostsByState: posts, DueByKind: due}, err
@@ -208,6 +209,25 @@ func warcPrefix() string {
 		}
 	}
 	return prefix + "-" + strconv.Itoa(os.Getpid())
+}
+
+// writeTimed is a store that reports the time of its writes (*store.DB).
+type writeTimed interface{ SetWriteObserver(store.WriteObserver) }
+
+// meterCrawl has the crawler and the store report what they do to m (sites
+// in flight, rounds, retries, store write latency) and starts their label
+// sets at zero; the fetcher's records reach m through Observe. Nothing
+// with metrics off.
+func meterCrawl(c *crawl.Crawler, db *DB, m *metrics.Metrics) {
+	if m == nil {
+		return
+	}
+	c.Meter = m
+	m.KnownRetryKinds(crawl.RetryKinds()...)
+	if w, ok := db.Store.(writeTimed); ok {
+		m.KnownStoreOps(store.WriteOps()...)
+		w.SetWriteObserver(m.ObserveStoreWrite)
+	}
 }
 
 // Close stores the request log's last records, lets the fetcher's idle

@@ -326,6 +326,15 @@ func (m *Metrics) SampleWith(fn SampleFunc) {
 	m.mu.Unlock()
 }
 
+// Gatherer is the registry, without the store sample (nil on a nil
+// *Metrics): what a test reads the crawler's own series from.
+func (m *Metrics) Gatherer() prometheus.Gatherer {
+	if m == nil {
+		return nil
+	}
+	return m.registry
+}
+
 // Handler serves the metrics in the Prometheus exposition format. On a nil
 // *Metrics it answers 404: metrics are off.
 func (m *Metrics) Handler() http.Handler {
