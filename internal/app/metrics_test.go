@@ -1,10 +1,13 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -155,11 +158,24 @@ func TestEverySeriesMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	parsed, err := parser.TextToMetricFamilies(res.Body)
+	body, err := io.ReadAll(res.Body)
 	res.Body.Close()
 	if err != nil {
 		t.Fatal(err)
+	}
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	parsed, err := parser.TextToMetricFamilies(bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Prometheus's own linter, where installed (CI installs it), over
+	// the series as a real crawl labels them.
+	if promtool, err := exec.LookPath("promtool"); err == nil {
+		cmd := exec.CommandContext(ctx, promtool, "check", "metrics")
+		cmd.Stdin = bytes.NewReader(body)
+		if out, err := cmd.CombinedOutput(); err != nil || len(bytes.TrimSpace(out)) > 0 {
+			t.Errorf("promtool check metrics: %v\n%s", err, out)
+		}
 	}
 	var families []*dto.MetricFamily
 	for _, f := range parsed {
