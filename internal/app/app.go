@@ -124,9 +124,10 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		if o.Observe != nil {
 			o.Observe(r)
 		}
-		countRequest(o.Metrics, r)
+		o.Metrics.ObserveFetch(r)
 		c.Observe(r)
 	}
+	meterCrawl(c, db, o.Metrics)
 	o.Metrics.SampleWith(func(ctx context.Context) (metrics.Sample, error) {
 		posts, due, err := db.Gauges(ctx, clock.Now())
 		return metrics.Sample{PostsByState: posts, DueByKind: due}, err
@@ -210,13 +211,22 @@ func warcPrefix() string {
 	return prefix + "-" + strconv.Itoa(os.Getpid())
 }
 
-// countRequest is one record in the metrics: a request sent (any status),
-// or one declined before sending (robots.txt, the refusal list, an
-// opt-out), by purpose and outcome.
-func countRequest(m *metrics.Metrics, r fetch.Record) {
-	m.ObserveRequest(string(r.Purpose), r.Status, string(r.Outcome), r.Bytes, r.Duration)
-	if r.Purpose == fetch.PurposeRobots && r.Outcome == fetch.OutcomeFetched {
-		m.ObserveRobotsFetch(r.Status)
+// writeTimed is a store that reports the time of its writes (*store.DB).
+type writeTimed interface{ SetWriteObserver(store.WriteObserver) }
+
+// meterCrawl has the crawler and the store report what they do to m (sites
+// in flight, rounds, retries, store write latency) and starts their label
+// sets at zero; the fetcher's records reach m through Observe. Nothing
+// with metrics off.
+func meterCrawl(c *crawl.Crawler, db *DB, m *metrics.Metrics) {
+	if m == nil {
+		return
+	}
+	c.Meter = m
+	m.KnownRetryKinds(crawl.RetryKinds()...)
+	if w, ok := db.Store.(writeTimed); ok {
+		m.KnownStoreOps(store.WriteOps()...)
+		w.SetWriteObserver(m.ObserveStoreWrite)
 	}
 }
 

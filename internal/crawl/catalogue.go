@@ -47,6 +47,8 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			if !ok {
 				c.log().Warn("catalogue page failed after every retry", "feed", f.URL, "page", page, "err", retry.Error)
 				retry = store.Retry{At: c.Clock.Now().Add(max(c.Settings.RetryWindow, time.Minute)), Error: retry.Error}
+			} else {
+				c.meter().RetryScheduled(retryCatalogue)
 			}
 			f.Catalogue, f.Error, f.Attempts, f.RetryAt = model.CatalogueInterrupted, retry.Error, retry.Attempts, retry.At
 			return c.Store.UpdateFeed(ctx, f)

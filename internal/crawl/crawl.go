@@ -47,6 +47,10 @@ type Crawler struct {
 	Push         store.Push
 	CallbackBase string
 
+	// Meter is told of sites taken up and let go, rounds over and retries
+	// scheduled (meter.go); nil: nothing is told.
+	Meter Meter
+
 	robotsStatus sync.Map                 // origin -> last robots.txt status seen (from Observe)
 	robotsWhy    sync.Map                 // origin -> why its last robots.txt request failed (from Observe)
 	progress     atomic.Pointer[Progress] // the round in progress, counting requests

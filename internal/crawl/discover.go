@@ -197,6 +197,8 @@ func (c *Crawler) retryDiscovery(ctx context.Context, src store.Source, rawURL s
 	r.Error = what + ": " + r.Error
 	if !ok {
 		r = c.retryGuess(r.Error)
+	} else {
+		c.meter().RetryScheduled(retryDiscovery)
 	}
 	return c.postpone(ctx, src, r, put)
 }

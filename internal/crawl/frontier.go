@@ -178,6 +178,7 @@ func (c *Crawler) frontier(ctx context.Context, once bool, cadence time.Duration
 	nextRound := cur.start.Add(cadence)
 	finish := func(d siteDone) {
 		delete(inFlight, d.site)
+		c.meter().SiteDone()
 		d.r.inFlight--
 		d.r.progress.finished1(d.err)
 		if until, ok := fetch.WaitUntil(d.err); ok {
@@ -203,6 +204,7 @@ func (c *Crawler) frontier(ctx context.Context, once bool, cadence time.Duration
 			}
 			for _, site := range sites {
 				inFlight[site] = true
+				c.meter().SiteStarted()
 				cur.inFlight++
 				cur.progress.started1()
 				r, mayRetake := cur, cur.retakes[site] < maxRetakes

@@ -28,6 +28,7 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	if ok {
 		// Still owed, in the state it was: tried again later.
 		r.Retry = retry
+		c.meter().RetryScheduled(retryPage)
 		c.log().Info("page to be retried", "url", p.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
 		if err := c.Store.SavePage(ctx, r); err != nil {
 			return fmt.Errorf("page %s: %w", p.URL, err)

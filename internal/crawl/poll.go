@@ -40,6 +40,7 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 		if retry, ok := c.retryOf(ctx, f.URL, res, f.Attempts); ok && f.State == model.FeedActive {
 			// Still active: read again at the retry (FeedsToRead).
 			f.Attempts, f.RetryAt, f.Error = retry.Attempts, retry.At, retry.Error
+			c.meter().RetryScheduled(retryFeed)
 			c.log().Info("feed to be retried", "feed", f.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
 			return c.Store.UpdateFeed(ctx, f)
 		}

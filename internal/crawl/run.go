@@ -49,6 +49,7 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
+	c.meter().RoundDone(c.Clock.Now().Sub(r.start))
 	// WebSub: requests to hubs, not to the sites; a few, after the sites.
 	for range 100 {
 		n, perr := c.PushSubscriptions(ctx, batch)

@@ -121,7 +121,9 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 		floor = max(floor, f.s.CataloguePageDelay)
 	}
 	f.restoreWaits(ctx)
+	asked := f.clock.Now()
 	slot, err := f.lease.Acquire(ctx, site, floor)
+	waited := f.clock.Now().Sub(asked)
 	if until, ok := WaitUntil(err); ok {
 		f.log.Debug("site waits beyond the horizon: left for later", "site", site, "url", u.String(), "until", until)
 		f.deferred(ctx, site, until)
@@ -135,13 +137,13 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	if now := f.clock.Now(); p != PurposeRobots && !f.refusals.Get(ctx, site).mayAsk(now, f.s.RefusalRecheck) {
 		slot.Abandon()
 		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
-		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: now, Outcome: OutcomeRefused, Err: err})
+		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: now, Waited: waited, Outcome: OutcomeRefused, Err: err})
 		return exchange{outcome: OutcomeRefused, err: err, ours: true}
 	}
 	if f.withheld(ctx, site, forClaim) {
 		slot.Abandon()
 		err := fmt.Errorf("fetch %s: %w", u, ErrOptedOut)
-		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Outcome: OutcomeOptedOut, Err: err})
+		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Waited: waited, Outcome: OutcomeOptedOut, Err: err})
 		return exchange{outcome: OutcomeOptedOut, err: err, ours: true}
 	}
 	underway := f.conns.begin(site)
@@ -165,7 +167,7 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	slot.Release(ex.end, b.next(ex.end, max(f.s.MinGap, crawlDelay)))
 	f.emit(ctx, Record{
 		Site: site, URL: u.String(), Purpose: p, Status: ex.status, Bytes: ex.read,
-		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Outcome: outcomeOf(ex), Err: ex.err,
+		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Waited: waited, Outcome: outcomeOf(ex), Err: ex.err,
 	})
 	if ex.archived != nil {
 		f.archive(ctx, *ex.archived)

@@ -17,8 +17,12 @@ type Record struct {
 	Start       time.Time
 	Duration    time.Duration
 	Conditional bool // If-None-Match or If-Modified-Since was sent
-	Outcome     Outcome
-	Err         error
+	// Waited is how long the request waited for the site's lease (its gap
+	// since the last request, a Crawl-delay, a back-off) before it could
+	// be sent, or declined under the lease.
+	Waited  time.Duration
+	Outcome Outcome
+	Err     error
 }
 
 func (f *Fetcher) emit(ctx context.Context, r Record) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"corpus.blog/corpusbot/internal/fetch"
+
 	dto "github.com/prometheus/client_model/go"
 )
 
@@ -106,5 +108,70 @@ func TestExposesRejects(t *testing.T) {
 	}
 	if names["corpusbot_store_write_seconds"] != dto.MetricType_HISTOGRAM {
 		t.Error("corpusbot_store_write_seconds is not a histogram")
+	}
+}
+
+// labelMatcher is a label matcher of a PromQL expression: the label, the
+// operator and the value (an alternation of words for =~ and !~).
+var labelMatcher = regexp.MustCompile(`\b([a-z_]+)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"`)
+
+// vocabulary is the words each label of the crawler's series may hold:
+// the fetcher's (fetch.Purposes, fetch.Outcomes) and the code classes.
+func vocabulary() map[string]map[string]bool {
+	v := map[string]map[string]bool{"purpose": {}, "outcome": {}, "reason": {}, "code_class": {}}
+	for _, p := range fetch.Purposes() {
+		v["purpose"][string(p)] = true
+	}
+	for _, o := range fetch.Outcomes() {
+		if o.Declined() {
+			v["reason"][string(o)] = true
+		} else {
+			v["outcome"][string(o)] = true
+		}
+	}
+	for _, c := range append(CodeClasses(), "1xx") {
+		v["code_class"][c] = true
+	}
+	return v
+}
+
+// TestDashboardSpeaksTheVocabulary: a matcher on an outcome the fetcher
+// never reports ("ok", "not_modified") selects nothing, or, negated,
+// everything, as the old "Errors and refusals" panel did (324 of 324).
+func TestDashboardSpeaksTheVocabulary(t *testing.T) {
+	raw, err := os.ReadFile(dashboardPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash map[string]any
+	if err := json.Unmarshal(raw, &dash); err != nil {
+		t.Fatal(err)
+	}
+	var exprs []string
+	expressions(dash, &exprs)
+	words := vocabulary()
+	matchers := 0
+	for _, e := range exprs {
+		for _, m := range labelMatcher.FindAllStringSubmatch(e, -1) {
+			known, ok := words[m[1]]
+			if !ok {
+				continue // a label of no fixed vocabulary (kind, op, state)
+			}
+			matchers++
+			for _, w := range strings.Split(m[3], "|") {
+				if !known[w] {
+					t.Errorf("expression %q matches %s on %q, which no %s is", e, m[1], w, m[1])
+				}
+			}
+		}
+	}
+	if matchers == 0 {
+		t.Error("no matcher on outcome, reason, purpose or code_class in the dashboard: the check checked nothing")
+	}
+	// The check itself: the old panel's words are refused.
+	for _, w := range []string{"ok", "not_modified"} {
+		if words["outcome"][w] {
+			t.Errorf("%q is an outcome word", w)
+		}
 	}
 }

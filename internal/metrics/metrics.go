@@ -7,17 +7,21 @@
 // one test process must not share counters). Every method is a no-op on a
 // nil *Metrics, so that code that runs with metrics off needs no checks.
 //
-// Label values are the caller's words and become time series: pass only a
-// small fixed set (the purposes, outcomes, kinds and ops the crawler
-// names), never a URL or a host.
+// Label values become time series: they are the fetcher's purposes and
+// outcomes (fetch.Purposes, fetch.Outcomes), the crawler's kinds of item
+// and the store's operations, each a small fixed set started at zero, never
+// a URL or a host.
 package metrics
 
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -27,13 +31,31 @@ import (
 // namespace prefixes every metric of the crawler's own.
 const namespace = "corpusbot"
 
-// Outcomes of a request, for ObserveRequest's outcome label.
-const (
-	OutcomeOK          = "ok"           // a 2xx answer used
-	OutcomeNotModified = "not_modified" // a 304 to a conditional request
-	OutcomeError       = "error"        // a fault: network, 4xx, 5xx, a body that would not parse
-	OutcomeRefused     = "refused"      // a 403 or 401 that puts or keeps the site on the refusal list
-)
+// The outcome label of corpusbot_requests_total and the reason label of
+// corpusbot_requests_declined_total are the fetcher's own words
+// (fetch.Outcome: fetched, unchanged, status, error, ..., disallowed,
+// refused, ...): one vocabulary, from the fetch record to the dashboard.
+// A record whose outcome is fetch.Outcome.Declined was no request sent and
+// is counted in the second, by reason, never in the first.
+
+// sentClasses are the code classes each outcome of a request sent is
+// started at zero with, so that the first of each kind shows in rate():
+// the classes an answer with that outcome usually has. Others (a body that
+// failed to read after a 2xx: error, 2xx) are counted all the same, from
+// their first.
+var sentClasses = map[fetch.Outcome][]string{
+	fetch.OutcomeFetched:   {"2xx"},
+	fetch.OutcomeUnchanged: {"3xx"},
+	fetch.OutcomeRedirect:  {"3xx"},
+	fetch.OutcomeTooLarge:  {"2xx"},
+	fetch.OutcomeWrongType: {"2xx"},
+	fetch.OutcomeStatus:    {"4xx", "5xx"},
+	fetch.OutcomeError:     {CodeClassNone},
+}
+
+// codeClasses are the code_class values of robots.txt reads, each started
+// at zero.
+var codeClasses = []string{"2xx", "3xx", "4xx", "5xx", CodeClassNone}
 
 // CodeClassNone is the code_class of a request that got no HTTP answer (a
 // timeout, a refused connection, a DNS failure).
@@ -57,6 +79,7 @@ type Metrics struct {
 	registry *prometheus.Registry
 
 	requests         *prometheus.CounterVec
+	declined         *prometheus.CounterVec
 	responseBytes    *prometheus.CounterVec
 	notModified      *prometheus.CounterVec
 	requestDuration  *prometheus.HistogramVec
@@ -83,8 +106,12 @@ func New() *Metrics {
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "requests_total",
-			Help: "HTTP requests sent, by purpose, status code class (none: no answer) and outcome.",
+			Help: "HTTP requests sent (one per hop of a redirect), by purpose, status code class (none: no answer) and the fetcher's outcome.",
 		}, []string{"purpose", "code_class", "outcome"}),
+		declined: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: namespace, Name: "requests_declined_total",
+			Help: "Requests not sent, declined before any connection, by purpose and reason (disallowed, refused, opted-out, waiting).",
+		}, []string{"purpose", "reason"}),
 		responseBytes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "response_bytes_total",
 			Help: "Response body bytes read, by purpose.",
@@ -100,7 +127,7 @@ func New() *Metrics {
 		}, []string{"purpose"}),
 		robotsFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "robots_fetches_total",
-			Help: "robots.txt fetches, by status code class (none: no answer).",
+			Help: "robots.txt requests sent, whatever their answer, by status code class (none: no answer).",
 		}, []string{"code_class"}),
 		retriesScheduled: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: namespace, Name: "retries_scheduled_total",
@@ -140,12 +167,63 @@ func New() *Metrics {
 	m.registry.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.requests, m.responseBytes, m.notModified, m.requestDuration,
+		m.requests, m.declined, m.responseBytes, m.notModified, m.requestDuration,
 		m.robotsFetches, m.retriesScheduled, m.politenessWait, m.sitesInFlight,
 		m.storeWrite, m.roundDuration, m.rounds, m.sampleErrors,
 	)
+	m.startAtZero()
 	return m
 }
+
+// startAtZero creates every series of a known label set, so that each is
+// scraped as 0 before its first event: rate() and increase() see the first
+// fault of a kind only when the series existed before it.
+func (m *Metrics) startAtZero() {
+	for _, p := range fetch.Purposes() {
+		purpose := string(p)
+		for _, o := range fetch.Outcomes() {
+			if o.Declined() {
+				m.declined.WithLabelValues(purpose, string(o))
+				continue
+			}
+			for _, class := range sentClasses[o] {
+				m.requests.WithLabelValues(purpose, class, string(o))
+			}
+		}
+		m.responseBytes.WithLabelValues(purpose)
+		m.notModified.WithLabelValues(purpose)
+		m.requestDuration.WithLabelValues(purpose)
+	}
+	for _, class := range codeClasses {
+		m.robotsFetches.WithLabelValues(class)
+	}
+}
+
+// KnownRetryKinds starts the retry counters of these kinds of item at
+// zero (the crawler names its kinds: crawl.RetryKinds).
+func (m *Metrics) KnownRetryKinds(kinds ...string) {
+	if m == nil {
+		return
+	}
+	for _, k := range kinds {
+		m.retriesScheduled.WithLabelValues(k)
+	}
+}
+
+// KnownStoreOps starts the store write histograms of these operations at
+// zero (the store names its operations: store.WriteOps).
+func (m *Metrics) KnownStoreOps(ops ...string) {
+	if m == nil {
+		return
+	}
+	for _, op := range ops {
+		m.storeWrite.WithLabelValues(op)
+	}
+}
+
+// CodeClasses lists the code_class values the crawler's answers fall in
+// (a 1xx is never an answer it is given).
+func CodeClasses() []string { return slices.Clone(codeClasses) }
 
 // CodeClass is the code_class label of an HTTP status: "2xx" for 200 to
 // 299 and so on, CodeClassNone for 0 (no answer) or anything not a status.
@@ -156,34 +234,33 @@ func CodeClass(status int) string {
 	return strconv.Itoa(status/100) + "xx"
 }
 
-// ObserveRequest counts one request: status 0 if no answer came, outcome
-// one of the Outcome words, bytes the body bytes read, d the time it took.
-// A 304 is counted in corpusbot_not_modified_total as well.
-func (m *Metrics) ObserveRequest(purpose string, status int, outcome string, bytes int64, d time.Duration) {
+// ObserveFetch counts one record of the fetcher: a request sent (any
+// answer, or none) in corpusbot_requests_total with its body bytes, its
+// duration and, for a 304, corpusbot_not_modified_total, and a robots.txt
+// request in corpusbot_robots_fetches_total whatever its status; a request
+// declined before any connection in corpusbot_requests_declined_total
+// alone. The time either waited for its site's lease is politeness wait.
+func (m *Metrics) ObserveFetch(r fetch.Record) {
 	if m == nil {
 		return
 	}
-	m.requests.WithLabelValues(purpose, CodeClass(status), outcome).Inc()
-	if bytes > 0 {
-		m.responseBytes.WithLabelValues(purpose).Add(float64(bytes))
-	} else {
-		// Touch the series so that a purpose with only empty bodies
-		// still shows 0 rather than nothing.
-		m.responseBytes.WithLabelValues(purpose)
+	purpose := string(r.Purpose)
+	m.PolitenessWait(r.Waited)
+	if r.Outcome.Declined() {
+		m.declined.WithLabelValues(purpose, string(r.Outcome)).Inc()
+		return
 	}
-	if status == http.StatusNotModified {
+	m.requests.WithLabelValues(purpose, CodeClass(r.Status), string(r.Outcome)).Inc()
+	// Touched even with no bytes, so that a purpose with only empty
+	// bodies shows 0 rather than nothing.
+	m.responseBytes.WithLabelValues(purpose).Add(float64(max(r.Bytes, 0)))
+	if r.Status == http.StatusNotModified {
 		m.notModified.WithLabelValues(purpose).Inc()
 	}
-	m.requestDuration.WithLabelValues(purpose).Observe(d.Seconds())
-}
-
-// ObserveRobotsFetch counts one robots.txt fetch by its status (0: no
-// answer). The request itself is counted by ObserveRequest.
-func (m *Metrics) ObserveRobotsFetch(status int) {
-	if m == nil {
-		return
+	m.requestDuration.WithLabelValues(purpose).Observe(r.Duration.Seconds())
+	if r.Purpose == fetch.PurposeRobots {
+		m.robotsFetches.WithLabelValues(CodeClass(r.Status)).Inc()
 	}
-	m.robotsFetches.WithLabelValues(CodeClass(status)).Inc()
 }
 
 // RetryScheduled counts a retry scheduled for an item of kind (page, feed,
@@ -201,14 +278,6 @@ func (m *Metrics) PolitenessWait(d time.Duration) {
 		return
 	}
 	m.politenessWait.Add(d.Seconds())
-}
-
-// SetSitesInFlight says how many sites are being worked on now.
-func (m *Metrics) SetSitesInFlight(n int) {
-	if m == nil {
-		return
-	}
-	m.sitesInFlight.Set(float64(n))
 }
 
 // SiteStarted counts one more site in flight; SiteDone one fewer.
@@ -255,6 +324,15 @@ func (m *Metrics) SampleWith(fn SampleFunc) {
 	m.mu.Lock()
 	m.sample = fn
 	m.mu.Unlock()
+}
+
+// Gatherer is the registry, without the store sample (nil on a nil
+// *Metrics): what a test reads the crawler's own series from.
+func (m *Metrics) Gatherer() prometheus.Gatherer {
+	if m == nil {
+		return nil
+	}
+	return m.registry
 }
 
 // Handler serves the metrics in the Prometheus exposition format. On a nil

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/fetch"
+
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
@@ -113,17 +115,22 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestObservationsScrapedExactly(t *testing.T) {
 	m := New()
-	m.ObserveRequest("feed", 200, OutcomeOK, 1000, 200*time.Millisecond)
-	m.ObserveRequest("feed", 304, OutcomeNotModified, 0, 50*time.Millisecond)
-	m.ObserveRequest("feed", 304, OutcomeNotModified, 0, 70*time.Millisecond)
-	m.ObserveRequest("page", 200, OutcomeOK, 5000, time.Second)
-	m.ObserveRequest("page", 503, OutcomeError, 120, 3*time.Second)
-	m.ObserveRequest("page", 0, OutcomeError, 0, 10*time.Second)
-	m.ObserveRequest("robots", 403, OutcomeRefused, 30, 20*time.Millisecond)
-	m.ObserveRobotsFetch(403)
-	m.ObserveRobotsFetch(404)
-	m.ObserveRobotsFetch(410)
-	m.ObserveRobotsFetch(0)
+	for _, r := range []fetch.Record{
+		{Purpose: fetch.PurposeFeed, Status: 200, Outcome: fetch.OutcomeFetched, Bytes: 1000, Duration: 200 * time.Millisecond},
+		{Purpose: fetch.PurposeFeed, Status: 304, Outcome: fetch.OutcomeUnchanged, Duration: 50 * time.Millisecond},
+		{Purpose: fetch.PurposeFeed, Status: 304, Outcome: fetch.OutcomeUnchanged, Duration: 70 * time.Millisecond},
+		{Purpose: fetch.PurposePage, Status: 200, Outcome: fetch.OutcomeFetched, Bytes: 5000, Duration: time.Second},
+		{Purpose: fetch.PurposePage, Status: 503, Outcome: fetch.OutcomeStatus, Bytes: 120, Duration: 3 * time.Second},
+		{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeError, Duration: 10 * time.Second},
+		{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeDisallowed},
+		{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeRefused, Waited: time.Second},
+		{Purpose: fetch.PurposeRobots, Status: 403, Outcome: fetch.OutcomeStatus, Bytes: 30, Duration: 20 * time.Millisecond},
+		{Purpose: fetch.PurposeRobots, Status: 404, Outcome: fetch.OutcomeStatus},
+		{Purpose: fetch.PurposeRobots, Status: 503, Outcome: fetch.OutcomeStatus},
+		{Purpose: fetch.PurposeRobots, Outcome: fetch.OutcomeError},
+	} {
+		m.ObserveFetch(r)
+	}
 	m.RetryScheduled("page")
 	m.RetryScheduled("page")
 	m.RetryScheduled("feed")
@@ -146,23 +153,31 @@ func TestObservationsScrapedExactly(t *testing.T) {
 		labels []string
 		want   float64
 	}{
-		{"corpusbot_requests_total", []string{"purpose", "feed", "code_class", "2xx", "outcome", "ok"}, 1},
-		{"corpusbot_requests_total", []string{"purpose", "feed", "code_class", "3xx", "outcome", "not_modified"}, 2},
-		{"corpusbot_requests_total", []string{"purpose", "page", "code_class", "2xx", "outcome", "ok"}, 1},
-		{"corpusbot_requests_total", []string{"purpose", "page", "code_class", "5xx", "outcome", "error"}, 1},
+		{"corpusbot_requests_total", []string{"purpose", "feed", "code_class", "2xx", "outcome", "fetched"}, 1},
+		{"corpusbot_requests_total", []string{"purpose", "feed", "code_class", "3xx", "outcome", "unchanged"}, 2},
+		{"corpusbot_requests_total", []string{"purpose", "page", "code_class", "2xx", "outcome", "fetched"}, 1},
+		{"corpusbot_requests_total", []string{"purpose", "page", "code_class", "5xx", "outcome", "status"}, 1},
 		{"corpusbot_requests_total", []string{"purpose", "page", "code_class", "none", "outcome", "error"}, 1},
-		{"corpusbot_requests_total", []string{"purpose", "robots", "code_class", "4xx", "outcome", "refused"}, 1},
+		{"corpusbot_requests_total", []string{"purpose", "robots", "code_class", "4xx", "outcome", "status"}, 2},
+		{"corpusbot_requests_total", []string{"purpose", "robots", "code_class", "5xx", "outcome", "status"}, 1},
+		{"corpusbot_requests_total", []string{"purpose", "page", "code_class", "4xx", "outcome", "status"}, 0},
+		{"corpusbot_requests_declined_total", []string{"purpose", "page", "reason", "disallowed"}, 1},
+		{"corpusbot_requests_declined_total", []string{"purpose", "page", "reason", "refused"}, 1},
+		{"corpusbot_requests_declined_total", []string{"purpose", "feed", "reason", "waiting"}, 0},
 		{"corpusbot_response_bytes_total", []string{"purpose", "feed"}, 1000},
 		{"corpusbot_response_bytes_total", []string{"purpose", "page"}, 5120},
 		{"corpusbot_response_bytes_total", []string{"purpose", "robots"}, 30},
 		{"corpusbot_not_modified_total", []string{"purpose", "feed"}, 2},
 		{"corpusbot_request_duration_seconds", []string{"purpose", "feed"}, 3},
 		{"corpusbot_request_duration_seconds", []string{"purpose", "page"}, 3},
-		{"corpusbot_robots_fetches_total", []string{"code_class", "4xx"}, 3},
+		{"corpusbot_robots_fetches_total", []string{"code_class", "4xx"}, 2},
+		{"corpusbot_robots_fetches_total", []string{"code_class", "5xx"}, 1},
 		{"corpusbot_robots_fetches_total", []string{"code_class", "none"}, 1},
+		{"corpusbot_robots_fetches_total", []string{"code_class", "2xx"}, 0},
+		{"corpusbot_not_modified_total", []string{"purpose", "page"}, 0},
 		{"corpusbot_retries_scheduled_total", []string{"kind", "page"}, 2},
 		{"corpusbot_retries_scheduled_total", []string{"kind", "feed"}, 1},
-		{"corpusbot_politeness_wait_seconds_total", nil, 4},
+		{"corpusbot_politeness_wait_seconds_total", nil, 5},
 		{"corpusbot_sites_in_flight", nil, 2},
 		{"corpusbot_store_write_seconds", []string{"op", "record_fetch"}, 2},
 		{"corpusbot_store_write_seconds", []string{"op", "add_post"}, 1},
@@ -175,11 +190,9 @@ func TestObservationsScrapedExactly(t *testing.T) {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	if _, ok := f["corpusbot_not_modified_total"]; ok {
-		for _, s := range f["corpusbot_not_modified_total"].GetMetric() {
-			if s.GetLabel()[0].GetValue() != "feed" {
-				t.Errorf("not_modified counted for %v, which had no 304", s.GetLabel())
-			}
+	for _, s := range f["corpusbot_not_modified_total"].GetMetric() {
+		if s.GetLabel()[0].GetValue() != "feed" && s.GetCounter().GetValue() != 0 {
+			t.Errorf("not_modified counted for %v, which had no 304", s.GetLabel())
 		}
 	}
 	if h := histogram(t, f, "corpusbot_request_duration_seconds", "purpose", "page"); !near(h.GetSampleSum(), 14) {
@@ -202,12 +215,51 @@ func TestObservationsScrapedExactly(t *testing.T) {
 	}
 }
 
-func TestSetSitesInFlight(t *testing.T) {
+// TestOneVocabulary: every outcome of the fetcher is counted under its own
+// word in exactly one series, requests sent or requests declined, and the
+// series of each is there at zero before its first record.
+func TestOneVocabulary(t *testing.T) {
 	m := New()
-	m.SiteStarted()
-	m.SetSitesInFlight(7)
-	if got := testutil.ToFloat64(m.sitesInFlight); got != 7 {
-		t.Errorf("sites in flight = %v, want 7", got)
+	for _, o := range fetch.Outcomes() {
+		sent := testutil.ToFloat64(m.requests.WithLabelValues("page", "none", string(o)))
+		declined := testutil.ToFloat64(m.declined.WithLabelValues("page", string(o)))
+		m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Outcome: o})
+		dSent := testutil.ToFloat64(m.requests.WithLabelValues("page", "none", string(o))) - sent
+		dDeclined := testutil.ToFloat64(m.declined.WithLabelValues("page", string(o))) - declined
+		if dSent+dDeclined != 1 || (dSent == 1) == o.Declined() {
+			t.Errorf("outcome %q: +%v sent, +%v declined; declined before sending: %v", o, dSent, dDeclined, o.Declined())
+		}
+		if _, ok := sentClasses[o]; ok == o.Declined() {
+			t.Errorf("outcome %q: started at zero as sent %v, declined %v", o, ok, o.Declined())
+		}
+	}
+	// Started at zero: one series per purpose and sent outcome's class,
+	// one per purpose and reason declined.
+	fresh := New()
+	sentSeries, declinedSeries := 0, 0
+	for _, o := range fetch.Outcomes() {
+		if o.Declined() {
+			declinedSeries++
+		}
+		sentSeries += len(sentClasses[o])
+	}
+	n := len(fetch.Purposes())
+	if got := testutil.CollectAndCount(fresh.requests); got != n*sentSeries {
+		t.Errorf("%d requests_total series at start, want %d", got, n*sentSeries)
+	}
+	if got := testutil.CollectAndCount(fresh.declined); got != n*declinedSeries {
+		t.Errorf("%d requests_declined_total series at start, want %d", got, n*declinedSeries)
+	}
+	if got := testutil.CollectAndCount(fresh.robotsFetches); got != len(codeClasses) {
+		t.Errorf("%d robots_fetches_total series at start, want %d", got, len(codeClasses))
+	}
+	fresh.KnownRetryKinds("page", "feed")
+	fresh.KnownStoreOps("tx")
+	if got := testutil.CollectAndCount(fresh.retriesScheduled); got != 2 {
+		t.Errorf("%d retries_scheduled_total series after KnownRetryKinds, want 2", got)
+	}
+	if got := testutil.CollectAndCount(fresh.storeWrite); got != 1 {
+		t.Errorf("%d store_write_seconds series after KnownStoreOps, want 1", got)
 	}
 }
 
@@ -306,11 +358,11 @@ func TestSampleContextEndsWithScrape(t *testing.T) {
 
 func TestNilMetricsIsANoOp(t *testing.T) {
 	var m *Metrics
-	m.ObserveRequest("page", 200, OutcomeOK, 10, time.Second)
-	m.ObserveRobotsFetch(200)
+	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Status: 200, Outcome: fetch.OutcomeFetched})
 	m.RetryScheduled("page")
 	m.PolitenessWait(time.Second)
-	m.SetSitesInFlight(3)
+	m.KnownRetryKinds("page")
+	m.KnownStoreOps("tx")
 	m.SiteStarted()
 	m.SiteDone()
 	m.ObserveStoreWrite("op", time.Second)
@@ -340,8 +392,9 @@ func TestLint(t *testing.T) {
 // that a gather lists every name the package can expose.
 func exercised() *Metrics {
 	m := New()
-	m.ObserveRequest("page", 304, OutcomeNotModified, 1, time.Second)
-	m.ObserveRobotsFetch(200)
+	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Status: 304, Outcome: fetch.OutcomeUnchanged, Bytes: 1, Duration: time.Second})
+	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposeRobots, Status: 200, Outcome: fetch.OutcomeFetched})
+	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeDisallowed})
 	m.RetryScheduled("page")
 	m.PolitenessWait(time.Second)
 	m.SiteStarted()
@@ -377,7 +430,7 @@ func TestExposedNames(t *testing.T) {
 	sort.Strings(got)
 	want := []string{
 		"corpusbot_due_work", "corpusbot_not_modified_total", "corpusbot_politeness_wait_seconds_total",
-		"corpusbot_posts", "corpusbot_request_duration_seconds", "corpusbot_requests_total",
+		"corpusbot_posts", "corpusbot_request_duration_seconds", "corpusbot_requests_declined_total", "corpusbot_requests_total",
 		"corpusbot_response_bytes_total", "corpusbot_retries_scheduled_total", "corpusbot_robots_fetches_total",
 		"corpusbot_round_duration_seconds", "corpusbot_rounds_total", "corpusbot_sample_errors_total",
 		"corpusbot_sites_in_flight", "corpusbot_store_write_seconds",

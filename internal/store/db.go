@@ -70,6 +70,7 @@ type DB struct {
 	// closeOnce: a second Close is an error, not a panic.
 	closeOnce sync.Once
 	stmts     statements
+	writeTime writeTimer // SetWriteObserver's
 }
 
 // New returns the Store over the writer and reader pools (they may be the
@@ -154,6 +155,12 @@ func (d *DB) rebind(q string) string {
 // resolve a conflict (two workers adding the same posts in different
 // orders): fn must start from scratch each time.
 func (d *DB) tx(ctx context.Context, fn func(conn) error) error {
+	defer d.writeTime.timed(WriteTx, time.Now())
+	return d.tx0(ctx, fn)
+}
+
+// tx0 is tx, untimed.
+func (d *DB) tx0(ctx context.Context, fn func(conn) error) error {
 	if d.group != nil {
 		return d.group.run(ctx, fn)
 	}
@@ -172,10 +179,11 @@ func (d *DB) tx(ctx context.Context, fn func(conn) error) error {
 // statements are not cut off when ctx ends, so fn checks ctx between them;
 // either way, its failure rolls back its own work alone.
 func (d *DB) txAlone(ctx context.Context, fn func(conn) error) error {
+	defer d.writeTime.timed(WriteTxAlone, time.Now())
 	if d.group != nil {
 		return d.group.runAlone(ctx, fn)
 	}
-	return d.tx(ctx, fn)
+	return d.tx0(ctx, fn)
 }
 
 // writer is d.w: ExecContext runs one statement as a write of its own.
@@ -185,6 +193,7 @@ type writer struct{ db *DB }
 // ExecContext runs the statement q as one write (see DB.tx); without
 // GroupCommit it is sent alone, as its own transaction.
 func (w writer) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	defer w.db.writeTime.timed(WriteExec, time.Now())
 	if w.db.group == nil {
 		return conn{x: w.db.wdb, db: w.db, pool: w.db.wdb}.ExecContext(ctx, q, args...)
 	}
