@@ -127,7 +127,9 @@ func (f *Fetcher) leased(ctx context.Context, site string, u *url.URL, p Purpose
 	if until, ok := WaitUntil(err); ok {
 		f.log.Debug("site waits beyond the horizon: left for later", "site", site, "url", u.String(), "until", until)
 		f.deferred(ctx, site, until)
-		return exchange{outcome: OutcomeWaiting, err: fmt.Errorf("fetch %s: %w", u, err), ours: true}
+		err := fmt.Errorf("fetch %s: %w", u, err)
+		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: p, Start: f.clock.Now(), Outcome: OutcomeWaiting, Err: err})
+		return exchange{outcome: OutcomeWaiting, err: err, ours: true}
 	}
 	if err != nil {
 		return exchange{outcome: OutcomeError, err: fmt.Errorf("fetch %s: lease %s: %w", u, site, err), ours: true}

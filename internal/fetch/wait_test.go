@@ -146,6 +146,12 @@ func TestWaitsSurviveTheProcess(t *testing.T) {
 	if until, ok := fetch.WaitUntil(res.Err); !ok || !until.Equal(w.Next) {
 		t.Errorf("WaitUntil = %v, %v; want %v", until, ok, w.Next)
 	}
+	// Said in the record, as every request declined is: no status, the
+	// waiting outcome, the reason.
+	recs := r.records()
+	if last := recs[len(recs)-1]; last.Outcome != fetch.OutcomeWaiting || last.Status != 0 || last.URL != h.URL("/b") {
+		t.Errorf("last record %+v, want the waiting request to /b", last)
+	}
 
 	// The next process: a new fetcher and lease over the same waits, on a
 	// clock an hour on.
