@@ -330,7 +330,7 @@ func (d *DB) Gauges(ctx context.Context, now time.Time) (posts, due map[string]i
 	for kind, q := range map[string]string{
 		"discovery": `SELECT COUNT(*) FROM sources WHERE discovered = 0 AND paused = 0`,
 		"page":      `SELECT COUNT(*) FROM posts WHERE due = 1`,
-		"feed":      `SELECT COUNT(*) FROM feeds WHERE state = 'active' AND next_due <= $1`,
+		"feed":      `SELECT COUNT(*) FROM feeds WHERE state = ` + sqlFeedActive + ` AND next_due <= $1`,
 	} {
 		var n int64
 		args := []any{}

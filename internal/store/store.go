@@ -117,7 +117,7 @@ type Sitemap struct {
 	URL          string
 	Via          string // ViaRobots or ViaWellKnown
 	ParentID     int64  // the index that listed it, 0 for a top-level one
-	State        string // "active", "error", "disallowed" or SitemapSkipped
+	State        string // one of model.SitemapStates
 	ETag         string
 	LastModified string
 	LastRead     time.Time
