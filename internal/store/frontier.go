@@ -38,7 +38,7 @@ func dueSource(now, smBefore string) string {
 }
 
 // siteFree is the condition that the site of source s is not checked out
-// by another live worker ($1 the owner, $7 now by the claims' clock) and
+// by another live worker ($1 the owner, $7 now by the checkouts' clock) and
 // was not finished in round $4.
 const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
 	AND ((c.claimed_by <> $1 AND c.claimed_until >= $7) OR c.round = $4))`
@@ -145,7 +145,7 @@ func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error) {
 	out, err := d.checkOutSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+notCheckedOut, id)
 	if err != nil {
-		return Source{}, false, fmt.Errorf("claim source %d: %w", id, err)
+		return Source{}, false, fmt.Errorf("check out source %d: %w", id, err)
 	}
 	if len(out) == 0 {
 		return Source{}, false, nil

@@ -105,7 +105,7 @@ func (s *SiteData) sitesIn(sites []string) string {
 // other escape, as both dialects read it).
 func quote(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }
 
-// originSQL is the SQL for the robots.txt origin (fetch.Origin's
+// originSQL is the SQL for the robots.txt origin (model.OriginOf's
 // scheme://host:port, lowercase, the port always written) of the http or
 // https URL in col, so that a source's origin is looked up by the origins
 // key instead of every origin being scanned. find is the dialect's

@@ -21,7 +21,7 @@ import (
 type Source struct {
 	ID              int64
 	URL             string
-	Site            string // the registrable domain of URL's host (fetch.Site)
+	Site            string // the registrable domain of URL's host (model.SiteOfURL)
 	Added           time.Time
 	Discovered      time.Time // robots and feeds looked for; zero: not yet
 	SitemapsChecked time.Time // sitemaps looked for; zero: not yet
