@@ -21,19 +21,8 @@ import (
 	"corpus.blog/corpusbot/internal/store/sqlite"
 )
 
-// postLine and sourceLine are the contract's JSON lines, field for field.
-type postLine struct {
-	URL       string   `json:"url"`
-	Source    string   `json:"source"`
-	Title     string   `json:"title"`
-	Published string   `json:"published"`
-	Lastmod   string   `json:"lastmod"`
-	State     string   `json:"state"`
-	TextFrom  string   `json:"text_from"`
-	TextBytes int      `json:"text_bytes"`
-	Citations []string `json:"citations"`
-}
-
+// sourceLine is the contract's JSON line of a source, field for field (a
+// post's is corpusout.Post's).
 type sourceLine struct {
 	Source string `json:"source"`
 	// State is the source state (model.SourceStates) the public site
@@ -187,9 +176,9 @@ func export(env environment, args []string) error {
 	case *format == formatParquet:
 		err = exportParquet(ctx, st, out)
 	case *withText:
-		err = exportPostsWithText(ctx, st, corpusout.NewJSONLines(out))
+		err = exportPostLines(ctx, st, corpusout.NewJSONLines(out))
 	default:
-		err = exportPosts(ctx, st, newLineEncoder(out))
+		err = exportPostLines(ctx, st, corpusout.NewContractLines(out))
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -247,31 +236,15 @@ func newLineEncoder(w io.Writer) *json.Encoder {
 	return enc
 }
 
-// exportPosts writes the contract's post lines, without text.
-func exportPosts(ctx context.Context, st crawl.Store, enc *json.Encoder) error {
-	urls, err := sourceURLs(ctx, st)
-	if err != nil {
-		return err
-	}
-	return st.EachPost(ctx, func(p store.Post) error {
-		cites := p.Citations
-		if cites == nil {
-			cites = []string{}
-		}
-		return enc.Encode(postLine{URL: p.URL, Source: urls[p.SourceID], Title: p.Title, Published: exportTime(p.Published),
-			Lastmod: exportTime(p.Lastmod), State: p.State, TextFrom: p.TextFrom, TextBytes: len(p.Text), Citations: cites})
-	})
-}
-
-// postWriter is what exportPostsWithText writes to: corpusout's JSON lines
-// or Parquet writer.
+// postWriter is what exportPostLines writes to: corpusout's JSON lines
+// (the contract's, or with texts) or Parquet writer.
 type postWriter interface {
 	Write(corpusout.Post) error
 }
 
-// exportPostsWithText writes every post, text included, one at a time as
-// the store reads them.
-func exportPostsWithText(ctx context.Context, st crawl.Store, w postWriter) error {
+// exportPostLines writes every post, one at a time as the store reads
+// them; w decides which of its fields it writes.
+func exportPostLines(ctx context.Context, st crawl.Store, w postWriter) error {
 	urls, err := sourceURLs(ctx, st)
 	if err != nil {
 		return err
@@ -289,21 +262,18 @@ func exportParquet(ctx context.Context, st crawl.Store, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := exportPostsWithText(ctx, st, pw); err != nil {
+	if err := exportPostLines(ctx, st, pw); err != nil {
 		return err
 	}
 	return pw.Close()
 }
 
-// outPost is p as exported with its text.
+// outPost is p as exported (the writer leaves out what its line does not
+// carry).
 func outPost(p store.Post, sourceURL string) corpusout.Post {
-	cites := p.Citations
-	if cites == nil {
-		cites = []string{}
-	}
 	return corpusout.Post{URL: p.URL, Source: sourceURL, Site: model.SiteOfURL(p.URL), Title: p.Title,
 		Published: exportTime(p.Published), Lastmod: exportTime(p.Lastmod), FirstSeen: exportTime(p.FirstSeen), State: p.State, TextFrom: p.TextFrom,
-		TextBytes: len(p.Text), Citations: cites, Text: p.Text}
+		TextBytes: len(p.Text), Citations: p.Citations, Text: p.Text}
 }
 
 // sourceURLs maps every source's ID to its URL: small beside the posts,

@@ -49,10 +49,12 @@
 package corpusout
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"time"
 
 	"corpus.blog/corpusbot/internal/version"
@@ -63,34 +65,82 @@ import (
 
 // Post is one post as exported. Dates are RFC 3339 strings, "" when
 // unknown.
+//
+// It is the one definition of an exported post line: the contract's line
+// (NewContractLines) is this one without the fields tagged
+// `corpusout:"text"`, in the same order.
 type Post struct {
 	URL       string   `json:"url"`
 	Source    string   `json:"source"`
-	Site      string   `json:"site"`
+	Site      string   `json:"site" corpusout:"text"`
 	Title     string   `json:"title"`
 	Published string   `json:"published"`
 	Lastmod   string   `json:"lastmod"`
-	FirstSeen string   `json:"first_seen"`
+	FirstSeen string   `json:"first_seen" corpusout:"text"`
 	State     string   `json:"state"`
 	TextFrom  string   `json:"text_from"`
 	TextBytes int      `json:"text_bytes"`
 	Citations []string `json:"citations"`
-	Text      string   `json:"text"`
+	Text      string   `json:"text" corpusout:"text"`
+}
+
+// contractFields are the indexes in Post of the contract line's fields,
+// with each one's JSON key, in order.
+var contractFields = func() []contractField {
+	var fields []contractField
+	t := reflect.TypeFor[Post]()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Tag.Get("corpusout") == "text" {
+			continue
+		}
+		key, err := json.Marshal(f.Tag.Get("json"))
+		if err != nil {
+			panic(err) // a literal tag always marshals
+		}
+		fields = append(fields, contractField{index: i, key: key})
+	}
+	return fields
+}()
+
+type contractField struct {
+	index int
+	key   []byte // quoted
 }
 
 // JSONLinesWriter writes posts as JSON lines.
 type JSONLinesWriter struct {
+	w   io.Writer
 	enc *json.Encoder
+	// contract is set for the contract's line, without the text fields:
+	// each value is encoded into value, the line put together in line.
+	contract bool
+	value    bytes.Buffer
+	line     []byte
 }
 
-// NewJSONLines returns a writer of posts to w, one JSON object a line. Each
-// line is one Write to w; wrap w in a bufio.Writer (and flush it) to write
-// in larger pieces.
+// NewJSONLines returns a writer of posts to w, one JSON object a line, all
+// of Post's fields. Each line is one Write to w; wrap w in a bufio.Writer
+// (and flush it) to write in larger pieces.
 func NewJSONLines(w io.Writer) *JSONLinesWriter {
+	return &JSONLinesWriter{w: w, enc: newEncoder(w)}
+}
+
+// NewContractLines returns a writer of posts to w as the command-line
+// contract's lines: Post's fields less those only an export of texts
+// carries (site, first_seen, text), in Post's order. Each line is one
+// Write to w.
+func NewContractLines(w io.Writer) *JSONLinesWriter {
+	jw := &JSONLinesWriter{w: w, contract: true}
+	jw.enc = newEncoder(&jw.value)
+	return jw
+}
+
+func newEncoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	// Text and URLs are data, not HTML: "<" stays "<".
 	enc.SetEscapeHTML(false)
-	return &JSONLinesWriter{enc: enc}
+	return enc
 }
 
 // Write writes p as one line.
@@ -98,10 +148,36 @@ func (w *JSONLinesWriter) Write(p Post) error {
 	if p.Citations == nil {
 		p.Citations = []string{}
 	}
-	if err := w.enc.Encode(p); err != nil {
+	var err error
+	if w.contract {
+		err = w.writeContract(p)
+	} else {
+		err = w.enc.Encode(p)
+	}
+	if err != nil {
 		return fmt.Errorf("corpusout: writing %s: %w", p.URL, err)
 	}
 	return nil
+}
+
+func (w *JSONLinesWriter) writeContract(p Post) error {
+	v := reflect.ValueOf(p)
+	w.line = append(w.line[:0], '{')
+	for i, f := range contractFields {
+		if i > 0 {
+			w.line = append(w.line, ',')
+		}
+		w.line = append(w.line, f.key...)
+		w.line = append(w.line, ':')
+		w.value.Reset()
+		if err := w.enc.Encode(v.Field(f.index).Interface()); err != nil {
+			return err
+		}
+		w.line = append(w.line, bytes.TrimSuffix(w.value.Bytes(), []byte("\n"))...)
+	}
+	w.line = append(w.line, '}', '\n')
+	_, err := w.w.Write(w.line)
+	return err
 }
 
 // ParquetRowGroupRows is the number of posts in each row group of a Parquet

@@ -15,6 +15,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/schedule"
 	"corpus.blog/corpusbot/internal/store"
@@ -34,7 +35,7 @@ type Crawler struct {
 	Clock    fetch.Clock
 	Settings config.Settings
 	Extract  Extractor    // page text extraction; nil: extract.Parse
-	Log      *slog.Logger // default slog.Default()
+	Log      *slog.Logger // nil: slog.Default (logging.OrDefault)
 	// Concurrency is how many sites are worked on at once; 0 takes
 	// Settings.Concurrency (CONCURRENCY). One site's work is always done
 	// in order, by one goroutine.
@@ -88,12 +89,10 @@ func (c *Crawler) Observe(rec fetch.Record) {
 	}
 }
 
-func (c *Crawler) log() *slog.Logger {
-	if c.Log != nil {
-		return c.Log
-	}
-	return slog.Default()
-}
+// log is c.Log under the project's one policy for a missing logger. A
+// Crawler is built as a literal, with no constructor to default it once,
+// so the policy is applied where it is read.
+func (c *Crawler) log() *slog.Logger { return logging.OrDefault(c.Log) }
 
 func (c *Crawler) concurrency() int {
 	if c.Concurrency > 0 {

@@ -64,15 +64,6 @@ func (c *Crawler) catalogueOf(ctx context.Context, feedID, sourceID int64) error
 	return nil
 }
 
-// WalkCatalogues resumes or starts up to limit catalogue walks.
-func (c *Crawler) WalkCatalogues(ctx context.Context, limit int) (int, error) {
-	feeds, err := c.Store.CataloguesDue(ctx, c.Clock.Now(), limit)
-	if err != nil || len(feeds) == 0 {
-		return 0, err
-	}
-	return len(feeds), perSite(ctx, c, feeds, func(f store.Feed) string { return f.URL }, c.WalkCatalogue)
-}
-
 // DiscoverSitemapsBatch is `sitemaps discover [--truncated] --limit N`.
 func (c *Crawler) DiscoverSitemapsBatch(ctx context.Context, truncated bool, limit int) (int, error) {
 	srcs, err := c.Store.SourcesForSitemaps(ctx, truncated, c.Clock.Now(), limit)
@@ -99,15 +90,6 @@ func (c *Crawler) FetchSitemaps(ctx context.Context, truncated bool, limit int) 
 		ids = append(ids, sm.SourceID)
 	}
 	return len(sms), errors.Join(err, c.pagesOf(ctx, ids))
-}
-
-// FetchPages fetches up to limit pages owed, of any source.
-func (c *Crawler) FetchPages(ctx context.Context, limit int) (int, error) {
-	posts, err := c.Store.PostsDue(ctx, 0, c.Clock.Now(), limit)
-	if err != nil || len(posts) == 0 {
-		return 0, err
-	}
-	return len(posts), perSite(ctx, c, posts, func(p store.Post) string { return p.URL }, c.FetchPage)
 }
 
 // pagesPerVisit bounds the pages fetched for one source after one feed or

@@ -83,15 +83,15 @@ func TestIndexNow(t *testing.T) {
 		t.Errorf("key file read %d times, want once (cached)", keyReads)
 	}
 
-	// The page step fetches them; the known one conditionally (a 304).
-	if _, err := pw.c.FetchPages(ctx, 10); err != nil {
+	// The next round fetches them; the known one conditionally (a 304).
+	if err := pw.c.Once(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got, nm := n1.Counts(); got != full || nm != 1 {
 		t.Errorf("n1 re-read: %d full, %d not modified; want a 304 only", got-full, nm)
 	}
 	if p := pw.post(h.URL("/n9")); p.State != model.PostIndexed || p.Due {
-		t.Errorf("n9 after the page step: %+v", p)
+		t.Errorf("n9 after the round: %+v", p)
 	}
 	for _, r := range pw.web.RequestsTo("now.example") {
 		if r.URI == "/feed" && r.Start.After(pw.clock.Now().Add(-1)) {

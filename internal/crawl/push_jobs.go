@@ -11,9 +11,9 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-// pushClaim is how long a subscription handed to a worker stays out of
+// pushCheckout is how long a subscription handed to a worker stays out of
 // other workers' batches: a hub request takes seconds.
-const pushClaim = 10 * time.Minute
+const pushCheckout = 10 * time.Minute
 
 // inactiveRecheck is how often a subscription that is inactive (its
 // source paused, or the hub denied it) is looked at again: a resumed
@@ -31,7 +31,7 @@ func (c *Crawler) PushSubscriptions(ctx context.Context, limit int) (int, error)
 		return 0, nil
 	}
 	now := c.Clock.Now()
-	subs, err := c.Push.SubscriptionsDue(ctx, now, now.Add(pushClaim), limit)
+	subs, err := c.Push.SubscriptionsDue(ctx, now, now.Add(pushCheckout), limit)
 	if err != nil || len(subs) == 0 {
 		return 0, err
 	}

@@ -35,7 +35,7 @@ func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) 
 		return c.skipSitemap(ctx, sm, class)
 	}
 	if sm.State == model.SitemapSkipped {
-		sm.State = "active" // skipped under an older rule: read from now on
+		sm.State = model.SitemapActive // skipped under an older rule: read from now on
 	}
 	sink := &urlSink{kind: class.Kind, open: func(context.Context) (*store.SitemapIngest, error) {
 		return c.Store.SitemapIngest(sm, c.Clock.Now()), nil
@@ -209,7 +209,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		if err := c.readChildren(ctx, sm, depth); err != nil {
 			return err
 		}
-		sm.State, sm.Error, sm.LastRead, sm.ReadLastmod, sm.Attempts, sm.RetryAt = "active", "", now, sm.Lastmod, 0, time.Time{}
+		sm.State, sm.Error, sm.LastRead, sm.ReadLastmod, sm.Attempts, sm.RetryAt = model.SitemapActive, "", now, sm.Lastmod, 0, time.Time{}
 		return c.Store.UpdateSitemap(ctx, sm)
 	case fetch.OutcomeFetched:
 	default:
@@ -221,14 +221,14 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 			c.log().Info("sitemap to be retried", "sitemap", sm.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
 			return c.Store.UpdateSitemap(ctx, sm)
 		}
-		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = "error", errText(res), now, 0, time.Time{}
+		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = model.SitemapError, errText(res), now, 0, time.Time{}
 		if res.Outcome == fetch.OutcomeDisallowed {
-			sm.State = "disallowed"
+			sm.State = model.SitemapDisallowed
 		}
 		return c.Store.UpdateSitemap(ctx, sm)
 	}
 	if got.perr != nil {
-		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = "error", got.perr.Error(), now, 0, time.Time{}
+		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = model.SitemapError, got.perr.Error(), now, 0, time.Time{}
 		return c.Store.UpdateSitemap(ctx, sm)
 	}
 	sm.Note = readNote(got.sum)
@@ -269,7 +269,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 			return err
 		}
 	}
-	sm.State, sm.Error, sm.LastRead, sm.ETag, sm.LastModified, sm.ReadLastmod = "active", "", now, res.ETag, res.LastModified, sm.Lastmod
+	sm.State, sm.Error, sm.LastRead, sm.ETag, sm.LastModified, sm.ReadLastmod = model.SitemapActive, "", now, res.ETag, res.LastModified, sm.Lastmod
 	sm.Attempts, sm.RetryAt = 0, time.Time{}
 	return c.Store.UpdateSitemap(ctx, sm)
 }

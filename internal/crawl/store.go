@@ -112,7 +112,7 @@ type Store interface {
 	EachPost(ctx context.Context, fn func(store.Post) error) error
 
 	// OptedOut reports whether the owner of site (a registrable domain, as
-	// fetch.Site has it) opted the whole site out: nothing may be fetched
+	// model.Site has it) opted the whole site out: nothing may be fetched
 	// from it (fetch.Options.OptedOut). The sources of such a site are
 	// paused, and their work is in no batch.
 	OptedOut(ctx context.Context, site string) (bool, error)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/model"
 )
 
@@ -53,7 +54,7 @@ type Options struct {
 	// redirects and 304s never reach it. It may be called from many sites'
 	// goroutines at once. nil: nothing is kept for it.
 	Archive func(ctx context.Context, x ArchivedExchange)
-	Logger  *slog.Logger // default slog.Default()
+	Logger  *slog.Logger // nil: slog.Default (logging.OrDefault)
 
 	// Resolver and Dial are the network under the guard: tests substitute
 	// them (see package simweb) and the guard still judges every address.
@@ -132,9 +133,7 @@ func New(o Options) (*Fetcher, error) {
 	if f.refusals == nil {
 		f.refusals = NewMemoryRefusals()
 	}
-	if f.log == nil {
-		f.log = slog.Default()
-	}
+	f.log = logging.OrDefault(f.log)
 	d := DefaultTimeouts
 	f.timeouts = Timeouts{
 		Dial: or(o.Timeouts.Dial, d.Dial), TLS: or(o.Timeouts.TLS, d.TLS),

@@ -34,13 +34,29 @@ const (
 	TextFromPage = "page"
 )
 
-// Sitemap discovery routes.
+// Sitemap discovery routes. A sitemap found in an index is stored with its
+// top-level sitemap's route; the public site shows it as ViaIndex.
 const (
 	ViaRobots    = "robots"
 	ViaWellKnown = "well-known"
+	ViaIndex     = "index"
 )
 
-// SitemapSkipped is the State of a sitemap recorded and never read: its
-// name says it lists no posts (Sitemap.Kind says what it lists). It is never
-// due.
-const SitemapSkipped = "skipped"
+// Sitemap states.
+const (
+	SitemapActive     = "active"     // read (or to be read); its last read succeeded, or it was never read
+	SitemapDisallowed = "disallowed" // robots.txt disallows it
+	SitemapError      = "error"      // its last read failed
+	// SitemapSkipped is the State of a sitemap recorded and never read: its
+	// name says it lists no posts (Sitemap.Kind says what it lists). It is
+	// never due.
+	SitemapSkipped = "skipped"
+)
+
+// FeedStates, CatalogueStates and SitemapStates list every state a feed, a
+// feed's catalogue walk and a sitemap can hold (PostStates the posts').
+var (
+	FeedStates      = []string{FeedActive, FeedDisallowed, FeedError}
+	CatalogueStates = []string{CatalogueNone, CataloguePending, CatalogueDone, CatalogueInterrupted}
+	SitemapStates   = []string{SitemapActive, SitemapDisallowed, SitemapError, SitemapSkipped}
+)

@@ -181,7 +181,7 @@ func (d *DB) renewCheckouts(stop <-chan struct{}) {
 			_, err := d.w.ExecContext(context.Background(), `UPDATE `+table+` SET claimed_until = $3
 				WHERE claimed_by = $1 AND claimed_until <> 0 AND claimed_until >= $2`, owner, now, until)
 			if err != nil && !errors.Is(err, sql.ErrConnDone) {
-				d.log.Warn("claim renewal failed", "table", table, "err", err)
+				d.log.Warn("checkout renewal failed", "table", table, "err", err)
 			}
 		}
 	}
@@ -196,7 +196,7 @@ func (d *DB) releaseCheckouts() {
 	owner := d.CheckoutOwner()
 	for _, table := range checkoutTables {
 		if _, err := d.w.ExecContext(ctx, `UPDATE `+table+` SET claimed_until = 0 WHERE claimed_by = $1 AND claimed_until <> 0`, owner); err != nil {
-			d.log.Warn("claim release failed", "table", table, "err", err)
+			d.log.Warn("checkout release failed", "table", table, "err", err)
 		}
 	}
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"corpus.blog/corpusbot/internal/logging"
 )
 
 // Dialect is what differs between the SQL databases behind a DB.
@@ -78,10 +80,7 @@ type DB struct {
 // until ttl (0: DefaultCheckoutTTL) passes, renewed while the DB is open.
 // Close gives back the checkouts and closes both pools.
 func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Logger) *DB {
-	if log == nil {
-		log = slog.Default()
-	}
-	db := &DB{wdb: w, dialect: &d, checkouts: newCheckouts(owner, ttl), log: log, stop: make(chan struct{}), done: make(chan struct{})}
+	db := &DB{wdb: w, dialect: &d, checkouts: newCheckouts(owner, ttl), log: logging.OrDefault(log), stop: make(chan struct{}), done: make(chan struct{})}
 	db.w, db.r = writer{db}, conn{x: r, db: db, pool: r}
 	db.lookup = conn{x: r, db: db, pool: r, uncancelled: true}
 	if d.GroupCommit {
@@ -339,7 +338,7 @@ func (d *DB) Gauges(ctx context.Context, now time.Time) (posts, due map[string]i
 	for kind, q := range map[string]string{
 		"discovery": `SELECT COUNT(*) FROM sources WHERE discovered = 0 AND paused = 0`,
 		"page":      `SELECT COUNT(*) FROM posts WHERE due = 1`,
-		"feed":      `SELECT COUNT(*) FROM feeds WHERE state = 'active' AND next_due <= $1`,
+		"feed":      `SELECT COUNT(*) FROM feeds WHERE state = ` + sqlFeedActive + ` AND next_due <= $1`,
 	} {
 		var n int64
 		args := []any{}

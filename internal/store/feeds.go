@@ -69,8 +69,8 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f Feed) error {
 	owner, _, until := d.checkouts.stamp()
 	_, err := tx.ExecContext(ctx, `UPDATE feeds SET state = $1, etag = $2, last_modified = $3, last_read = $4, checked = $5,
 		error = $6, catalogue = $7, next_page = $8, pages = $9,
-		claimed_by = CASE WHEN $7 = 'pending' THEN $10 ELSE '' END,
-		claimed_until = CASE WHEN $7 = 'pending' THEN CAST($11 AS BIGINT) ELSE 0 END,
+		claimed_by = CASE WHEN $7 = `+sqlCataloguePending+` THEN $10 ELSE '' END,
+		claimed_until = CASE WHEN $7 = `+sqlCataloguePending+` THEN CAST($11 AS BIGINT) ELSE 0 END,
 		title = CASE WHEN $13 <> '' THEN $13 ELSE title END, history = $14, next_due = $15, attempts = $16, retry_at = $17 WHERE id = $12`,
 		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), noNUL(f.Error), f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID,
 		noNUL(f.Title), f.History, ts(f.NextDue), f.Attempts, ts(f.RetryAt))
@@ -105,12 +105,12 @@ func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 // feedsDue is FeedsDue with an extra condition on the active feeds.
 func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int, activeCond string) ([]Feed, error) {
 	// How long each is overdue, so that the three kinds share one order.
-	overdue := `CASE state WHEN 'active' THEN $7 - next_due WHEN 'error' THEN $4 - checked ELSE $5 - checked END`
+	overdue := `CASE state WHEN ` + sqlFeedActive + ` THEN $7 - next_due WHEN ` + sqlFeedError + ` THEN $4 - checked ELSE $5 - checked END`
 	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
-			SELECT id FROM (SELECT id FROM feeds WHERE state = 'active' AND next_due <= $7 AND retry_at <= $7`+activeCond+` AND `+notCheckedOut+notPaused+` ORDER BY next_due LIMIT $6) a
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'error' AND checked < $4 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) e
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = 'disallowed' AND checked < $5 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) d)
-		AND `+notCheckedOut+` AND retry_at <= $7 AND CASE state WHEN 'active' THEN next_due <= $7 WHEN 'error' THEN checked < $4 WHEN 'disallowed' THEN checked < $5 ELSE false END
+			SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedActive+` AND next_due <= $7 AND retry_at <= $7`+activeCond+` AND `+notCheckedOut+notPaused+` ORDER BY next_due LIMIT $6) a
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedError+` AND checked < $4 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) e
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedDisallowed+` AND checked < $5 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) d)
+		AND `+notCheckedOut+` AND retry_at <= $7 AND CASE state WHEN `+sqlFeedActive+` THEN next_due <= $7 WHEN `+sqlFeedError+` THEN checked < $4 WHEN `+sqlFeedDisallowed+` THEN checked < $5 ELSE false END
 		ORDER BY `+overdue+` DESC, id LIMIT $6`, func(a, b Feed) int {
 		return cmp.Or(cmp.Compare(overdueBy(b, now, errorBefore, disallowedBefore), overdueBy(a, now, errorBefore, disallowedBefore)), cmp.Compare(a.ID, b.ID))
 	}, ts(errorBefore), ts(disallowedBefore), limit, ts(now))
@@ -131,7 +131,7 @@ func overdueBy(f Feed, now, errorBefore, disallowedBefore time.Time) int64 {
 // FeedHistories implements crawl.Store.
 func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	var out []string
-	err := d.each(ctx, d.r, `SELECT history FROM feeds WHERE state = 'active'`, nil, func(rows *sql.Rows) error {
+	err := d.each(ctx, d.r, `SELECT history FROM feeds WHERE state = `+sqlFeedActive+``, nil, func(rows *sql.Rows) error {
 		var h string
 		err := rows.Scan(&h)
 		out = append(out, h)
@@ -148,7 +148,7 @@ func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 // the walk ends (see updateFeed), so one worker walks a catalogue at a time
 // and a poll of the same feed never writes over the walk's progress.
 func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Feed, error) {
-	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN ('none', 'pending', 'interrupted') AND state = 'active'
+	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN `+sqlCatalogueUnfinished+` AND state = `+sqlFeedActive+`
 		AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
 }
 

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"corpus.blog/corpusbot/internal/model"
 )
 
 // The frontier's questions (package crawl, frontier.go): which sites have
@@ -31,16 +29,16 @@ func dueSource(now, smBefore string) string {
 	return `s.paused = 0 AND (
 	(s.discovered = 0 AND s.discover_after <= ` + now + `)
 	OR (s.discovered <> 0 AND s.sitemaps_checked = 0 AND s.sitemaps_after <= ` + now + `)
-	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.retry_at <= ` + now + `
-		AND (f.checked = 0 OR f.attempts > 0 OR (f.catalogue <> 'done' AND f.last_read <> 0)))
+	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = ` + sqlFeedActive + ` AND f.retry_at <= ` + now + `
+		AND (f.checked = 0 OR f.attempts > 0 OR (f.catalogue <> ` + sqlCatalogueDone + ` AND f.last_read <> 0)))
 	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id
 		AND ((m.parent_id = 0 AND m.last_read < ` + smBefore + `) OR m.attempts > 0) AND m.retry_at <= ` + now + `
-		AND m.state <> '` + model.SitemapSkipped + `')
+		AND m.state <> ` + sqlSitemapSkipped + `)
 	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND p.due = 1 AND p.retry_at <= ` + now + `))`
 }
 
 // siteFree is the condition that the site of source s is not checked out
-// by another live worker ($1 the owner, $7 now by the claims' clock) and
+// by another live worker ($1 the owner, $7 now by the checkouts' clock) and
 // was not finished in round $4.
 const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
 	AND ((c.claimed_by <> $1 AND c.claimed_until >= $7) OR c.round = $4))`
@@ -147,7 +145,7 @@ func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error) {
 	out, err := d.checkOutSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+notCheckedOut, id)
 	if err != nil {
-		return Source{}, false, fmt.Errorf("claim source %d: %w", id, err)
+		return Source{}, false, fmt.Errorf("check out source %d: %w", id, err)
 	}
 	if len(out) == 0 {
 		return Source{}, false, nil
@@ -157,14 +155,14 @@ func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error)
 
 // FeedsToRead implements crawl.Store.
 func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
-	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = 'active' AND (checked = 0 OR attempts > 0)
+	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = `+sqlFeedActive+` AND (checked = 0 OR attempts > 0)
 		AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
 // SourceCataloguesDue implements crawl.Store.
 func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
-	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN ('none', 'pending', 'interrupted')
-		AND state = 'active' AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`,
+	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN `+sqlCatalogueUnfinished+`
+		AND state = `+sqlFeedActive+` AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`,
 		func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
@@ -190,7 +188,7 @@ func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.
 		UNION ALL SELECT s.sitemaps_after FROM sources s WHERE s.site = $1 AND s.paused = 0 AND s.discovered <> 0
 			AND s.sitemaps_checked = 0 AND s.sitemaps_after > $2
 		UNION ALL SELECT f.retry_at FROM sources s CROSS JOIN feeds f
-			WHERE f.source_id = s.id AND s.site = $1 AND s.paused = 0 AND f.state = 'active' AND f.retry_at > $2
+			WHERE f.source_id = s.id AND s.site = $1 AND s.paused = 0 AND f.state = `+sqlFeedActive+` AND f.retry_at > $2
 		UNION ALL SELECT m.retry_at FROM sitemaps m JOIN sources s ON s.id = m.source_id
 			WHERE s.site = $1 AND s.paused = 0 AND m.retry_at > $2
 		UNION ALL SELECT p.retry_at FROM posts p JOIN sources s ON s.id = p.source_id

@@ -84,8 +84,8 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 			// Known: only a lastmod that advanced changes anything.
 			text := noNUL(p.Text)
 			r, err = tx.ExecContext(ctx, `UPDATE posts SET lastmod = $1, in_feed = 1,
-				due = CASE WHEN $2 = '' AND state NOT IN ('disallowed', 'removed') THEN 1 ELSE due END,
-				text = CASE WHEN $3 <> '' AND text_from <> 'page' THEN $4 ELSE text END
+				due = CASE WHEN $2 = '' AND state NOT IN (`+sqlPostDisallowed+`, `+sqlPostRemoved+`) THEN 1 ELSE due END,
+				text = CASE WHEN $3 <> '' AND text_from <> `+sqlTextFromPage+` THEN $4 ELSE text END
 				WHERE url = $5 AND lastmod <> 0 AND lastmod < $6`,
 				ts(p.Lastmod), text, text, text, p.URL, ts(p.Lastmod))
 			if err != nil {

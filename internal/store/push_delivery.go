@@ -16,7 +16,7 @@ const deliveryQuery = `SELECT f.source_id,
 		SUM(CASE WHEN s.state = 'active' THEN 0 ELSE 1 END)
 	FROM feeds f LEFT JOIN subscriptions s ON s.feed_id = f.id
 	JOIN sources src ON src.id = f.source_id
-	WHERE f.state = 'active' AND src.paused = 0`
+	WHERE f.state = ` + sqlFeedActive + ` AND src.paused = 0`
 
 // delivery names a source's way from its feed counts.
 func delivery(pushed, polled int64) string {

@@ -66,7 +66,7 @@ func (d *DB) IndexNowDue(ctx context.Context, now time.Time, urls []string) (int
 			if err != nil || !ok {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, state, due, first_seen) VALUES ($1, $2, 'pending', 1, $3)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, state, due, first_seen) VALUES ($1, $2, `+sqlPostPending+`, 1, $3)
 				ON CONFLICT(url) DO NOTHING`, raw, src, ts(now)); err != nil {
 				return fmt.Errorf("add %s: %w", raw, err)
 			}

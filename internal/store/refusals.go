@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/logging"
 )
 
 // Refusals is fetch.Refusals kept in a Store, so that the 403 refusal list
@@ -46,10 +47,7 @@ type refusalStore interface {
 
 // NewRefusals is the refusal list of st; log may be nil.
 func NewRefusals(st refusalStore, log *slog.Logger) *Refusals {
-	if log == nil {
-		log = slog.Default()
-	}
-	return &Refusals{store: st, log: log, now: time.Now, mem: map[string]remembered{}}
+	return &Refusals{store: st, log: logging.OrDefault(log), now: time.Now, mem: map[string]remembered{}}
 }
 
 // UseClock makes the memory's minutes those of now (the fetcher's clock),

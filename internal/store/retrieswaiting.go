@@ -26,7 +26,7 @@ const retryItems = `SELECT s.id AS sid, s.discover_after AS t, s.error AS why FR
 	UNION ALL SELECT s.id, s.sitemaps_after, s.error FROM sources s
 		WHERE s.paused = 0 AND s.discovered <> 0 AND s.sitemaps_checked = 0 AND s.sitemaps_after > $1
 	UNION ALL SELECT f.source_id, f.retry_at, f.error FROM feeds f JOIN sources s ON s.id = f.source_id
-		WHERE s.paused = 0 AND f.state = 'active' AND f.retry_at > $1
+		WHERE s.paused = 0 AND f.state = ` + sqlFeedActive + ` AND f.retry_at > $1
 	UNION ALL SELECT m.source_id, m.retry_at, m.error FROM sitemaps m JOIN sources s ON s.id = m.source_id
 		WHERE s.paused = 0 AND m.retry_at > $1
 	UNION ALL SELECT p.source_id, p.retry_at, p.error FROM posts p JOIN sources s ON s.id = p.source_id

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 )
@@ -37,7 +38,7 @@ type robotsStore interface {
 
 // RobotsCacheOptions are a RobotsCache's settings.
 type RobotsCacheOptions struct {
-	Log *slog.Logger // nil: slog.Default()
+	Log *slog.Logger // nil: slog.Default (logging.OrDefault)
 	// Bound: an entry read from the store expires no later than its check
 	// plus TTL (ROBOTS_TTL, for a file or a 401/403 the site gave) or
 	// GuessTTL (ROBOTS_GUESS_TTL, for a guess), as they are set now, so
@@ -63,11 +64,7 @@ const DefaultRobotsMemory = 16384
 
 // NewRobotsCache builds the cache over st.
 func NewRobotsCache(st robotsStore, o RobotsCacheOptions) *RobotsCache {
-	log := o.Log
-	if log == nil {
-		log = slog.Default()
-	}
-	c := &RobotsCache{store: st, log: log, mem: NewRobotsMemory(DefaultRobotsMemory), agent: o.Agent}
+	c := &RobotsCache{store: st, log: logging.OrDefault(o.Log), mem: NewRobotsMemory(DefaultRobotsMemory), agent: o.Agent}
 	if o.Bound {
 		c.ttls = &robots.TTLs{Answer: max(o.TTL, 0), Guess: max(o.GuessTTL, 0)}
 	}

@@ -6,7 +6,7 @@ package store
 // every migration, they are appended to and never edited.
 var Migrations = []string{
 	// The public site and the schedule: a source's site (its registrable
-	// domain, as fetch.Site has it) and its pause; site-wide opt-outs;
+	// domain, as model.Site has it) and its pause; site-wide opt-outs;
 	// ownership claims; citations as rows, by site, for "cited by"; feed
 	// titles; each feed's publishing history and next due time.
 	`ALTER TABLE sources ADD COLUMN site TEXT NOT NULL DEFAULT '';

@@ -38,15 +38,15 @@ func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 		}
 		c.Posts += n
 		switch state {
-		case "indexed":
+		case model.PostIndexed:
 			c.Indexed = n
-		case "disallowed":
+		case model.PostDisallowed:
 			counts[model.GapDisallowedPosts] = n
-		case "shell":
+		case model.PostShell:
 			counts[model.GapShell] = n
-		case "noindex":
+		case model.PostNoindex:
 			counts[model.GapNoindex] = n
-		case "error":
+		case model.PostError:
 			counts[model.GapErrors] += n
 		}
 		return nil
@@ -57,9 +57,9 @@ func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 
 	var disallowed, feedErrors, sitemapErrors, refused, unreachable int
 	err = s.db.r.QueryRowContext(ctx, `SELECT
-		(SELECT count(DISTINCT source_id) FROM feeds WHERE state = 'disallowed'),
-		(SELECT count(*) FROM feeds WHERE state = 'error'),
-		(SELECT count(*) FROM sitemaps WHERE state = 'error'),
+		(SELECT count(DISTINCT source_id) FROM feeds WHERE state = `+sqlFeedDisallowed+`),
+		(SELECT count(*) FROM feeds WHERE state = `+sqlFeedError+`),
+		(SELECT count(*) FROM sitemaps WHERE state = `+sqlSitemapError+`),
 		(SELECT count(*) FROM refusals WHERE refused),
 		(SELECT count(*) FROM origins WHERE state IN ('unreachable', 'stale-copy'))`).
 		Scan(&disallowed, &feedErrors, &sitemapErrors, &refused, &unreachable)
@@ -120,11 +120,11 @@ func (s *SiteData) PostsPerMonth(ctx context.Context) ([]model.MonthCount, error
 	counts := map[time.Time]model.MonthCount{}
 	perDay := strconv.FormatInt(nanosPerDay, 10)
 	err := s.db.each(ctx, s.db.r, `SELECT published / `+perDay+`, 0, count(*) FROM posts
-		WHERE state = 'indexed' AND published > 0 GROUP BY published / `+perDay+`
+		WHERE state = `+sqlPostIndexed+` AND published > 0 GROUP BY published / `+perDay+`
 		UNION ALL SELECT `+dayOf("published")+`, 0, count(*) FROM posts
-		WHERE state = 'indexed' AND published < 0 GROUP BY `+dayOf("published")+`
+		WHERE state = `+sqlPostIndexed+` AND published < 0 GROUP BY `+dayOf("published")+`
 		UNION ALL SELECT first_seen / `+perDay+`, 1, count(*) FROM posts
-		WHERE state = 'indexed' AND published = 0 AND first_seen > 0 GROUP BY first_seen / `+perDay, nil, func(rows *sql.Rows) error {
+		WHERE state = `+sqlPostIndexed+` AND published = 0 AND first_seen > 0 GROUP BY first_seen / `+perDay, nil, func(rows *sql.Rows) error {
 		var day int64
 		var undated, n int
 		if err := rows.Scan(&day, &undated, &n); err != nil {

@@ -99,7 +99,7 @@ func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 			return err
 		}
 		if parent != 0 {
-			m.Via = "index"
+			m.Via = model.ViaIndex
 		}
 		m.LastRead = tm(read)
 		byID[id].Sitemaps = append(byID[id].Sitemaps, m)
@@ -138,7 +138,7 @@ func (s *SiteData) sitePosts(ctx context.Context, site string, d *model.SiteDeta
 func (s *SiteData) siteRecent(ctx context.Context, site string, d *model.SiteDetail) error {
 	err := s.db.each(ctx, s.db.r, `SELECT p.url, p.title, p.published, p.lastmod, p.state,
 		(SELECT count(*) FROM links l WHERE l.post_id = p.id)
-		FROM posts p JOIN sources s ON s.id = p.source_id WHERE s.site = $1 AND p.state <> 'removed'
+		FROM posts p JOIN sources s ON s.id = p.source_id WHERE s.site = $1 AND p.state <> `+sqlPostRemoved+`
 		ORDER BY CASE WHEN p.published = 0 THEN 1 ELSE 0 END, p.published DESC, p.url`+s.collate+` LIMIT $2`,
 		[]any{site, model.RecentPosts}, func(rows *sql.Rows) error {
 			var p model.PostMeta

@@ -118,7 +118,7 @@ func (s *SiteData) summaries(ctx context.Context, state string, names []string) 
 	for _, n := range names {
 		bySite[n] = &model.SiteSummary{Site: n, LastRead: tm(lastRead[n])}
 	}
-	err = s.db.each(ctx, s.db.r, `SELECT s.site, count(*), sum(CASE WHEN p.state = 'indexed' THEN 1 ELSE 0 END)
+	err = s.db.each(ctx, s.db.r, `SELECT s.site, count(*), sum(CASE WHEN p.state = `+sqlPostIndexed+` THEN 1 ELSE 0 END)
 		FROM posts p JOIN sources s ON s.id = p.source_id WHERE `+in+` GROUP BY s.site`, args, func(rows *sql.Rows) error {
 		var site string
 		var n, indexed int

@@ -32,21 +32,21 @@ import (
 // up their origin (see stateExpr).
 func stateSQL(origin, mayBeBlocked, mayBeUnreachable string) string {
 	return `CASE
-	WHEN s.paused <> 0 THEN 'paused'
+	WHEN s.paused <> 0 THEN '` + model.StatePaused + `'
 	WHEN ` + mayBeBlocked + ` AND EXISTS (SELECT 1 FROM origins o WHERE o.origin = ` + origin + `
-		AND o.blocked <> 0) THEN 'blocked'
-	WHEN s.site IN (SELECT r.site FROM refusals r WHERE r.refused) THEN 'refused'
+		AND o.blocked <> 0) THEN '` + model.StateBlocked + `'
+	WHEN s.site IN (SELECT r.site FROM refusals r WHERE r.refused) THEN '` + model.StateRefused + `'
 	WHEN ` + mayBeUnreachable + ` AND EXISTS (SELECT 1 FROM origins o WHERE o.origin = ` + origin + `
-		AND o.state IN ('unreachable', 'stale-copy')) THEN 'unreachable'
-	WHEN NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state <> 'disallowed')
+		AND o.state IN ('unreachable', 'stale-copy')) THEN '` + model.StateUnreachable + `'
+	WHEN NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state <> ` + sqlFeedDisallowed + `)
 		AND EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id)
-		AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id) THEN 'disallowed'
-	WHEN s.discovered = 0 THEN 'pending'
+		AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id) THEN '` + model.StateDisallowed + `'
+	WHEN s.discovered = 0 THEN '` + model.StatePending + `'
 	WHEN NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id)
-		AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id) THEN 'no-feed'
-	WHEN NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state <> 'error')
-		AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id AND m.state <> 'error') THEN 'error'
-	ELSE 'active' END`
+		AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id) THEN '` + model.StateNoFeed + `'
+	WHEN NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state <> ` + sqlFeedError + `)
+		AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id AND m.state <> ` + sqlSitemapError + `) THEN '` + model.StateError + `'
+	ELSE '` + model.StateActive + `' END`
 }
 
 // maxUnreachableSites bounds each literal list of stateExpr; past it the
@@ -105,7 +105,7 @@ func (s *SiteData) sitesIn(sites []string) string {
 // other escape, as both dialects read it).
 func quote(s string) string { return `'` + strings.ReplaceAll(s, `'`, `''`) + `'` }
 
-// originSQL is the SQL for the robots.txt origin (fetch.Origin's
+// originSQL is the SQL for the robots.txt origin (model.OriginOf's
 // scheme://host:port, lowercase, the port always written) of the http or
 // https URL in col, so that a source's origin is looked up by the origins
 // key instead of every origin being scanned. find is the dialect's

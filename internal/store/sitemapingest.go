@@ -200,7 +200,7 @@ func (d *Diff) add(o Diff) {
 // end (the statements themselves are not cut off, see DB.txAlone).
 func storeSitemapURLs(ctx context.Context, tx conn, sm Sitemap, now time.Time, gen int64, urls []SitemapURL) (Diff, error) {
 	var diff Diff
-	ins, err := tx.PrepareContext(ctx, `INSERT INTO posts(url, source_id, lastmod, state, due, first_seen) VALUES ($1, $2, $3, 'pending', 1, $4)
+	ins, err := tx.PrepareContext(ctx, `INSERT INTO posts(url, source_id, lastmod, state, due, first_seen) VALUES ($1, $2, $3, `+sqlPostPending+`, 1, $4)
 		ON CONFLICT(url) DO NOTHING RETURNING id`)
 	if err != nil {
 		return diff, err
@@ -211,7 +211,7 @@ func storeSitemapURLs(ctx context.Context, tx conn, sm Sitemap, now time.Time, g
 		return diff, err
 	}
 	defer get.Close()
-	mod, err := tx.PrepareContext(ctx, `UPDATE posts SET lastmod = $1, due = CASE WHEN state IN ('disallowed') THEN due ELSE 1 END WHERE id = $2`)
+	mod, err := tx.PrepareContext(ctx, `UPDATE posts SET lastmod = $1, due = CASE WHEN state IN (`+sqlPostDisallowed+`) THEN due ELSE 1 END WHERE id = $2`)
 	if err != nil {
 		return diff, err
 	}
@@ -221,8 +221,8 @@ func storeSitemapURLs(ctx context.Context, tx conn, sm Sitemap, now time.Time, g
 		return diff, err
 	}
 	defer setLM.Close()
-	back, err := tx.PrepareContext(ctx, `UPDATE posts SET state = CASE WHEN prev_state <> '' THEN prev_state ELSE 'pending' END,
-		prev_state = '', due = CASE WHEN prev_state IN ('', 'pending') THEN 1 ELSE due END WHERE id = $1`)
+	back, err := tx.PrepareContext(ctx, `UPDATE posts SET state = CASE WHEN prev_state <> '' THEN prev_state ELSE `+sqlPostPending+` END,
+		prev_state = '', due = CASE WHEN prev_state IN ('', `+sqlPostPending+`) THEN 1 ELSE due END WHERE id = $1`)
 	if err != nil {
 		return diff, err
 	}
@@ -342,8 +342,8 @@ func removeUnseen(ctx context.Context, tx conn, sitemapID, gen int64, limit int)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sitemap_urls WHERE sitemap_id = $1 AND post_id = $2`, sitemapID, id); err != nil {
 			return 0, false, err
 		}
-		r, err := tx.ExecContext(ctx, `UPDATE posts SET prev_state = state, state = 'removed', due = 0
-			WHERE id = $1 AND state <> 'removed' AND NOT EXISTS (SELECT 1 FROM sitemap_urls WHERE post_id = $2)`, id, id)
+		r, err := tx.ExecContext(ctx, `UPDATE posts SET prev_state = state, state = `+sqlPostRemoved+`, due = 0
+			WHERE id = $1 AND state <> `+sqlPostRemoved+` AND NOT EXISTS (SELECT 1 FROM sitemap_urls WHERE post_id = $2)`, id, id)
 		if err != nil {
 			return 0, false, err
 		}

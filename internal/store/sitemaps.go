@@ -27,7 +27,7 @@ func scanSitemap(sc interface{ Scan(...any) error }) (Sitemap, error) {
 // notSkipped keeps sitemaps that are read: one recorded as
 // SitemapSkipped (its name says it lists no posts) is never due, so
 // that it neither makes its source due forever nor makes it look truncated.
-const notSkipped = ` AND state <> '` + model.SitemapSkipped + `'`
+const notSkipped = ` AND state <> ` + sqlSitemapSkipped
 
 // AddSitemap implements crawl.Store: known (source, URL) pairs are kept
 // (their state and kind are the crawl's to change, by UpdateSitemap), but a
@@ -36,7 +36,7 @@ const notSkipped = ` AND state <> '` + model.SitemapSkipped + `'`
 func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
 	s.URL = scrub(s.URL)
 	if s.State == "" {
-		s.State = "active"
+		s.State = model.SitemapActive
 	}
 	out := s
 	err := d.tx(ctx, func(tx conn) error {

@@ -144,7 +144,7 @@ func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error 
 func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error) {
 	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND paused = 0 AND ` + notCheckedOut
 	if truncated {
-		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = 'active' AND f.catalogue <> 'done')`
+		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = ` + sqlFeedActive + ` AND f.catalogue <> ` + sqlCatalogueDone + `)`
 	}
 	return d.checkOutSources(ctx, q+` ORDER BY id LIMIT $5`, ts(now), limit)
 }

@@ -21,7 +21,7 @@ import (
 type Source struct {
 	ID              int64
 	URL             string
-	Site            string // the registrable domain of URL's host (fetch.Site)
+	Site            string // the registrable domain of URL's host (model.SiteOfURL)
 	Added           time.Time
 	Discovered      time.Time // robots and feeds looked for; zero: not yet
 	SitemapsChecked time.Time // sitemaps looked for; zero: not yet
@@ -117,7 +117,7 @@ type Sitemap struct {
 	URL          string
 	Via          string // ViaRobots or ViaWellKnown
 	ParentID     int64  // the index that listed it, 0 for a top-level one
-	State        string // "active", "error", "disallowed" or SitemapSkipped
+	State        string // one of model.SitemapStates
 	ETag         string
 	LastModified string
 	LastRead     time.Time

@@ -66,6 +66,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc/v3"
+
+	"corpus.blog/corpusbot/internal/logging"
 )
 
 // Options configure a Writer. The zero value is usable.
@@ -81,7 +83,8 @@ type Options struct {
 	// Software names the program in the warcinfo records, with its version
 	// if the caller knows it; "corpusbot" when empty.
 	Software string
-	// Log is told of the files Open completed; nothing is logged when nil.
+	// Log is told of the files Open completed; nil: slog.Default
+	// (logging.OrDefault).
 	Log *slog.Logger
 }
 
@@ -161,9 +164,7 @@ func openWith(dir string, opts Options, create createFunc) (*Writer, error) {
 	if opts.Software == "" {
 		opts.Software = "corpusbot"
 	}
-	if opts.Log == nil {
-		opts.Log = slog.New(slog.DiscardHandler)
-	}
+	opts.Log = logging.OrDefault(opts.Log)
 	if err := checkWritable(dir); err != nil {
 		return nil, err
 	}

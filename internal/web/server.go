@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/clientip"
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/verify"
 )
 
@@ -68,7 +69,7 @@ type Options struct {
 	Deliveries      DeliveryData
 
 	Now func() time.Time // time.Now when nil
-	Log *slog.Logger     // discarded when nil
+	Log *slog.Logger     // nil: slog.Default (logging.OrDefault)
 }
 
 // RateLimit is a token bucket's shape.
@@ -102,9 +103,7 @@ func New(opt Options) (*Server, error) {
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	if opt.Log == nil {
-		opt.Log = slog.New(slog.DiscardHandler)
-	}
+	opt.Log = logging.OrDefault(opt.Log)
 	if opt.ClaimTTL <= 0 {
 		opt.ClaimTTL = 72 * time.Hour
 	}

@@ -90,7 +90,7 @@ func listURL(path, after string, q model.SitesQuery) string {
 // with a redirect to its site, or a 400.
 //
 // Sources on an IP address or a bare name (a test or intranet crawl with
-// ALLOW_PRIVATE) are their own sites, as fetch.Site has them, so their
+// ALLOW_PRIVATE) are their own sites, as model.Site has them, so their
 // pages exist too, although the forms do not take such names.
 func siteParam(r *http.Request) (site string, canonical bool, err error) {
 	raw := r.PathValue("site")

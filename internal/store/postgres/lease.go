@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/logging"
 )
 
 // ErrLeaseLost is returned by a Slot's Finish when the lease had expired and
@@ -55,7 +56,7 @@ type LeaseOptions struct {
 	TTL    time.Duration // how long a silent holder keeps a site; default 30s
 	Poll   time.Duration // how often a waiter asks again for a held site; default 25ms
 	Holder string        // this worker's name in the table; default host:pid:random
-	Log    *slog.Logger  // default slog.Default()
+	Log    *slog.Logger  // nil: slog.Default (logging.OrDefault)
 	// ClockSkew is the most the workers' clocks may disagree, added to
 	// every wait for a time another request stamped; default 5ms (NTP on
 	// one network keeps machines well within it; 0.5% of a 1 s gap).
@@ -80,9 +81,7 @@ func NewLease(db *sql.DB, clock fetch.Clock, o LeaseOptions) *Lease {
 		rand.Read(b)
 		o.Holder = fmt.Sprintf("%s:%d:%s", host, os.Getpid(), hex.EncodeToString(b))
 	}
-	if o.Log == nil {
-		o.Log = slog.Default()
-	}
+	o.Log = logging.OrDefault(o.Log)
 	switch {
 	case o.ClockSkew == 0:
 		o.ClockSkew = DefaultClockSkew

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -40,9 +41,7 @@ type RobotsCache struct {
 
 // NewRobotsCache returns the cluster robots cache over db.
 func NewRobotsCache(db *DB, clock fetch.Clock, o store.RobotsCacheOptions) *RobotsCache {
-	if o.Log == nil {
-		o.Log = slog.Default()
-	}
+	o.Log = logging.OrDefault(o.Log)
 	host, _ := os.Hostname()
 	b := make([]byte, 4)
 	rand.Read(b)
