@@ -253,6 +253,9 @@ func (c *Crawler) frontier(ctx context.Context, once bool, cadence time.Duration
 		if !once && (wake.IsZero() || nextRound.Before(wake)) {
 			wake = nextRound
 		}
+		if ctx.Err() != nil {
+			wake = time.Time{} // stopping: only the sites in flight are waited for
+		}
 		idle()
 		var d siteDone
 		var got, woke bool
