@@ -342,7 +342,14 @@ func (g *groupCommit) commitAlone(c *writeCall) {
 		g.mu.Unlock()
 		close(c.answered)
 	}()
-	tx, err := g.db.wdb.BeginTx(context.Background(), nil)
+	ctx := context.Background()
+	cn, err := g.db.wdb.Conn(ctx)
+	if err != nil {
+		c.err = fmt.Errorf("begin: %w", err)
+		return
+	}
+	defer cn.Close()
+	tx, err := cn.BeginTx(ctx, nil)
 	if err != nil {
 		c.err = fmt.Errorf("begin: %w", err)
 		return
@@ -354,6 +361,16 @@ func (g *groupCommit) commitAlone(c *writeCall) {
 	}
 	if err := tx.Commit(); err != nil {
 		c.err = fmt.Errorf("commit: %w", err)
+		return
+	}
+	// A write this big filled the connection's page cache with pages the
+	// crawl's small writes will not want soon (a large sitemap's new posts):
+	// they are let go at once, so that a large read costs memory by its
+	// chunk, not by the cache's whole size (SQLite's shrink_memory; no
+	// effect where the backend has no such pragma, which runs no alone
+	// writes: only GroupCommit does).
+	if _, err := cn.ExecContext(ctx, `PRAGMA shrink_memory`); err != nil {
+		g.db.log.Debug("page cache not shrunk after a large write", "err", err)
 	}
 }
 
