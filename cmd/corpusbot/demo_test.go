@@ -1,8 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"corpus.blog/corpusbot/internal/binarytest"
 	"io"
 	"net"
 	"net/http"
@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -59,7 +58,7 @@ func TestDemoServe(t *testing.T) {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, out, errOut)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	out := &syncBuffer{}
+	out := &binarytest.SyncBuffer{}
 	done := make(chan error, 1)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -93,22 +92,4 @@ func TestDemoServe(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("serveDemo: %v", err)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

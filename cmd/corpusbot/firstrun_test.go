@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"corpus.blog/corpusbot/internal/binarytest"
 	"io"
 	"log/slog"
 	"net"
@@ -25,7 +26,7 @@ func TestServeCreatesDatabase(t *testing.T) {
 	s := config.Defaults()
 	s.DB = db
 	for _, want := range []int{1, 0} { // created, then only opened
-		var errOut syncBuffer
+		var errOut binarytest.SyncBuffer
 		ctx, cancel := context.WithCancel(context.Background())
 		addrs := make(chan net.Addr, 1)
 		done := make(chan error, 1)

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
+	"corpus.blog/corpusbot/internal/binarytest"
 	"encoding/json"
 	"errors"
 	"io"
@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -373,29 +372,11 @@ func TestIsControl(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe to read while run writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestRunPrintsAddressFirst: the first stdout line is the address, the
 // server answers there, and it stops when its context ends.
 func TestRunPrintsAddressFirst(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	var stdout, stderr syncBuffer
+	var stdout, stderr binarytest.SyncBuffer
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--scenario", "days"}, &stdout, &stderr) }()
 	var addr string

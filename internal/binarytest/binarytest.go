@@ -169,7 +169,7 @@ func (e *Env) Start(t testing.TB, args ...string) (stop func(grace time.Duration
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = e.Dir
 	cmd.Env = e.environ()
-	var out, errb syncBuffer
+	var out, errb SyncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
@@ -210,19 +210,20 @@ func (e *Env) environ() []string {
 	return env
 }
 
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
+// SyncBuffer is a bytes.Buffer safe for a writer and a reader at once:
+// the output of a process or goroutine read while it runs.
+type SyncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *SyncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()

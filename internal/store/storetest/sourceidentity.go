@@ -71,27 +71,9 @@ func testSourceIdentityMigration(t *testing.T, s crawl.Store) {
 	if !ok {
 		t.Skipf("%T has no Writer or IdentifySources", s)
 	}
-	w := is.Writer()
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := w.ExecContext(bg, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	id := func(q string, args ...any) int64 {
-		t.Helper()
-		var n int64
-		if err := w.QueryRowContext(bg, q, args...).Scan(&n); err != nil {
-			t.Fatalf("%s %v: %v", q, args, err)
-		}
-		return n
-	}
 	// As stored before: the URL as given, no identity.
-	addRaw := func(u, site string) int64 {
-		t.Helper()
-		exec(`INSERT INTO sources(url, added, site) VALUES ($1, 1, $2)`, u, site)
-		return id(`SELECT id FROM sources WHERE url = $1`, u)
-	}
+	w := is.Writer()
+	exec, id, addRaw := rawRows(t, w)
 	upper := addRaw("https://Example.com/", "example.com")
 	port := addRaw("https://example.com:443/#about", "example.com")
 	bare := addRaw("https://example.com", "example.com")
