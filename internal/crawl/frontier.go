@@ -72,15 +72,25 @@ const Horizon = 30 * time.Second
 // round, so that a round always ends.
 const maxRetakes = 3
 
-// round is one pass of the frontier.
+// round is one pass of the frontier: a round of `run`, or a batch
+// command's one round (jobs.go).
 type round struct {
 	id    string    // names the round in site_checkouts: finished sites are not taken up again
 	start time.Time // when it began (the clock's time)
-	// polls are the feeds due for a re-read that this round may read
-	// (FEED_BUDGET), checked out at its start, by source; pollSites their
-	// sources' sites, most overdue first.
-	polls      map[int64][]store.Feed
-	pollSites  []string
+	steps step      // the steps of a site's work it takes (siteSteps)
+	// polls are the feeds chosen for a read by their schedule, by source:
+	// `run`'s re-reads under FEED_BUDGET, or `articles fetch`'s --limit;
+	// each is read if it is still due once its site is checked out.
+	polls map[int64][]store.Feed
+	// sites are offered first, in order: the sites of the polls (most
+	// overdue first), or a batch command's.
+	sites []string
+	// sweep: after sites, every site with due work is taken, sweep after
+	// sweep (`run`); else only sites (a batch command).
+	sweep bool
+	// only limits a batch command's round to what it chose; nil: all
+	// that is due.
+	only       *selection
 	progress   *Progress
 	stopReport context.CancelFunc // ends the round's progress reports
 	cands      *candidates
@@ -92,16 +102,31 @@ type round struct {
 	errs       []error
 }
 
-// newRound starts a round at the clock's now, choosing its feed re-reads.
-func (c *Crawler) newRound(ctx context.Context) (*round, error) {
+// newRound is a round beginning at the clock's now, taking the given steps.
+func (c *Crawler) newRound(steps step) *round {
 	b := make([]byte, 6)
 	rand.Read(b)
 	now := c.Clock.Now()
-	r := &round{id: fmt.Sprintf("%d-%s", now.UnixNano(), hex.EncodeToString(b)), start: now, polls: map[int64][]store.Feed{},
-		retakes: map[string]int{}}
+	return &round{id: fmt.Sprintf("%d-%s", now.UnixNano(), hex.EncodeToString(b)), start: now, steps: steps,
+		polls: map[int64][]store.Feed{}, retakes: map[string]int{}}
+}
+
+// batchRound is a batch command's round, limited to sel.
+func (c *Crawler) batchRound(steps step, sel *selection) *round {
+	r := c.newRound(steps)
+	r.only = sel
+	return r
+}
+
+// runRound is a round of `run`: every step of every site with due work,
+// its feed re-reads chosen under FEED_BUDGET, most overdue first.
+func (c *Crawler) runRound(ctx context.Context) (*round, error) {
+	r := c.newRound(allSteps)
+	r.sweep = true
 	if err := c.calibrate(ctx); err != nil {
 		c.log().Warn("schedule not recalibrated", "err", err) // the last one stays in force
 	}
+	now := r.start
 	feeds, err := c.Store.PollsDue(ctx, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), c.feedBudget())
 	if err != nil {
 		return nil, fmt.Errorf("round: feeds due: %w", err)
@@ -115,7 +140,7 @@ func (c *Crawler) newRound(ctx context.Context) (*round, error) {
 		r.polls[f.SourceID] = append(r.polls[f.SourceID], f)
 		if !seen[src.Site] {
 			seen[src.Site] = true
-			r.pollSites = append(r.pollSites, src.Site)
+			r.sites = append(r.sites, src.Site)
 		}
 	}
 	return r, nil
@@ -145,16 +170,18 @@ type siteDone struct {
 }
 
 // frontier keeps up to CONCURRENCY sites in flight, taking them from the
-// current round's candidates, until ctx ends or, once (`run --once`: one
-// round), nothing is due within the horizon, none is in
-// flight and no other worker holds one that is due. Otherwise (`run`),
+// current round's candidates (cur first), until ctx ends or, with a
+// cadence of 0 (`run --once` and the batch commands: one round), nothing
+// of the round is due within the horizon, none is in flight and no other
+// worker holds one that is due. Otherwise (`run`),
 // a new round begins every cadence whatever is still in flight: there is
 // no barrier between rounds, so a site that comes due is taken up while
 // others are still being worked, and a slow or waiting site holds up no
 // other; a site that left to wait is taken up again when its time comes.
 // A round is over, and reports (roundOver), once it has nothing due and
 // nothing in flight, or a newer round began and its last site finished.
-func (c *Crawler) frontier(ctx context.Context, once bool, cadence time.Duration) error {
+func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duration) error {
+	once := cadence == 0
 	slots := c.concurrency()
 	results := make(chan siteDone)
 	inFlight := map[string]bool{}
@@ -171,10 +198,6 @@ func (c *Crawler) frontier(ctx context.Context, once bool, cadence time.Duration
 			c.log().Warn("run round failed", "err", err)
 		}
 	}
-	cur, err := c.beginRound(ctx)
-	if err != nil {
-		return err
-	}
 	nextRound := cur.start.Add(cadence)
 	finish := func(d siteDone) {
 		delete(inFlight, d.site)
@@ -183,6 +206,9 @@ func (c *Crawler) frontier(ctx context.Context, once bool, cadence time.Duration
 		d.r.progress.finished1(d.err)
 		if until, ok := fetch.WaitUntil(d.err); ok {
 			d.r.retakes[d.site]++
+			if !d.r.sweep && d.r.retakes[d.site] <= maxRetakes {
+				d.r.cands.waiting = append(d.r.cands.waiting, store.WaitingSite{Site: d.site, Until: until})
+			}
 			c.log().Info("site left to wait", "site", d.site, "until", until.UTC().Format(time.RFC3339))
 		} else if d.err != nil && ctx.Err() == nil {
 			d.r.errs = append(d.r.errs, fmt.Errorf("site %s: %w", d.site, d.err))
@@ -354,6 +380,12 @@ func (c *Crawler) awaitSite(ctx context.Context, results <-chan siteDone, wake t
 // unfinished. ok is false when there is nothing to look for.
 func (c *Crawler) nextDue(ctx context.Context, r *round, once, idle bool) (time.Time, bool, error) {
 	now := c.Clock.Now()
+	if !r.sweep {
+		// A batch command's round: only its own sites that left to wait,
+		// within the horizon; a site another worker holds is being worked.
+		at, ok := r.cands.soonest(now.Add(Horizon))
+		return at, ok, nil
+	}
 	q := r.query(c, 0)
 	q.WaitBefore = now
 	waiting, err := c.Store.WaitingSites(ctx, q, 1)
@@ -380,18 +412,35 @@ func (c *Crawler) nextDue(ctx context.Context, r *round, once, idle bool) (time.
 	return at, ok, nil
 }
 
-// candidates yields the sites a round checks out: first those of its feed
-// re-reads (most overdue first; one still in flight for an earlier round
-// is offered again once it has finished), then every site with due work,
-// in the order of its sources, sweep after sweep while a sweep finds any.
+// candidates yields the sites a round checks out: first its own sites
+// (those of its feed re-reads, most overdue first, or a batch command's;
+// one still in flight for an earlier round is offered again once it has
+// finished), then, for `run`, every site with due work, in the order of
+// its sources, sweep after sweep while a sweep finds any. A batch
+// command's site that left to wait is offered again when its wait is
+// over.
 type candidates struct {
-	c      *Crawler
-	r      *round
-	polled int      // r.pollSites already offered
-	later  []string // poll sites that were in flight when offered
-	after  int64    // the sweep's cursor: the last source ID looked at
-	found  bool     // this sweep checked out a site
-	empty  bool     // a whole sweep, from the first source, checked out nothing
+	c       *Crawler
+	r       *round
+	offered int                 // r.sites already offered
+	later   []string            // r.sites that were in flight when offered
+	waiting []store.WaitingSite // a batch command's sites that left to wait, to offer again
+	after   int64               // the sweep's cursor: the last source ID looked at
+	found   bool                // this sweep checked out a site
+	empty   bool                // a whole sweep, from the first source, checked out nothing
+}
+
+// soonest is the earliest end of a wait of the sites left to wait, if one
+// ends by limit; those that end later stay left waiting (and are reported
+// so when the round is over).
+func (cs *candidates) soonest(limit time.Time) (time.Time, bool) {
+	var at time.Time
+	for _, w := range cs.waiting {
+		if !w.Until.After(limit) && (at.IsZero() || w.Until.Before(at)) {
+			at = w.Until
+		}
+	}
+	return at, !at.IsZero()
 }
 
 // restart begins a new sweep, for sites given back, released or come due
@@ -401,6 +450,18 @@ func (cs *candidates) restart() { cs.after, cs.found, cs.empty = 0, false, false
 // take checks out up to n sites that are not in flight.
 func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool) ([]string, error) {
 	var out []string
+	if len(cs.waiting) > 0 {
+		now := cs.c.Clock.Now()
+		kept := cs.waiting[:0]
+		for _, w := range cs.waiting {
+			if w.Until.After(now) || inFlight[w.Site] || len(cs.later) >= n {
+				kept = append(kept, w)
+			} else {
+				cs.later = append(cs.later, w.Site)
+			}
+		}
+		cs.waiting = kept
+	}
 	if len(cs.later) > 0 {
 		var want, still []string
 		for _, site := range cs.later {
@@ -417,21 +478,26 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 		}
 		out = append(out, got...)
 	}
-	for len(out) < n && cs.polled < len(cs.r.pollSites) {
+	for len(out) < n && cs.offered < len(cs.r.sites) {
 		var want []string
-		for cs.polled < len(cs.r.pollSites) && len(want) < n-len(out) {
-			if site := cs.r.pollSites[cs.polled]; inFlight[site] {
+		for cs.offered < len(cs.r.sites) && len(want) < n-len(out) {
+			if site := cs.r.sites[cs.offered]; inFlight[site] {
 				cs.later = append(cs.later, site)
 			} else if !contains(out, site) {
 				want = append(want, site)
 			}
-			cs.polled++
+			cs.offered++
 		}
 		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
 		if err != nil {
 			return out, err
 		}
 		out = append(out, got...)
+	}
+	if !cs.r.sweep {
+		// Its sites that left to wait are nextDue's to wake for.
+		cs.empty = cs.offered == len(cs.r.sites) && len(cs.later) == 0
+		return out, nil
 	}
 	for len(out) < n && !cs.empty {
 		due, err := cs.c.Store.DueSites(ctx, cs.r.query(cs.c, cs.after), 4*n)

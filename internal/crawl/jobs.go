@@ -2,29 +2,40 @@ package crawl
 
 import (
 	"context"
-	"errors"
 
-	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
-// The batch jobs behind the commands. Each takes a limit (how many items
-// of its kind to work on) and reports how many it took.
+// The batch commands. Each chooses up to limit items of its kind, the most
+// overdue first, and works them as one round of the frontier limited to
+// them: their sites checked out as `run` checks them out, each site's work
+// in the one order of siteSteps, only the steps the command names, only
+// the chosen items and the sources they belong to. Each reports how many
+// items it chose.
 
-// DiscoverSources discovers up to limit sources never discovered.
+// selection is what a batch command's round is limited to: the sources
+// whose work it does and, of the feeds and sitemaps, the ones it chose
+// (a nil set: whatever of that kind the step finds due).
+type selection struct {
+	sources  map[int64]bool
+	feeds    map[int64]bool
+	sitemaps map[int64]bool
+}
+
+// DiscoverSources is the discovery that `articles fetch` does first: up to
+// limit sources never discovered (robots.txt, homepage, feeds).
 func (c *Crawler) DiscoverSources(ctx context.Context, limit int) (int, error) {
 	srcs, err := c.Store.SourcesToDiscover(ctx, c.Clock.Now(), limit)
 	if err != nil || len(srcs) == 0 {
 		return 0, err
 	}
-	return len(srcs), perSite(ctx, c, srcs, func(s store.Source) string { return s.URL }, c.Discover)
+	return len(srcs), c.batchOfSources(ctx, srcs, stepDiscover)
 }
 
 // FetchArticles is `articles fetch --limit N`: the N feeds most overdue
 // (their schedule's next read passed; errored ones after FEED_INTERVAL,
-// disallowed ones after a week) are read, page one only; then each feed's
-// catalogue walk if it is not done, then the pages its new and modified
-// entries owe.
+// disallowed ones after a week) are read, page one only, each followed by
+// its catalogue walk when that is due; then the pages their sources owe.
 func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 	if err := c.calibrate(ctx); err != nil {
 		c.log().Warn("schedule not recalibrated", "err", err) // the last one stays in force
@@ -34,34 +45,20 @@ func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 	if err != nil || len(feeds) == 0 {
 		return 0, err
 	}
-	err = perSite(ctx, c, feeds, func(f store.Feed) string { return f.URL }, func(ctx context.Context, f store.Feed) error {
-		if err := c.PollFeed(ctx, f); err != nil {
-			return err
-		}
-		return c.catalogueOf(ctx, f.ID, f.SourceID)
-	})
-	if err != nil && ctx.Err() != nil {
-		return len(feeds), err
-	}
-	var ids []int64
+	sel := selection{sources: map[int64]bool{}, feeds: map[int64]bool{}}
+	r := c.batchRound(stepFeeds|stepPages, &sel)
+	var order []int64 // the sources, most overdue feed first
 	for _, f := range feeds {
-		ids = append(ids, f.SourceID)
-	}
-	return len(feeds), errors.Join(err, c.pagesOf(ctx, ids))
-}
-
-// catalogueOf walks the catalogue of one feed if it is due.
-func (c *Crawler) catalogueOf(ctx context.Context, feedID, sourceID int64) error {
-	feeds, err := c.Store.SourceFeeds(ctx, sourceID)
-	if err != nil {
-		return err
-	}
-	for _, f := range feeds {
-		if f.ID == feedID && f.State == model.FeedActive && f.Catalogue != model.CatalogueDone && !f.LastRead.IsZero() {
-			return c.WalkCatalogue(ctx, f)
+		if !sel.sources[f.SourceID] {
+			order = append(order, f.SourceID)
 		}
+		sel.sources[f.SourceID], sel.feeds[f.ID] = true, true
+		r.polls[f.SourceID] = append(r.polls[f.SourceID], f)
 	}
-	return nil
+	if err := c.offerSites(ctx, r, order); err != nil {
+		return 0, err
+	}
+	return len(feeds), c.runBatch(ctx, r)
 }
 
 // DiscoverSitemapsBatch is `sitemaps discover [--truncated] --limit N`.
@@ -70,49 +67,69 @@ func (c *Crawler) DiscoverSitemapsBatch(ctx context.Context, truncated bool, lim
 	if err != nil || len(srcs) == 0 {
 		return 0, err
 	}
-	return len(srcs), perSite(ctx, c, srcs, func(s store.Source) string { return s.URL }, c.DiscoverSitemaps)
+	return len(srcs), c.batchOfSources(ctx, srcs, stepSitemapDiscovery)
 }
 
 // FetchSitemaps is `sitemaps fetch [--truncated] --limit N`: up to N
-// sitemaps not read for SITEMAP_INTERVAL, then the pages they made due.
+// sitemaps not read for SITEMAP_INTERVAL, then the pages their sources owe.
 func (c *Crawler) FetchSitemaps(ctx context.Context, truncated bool, limit int) (int, error) {
 	now := c.Clock.Now()
 	sms, err := c.Store.SitemapsDue(ctx, now, now.Add(-c.Settings.SitemapInterval), truncated, limit)
 	if err != nil || len(sms) == 0 {
 		return 0, err
 	}
-	err = perSite(ctx, c, sms, func(s store.Sitemap) string { return s.URL }, c.ReadSitemap)
-	if err != nil && ctx.Err() != nil {
-		return len(sms), err
-	}
-	var ids []int64
+	sel := selection{sources: map[int64]bool{}, sitemaps: map[int64]bool{}}
+	var order []int64 // the sources, least recently read sitemap first
 	for _, sm := range sms {
-		ids = append(ids, sm.SourceID)
+		if !sel.sources[sm.SourceID] {
+			order = append(order, sm.SourceID)
+		}
+		sel.sources[sm.SourceID], sel.sitemaps[sm.ID] = true, true
 	}
-	return len(sms), errors.Join(err, c.pagesOf(ctx, ids))
+	r := c.batchRound(stepSitemaps|stepPages, &sel)
+	if err := c.offerSites(ctx, r, order); err != nil {
+		return 0, err
+	}
+	return len(sms), c.runBatch(ctx, r)
 }
 
-// pagesPerVisit bounds the pages fetched for one source after one feed or
-// sitemap read; the rest are fetched by later runs.
-const pagesPerVisit = 1000
-
-// pagesOf fetches the pages the given sources owe. They are gathered
-// first and then grouped by the site of each page, not of the feed or
-// sitemap that named them (a feed hosted elsewhere, a sitemap on a CDN), so
-// that no page is ever handed to two workers.
-func (c *Crawler) pagesOf(ctx context.Context, sourceIDs []int64) error {
-	seen := map[int64]bool{}
-	var posts []store.Post
-	for _, id := range sourceIDs {
-		if seen[id] {
-			continue
+// batchOfSources works the given step of the chosen sources.
+func (c *Crawler) batchOfSources(ctx context.Context, srcs []store.Source, steps step) error {
+	sel := selection{sources: map[int64]bool{}}
+	var sites []string
+	seen := map[string]bool{}
+	for _, s := range srcs {
+		sel.sources[s.ID] = true
+		if !seen[s.Site] {
+			seen[s.Site] = true
+			sites = append(sites, s.Site)
 		}
-		seen[id] = true
-		due, err := c.Store.PostsDue(ctx, id, c.Clock.Now(), pagesPerVisit)
+	}
+	r := c.batchRound(steps, &sel)
+	r.sites = sites
+	return c.runBatch(ctx, r)
+}
+
+// offerSites sets the round's sites: those of the given sources, in the
+// order first named.
+func (c *Crawler) offerSites(ctx context.Context, r *round, sourceIDs []int64) error {
+	seen := map[string]bool{}
+	for _, id := range sourceIDs {
+		src, err := c.Store.Source(ctx, id)
 		if err != nil {
 			return err
 		}
-		posts = append(posts, due...)
+		if !seen[src.Site] {
+			seen[src.Site] = true
+			r.sites = append(r.sites, src.Site)
+		}
 	}
-	return perSite(ctx, c, posts, func(p store.Post) string { return p.URL }, c.FetchPage)
+	return nil
+}
+
+// runBatch runs a batch command's round to its end.
+func (c *Crawler) runBatch(ctx context.Context, r *round) error {
+	defer c.flushRequests(context.WithoutCancel(ctx))
+	c.startRound(ctx, r, len(r.sites))
+	return c.frontier(ctx, r, 0)
 }

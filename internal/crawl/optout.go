@@ -13,11 +13,10 @@ import (
 // be left as it was, not recorded as failed: the fetcher refuses every
 // request to it (fetch.ErrOptedOut), and the first refusal ends the job's
 // context, which every job already treats as "stop, record nothing, leave
-// it due". perSite then drops the site's remaining items; the batches no
-// longer offer them, since their sources are paused.
+// it due". workSite then gives the site back unfinished; no round offers
+// its items again, since its sources are paused.
 
-// job is one site's work under way (workSite's, or a batch's group of
-// one site): the site it is for and the end of its context, which its
+// job is one site's work under way (workSite's): the site it is for and the end of its context, which its
 // fetches call on an opt-out or on the guard's refusal of the site. It
 // rides in the job's context, the one value every step already carries
 // down to its fetches.

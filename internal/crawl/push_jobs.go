@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strconv"
 	"time"
@@ -24,8 +25,9 @@ const inactiveRecheck = 7 * 24 * time.Hour
 // PushSubscriptions is the websub job: up to limit subscriptions whose
 // time has come are requested, renewed (ahead of their lease's end,
 // push.RenewAt), retried, or — for a paused or opted-out source —
-// unsubscribed. Hub requests are grouped by the hub's site, like every
-// job's requests.
+// unsubscribed. They are worked one after the other: a few requests to
+// hubs, after a round's sites, each through the fetcher's lease on the
+// hub's site like any request.
 func (c *Crawler) PushSubscriptions(ctx context.Context, limit int) (int, error) {
 	if !c.pushEnabled() {
 		return 0, nil
@@ -35,7 +37,23 @@ func (c *Crawler) PushSubscriptions(ctx context.Context, limit int) (int, error)
 	if err != nil || len(subs) == 0 {
 		return 0, err
 	}
-	return len(subs), perSite(ctx, c, subs, func(s store.Subscription) string { return s.Hub }, c.workSubscription)
+	var errs []error
+	// A hub that asks for a longer wait than the horizon is left to a
+	// later round, as a site is.
+	hctx := fetch.WithWaitHorizon(ctx, Horizon)
+	for _, s := range subs {
+		if ctx.Err() != nil {
+			break
+		}
+		if err := c.workSubscription(hctx, s); err != nil && ctx.Err() == nil {
+			c.log().Warn("subscription not moved on", "hub", s.Hub, "topic", s.Topic, "err", err)
+			errs = append(errs, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return len(subs), err
+	}
+	return len(subs), errors.Join(errs...)
 }
 
 // workSubscription moves one subscription on.

@@ -16,13 +16,17 @@ import (
 // named in the round's summary.
 func (c *Crawler) Once(ctx context.Context) error {
 	defer c.flushRequests(ctx) // the run's requests are in the log when it returns
-	return c.frontier(ctx, true, 0)
+	r, err := c.beginRound(ctx)
+	if err != nil {
+		return err
+	}
+	return c.frontier(ctx, r, 0)
 }
 
-// beginRound starts a round: its feed re-reads, its count of due sites and
-// its progress reports.
+// beginRound starts a round of `run`: its feed re-reads, its count of due
+// sites and its progress reports.
 func (c *Crawler) beginRound(ctx context.Context) (*round, error) {
-	r, err := c.newRound(ctx)
+	r, err := c.runRound(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -30,13 +34,19 @@ func (c *Crawler) beginRound(ctx context.Context) (*round, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.startRound(ctx, r, due+len(r.sites))
+	return r, nil
+}
+
+// startRound starts a round's candidates and its progress reports, sites
+// the sites it expects to work.
+func (c *Crawler) startRound(ctx context.Context, r *round, sites int) {
 	r.cands = &candidates{c: c, r: r}
-	r.progress = newProgress(int64(due + len(r.pollSites)))
+	r.progress = newProgress(int64(sites))
 	c.progress.Store(r.progress)
 	rctx, stop := context.WithCancel(ctx)
 	r.stopReport = stop
 	go c.report(rctx, r.progress)
-	return r, nil
 }
 
 // roundOver ends a round whose sites are done: the WebSub subscriptions
@@ -50,19 +60,21 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 		return ctx.Err()
 	}
 	c.meter().RoundDone(c.Clock.Now().Sub(r.start))
-	// WebSub: requests to hubs, not to the sites; a few, after the sites.
-	for range 100 {
-		n, perr := c.PushSubscriptions(ctx, batch)
-		if perr != nil {
-			err = errors.Join(err, perr)
-			break
+	if r.sweep { // a round of run; a batch command does only its own work
+		// WebSub: requests to hubs, not to the sites; a few, after the sites.
+		for range 100 {
+			n, perr := c.PushSubscriptions(ctx, batch)
+			if perr != nil {
+				err = errors.Join(err, perr)
+				break
+			}
+			if n < batch || ctx.Err() != nil {
+				break
+			}
 		}
-		if n < batch || ctx.Err() != nil {
-			break
+		if perr := c.pruneRequestLog(ctx); perr != nil {
+			c.log().Warn("request log not pruned", "err", perr)
 		}
-	}
-	if perr := c.pruneRequestLog(ctx); perr != nil {
-		c.log().Warn("request log not pruned", "err", perr)
 	}
 	s, p := r.progress.Snapshot(), r.progress
 	attrs := []any{"sites", s.SitesDone, "requests", s.Requests, "not_modified", p.unchanged.Load(),
@@ -82,7 +94,7 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	if waiting > 0 {
 		attrs = append(attrs, "sites_waiting", waiting)
 	}
-	if s.SitesDone == 0 && s.Requests == 0 {
+	if s.SitesDone == 0 && s.Requests == 0 && r.sweep {
 		why, nerr := c.nothingDue(ctx)
 		if nerr != nil {
 			c.log().Warn("why nothing was due not found", "err", nerr)
@@ -141,11 +153,14 @@ const waitingListed = 20
 // permitted request beyond the horizon, soonest first, and returns how
 // many there are (up to a thousand counted).
 func (c *Crawler) reportWaiting(ctx context.Context, r *round) (int, error) {
-	q := r.query(c, 0)
-	q.Round = "" // finished for this round or not: the site still waits
-	sites, err := c.Store.WaitingSites(ctx, q, 1000)
-	if err != nil {
-		return 0, err
+	sites := r.cands.waiting // a batch command's round: its own sites
+	if r.sweep {
+		q := r.query(c, 0)
+		q.Round = "" // finished for this round or not: the site still waits
+		var err error
+		if sites, err = c.Store.WaitingSites(ctx, q, 1000); err != nil {
+			return 0, err
+		}
 	}
 	for i, w := range sites {
 		if i == waitingListed {
@@ -203,7 +218,11 @@ const minCadence = time.Second
 func (c *Crawler) Loop(ctx context.Context, cadence time.Duration) error {
 	c.cadence = cadence
 	defer c.flushRequests(context.WithoutCancel(ctx))
-	if err := c.frontier(ctx, false, max(cadence, minCadence)); err != nil && ctx.Err() == nil {
+	r, err := c.beginRound(ctx)
+	if err == nil {
+		err = c.frontier(ctx, r, max(cadence, minCadence))
+	}
+	if err != nil && ctx.Err() == nil {
 		return err
 	}
 	return nil // cancelled: a clean stop

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
@@ -43,7 +44,7 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 	}()
 	var errs []error
 	for pass := 0; pass < maxRetryRounds && jctx.Err() == nil; pass++ {
-		srcs, err := c.Store.SiteSources(jctx, site)
+		srcs, err := c.Store.SiteSources(jctx, site, c.Clock.Now())
 		if err != nil {
 			return err
 		}
@@ -51,6 +52,9 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 			for i := range srcs {
 				if jctx.Err() != nil {
 					break
+				}
+				if r.only != nil && !r.only.sources[srcs[i].ID] {
+					continue // not the batch command's
 				}
 				if err := step(jctx, &srcs[i]); err != nil && jctx.Err() == nil {
 					c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
@@ -84,82 +88,119 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 	return errors.Join(errs...)
 }
 
+// step names the steps of a site's work, so that a round can take some of
+// them (a batch command's): each is a bit.
+type step uint8
+
+const (
+	stepDiscover         step = 1 << iota // robots.txt, homepage and feeds looked for
+	stepFeeds                             // feeds read, each followed by its catalogue walk when due
+	stepCatalogues                        // catalogue walks left unfinished
+	stepSitemapDiscovery                  // sitemaps looked for
+	stepSitemaps                          // sitemaps read
+	stepPages                             // pages owed fetched
+	allSteps             = stepDiscover | stepFeeds | stepCatalogues | stepSitemapDiscovery | stepSitemaps | stepPages
+)
+
 // siteStep is one step of a site's work, for one of its sources.
-type siteStep func(ctx context.Context, src *store.Source) error
+type siteStep func(ctx context.Context, src *store.SourceWork) error
 
-// siteSteps are the steps of a site's work; pass counts the passes made
-// for retries, in which the round's chosen re-reads are not read again.
+// siteSteps are the steps of a site's work the round takes, in the order
+// the work depends on; pass counts the passes made for retries, in which
+// the round's chosen reads are not read again.
 func (c *Crawler) siteSteps(r *round, pass int) []siteStep {
-	polls := r.polls
-	if pass > 0 {
-		polls = nil
+	all := []struct {
+		step
+		siteStep
+	}{
+		{stepDiscover, c.discoverStep},
+		{stepFeeds, func(ctx context.Context, src *store.SourceWork) error { return c.feedsStep(ctx, r, pass, src) }},
+		{stepCatalogues, func(ctx context.Context, src *store.SourceWork) error { return c.cataloguesStep(ctx, r, src) }},
+		{stepSitemapDiscovery, c.sitemapDiscoveryStep},
+		{stepSitemaps, func(ctx context.Context, src *store.SourceWork) error { return c.sitemapsStep(ctx, r, src) }},
+		{stepPages, c.pagesStep},
 	}
-	return []siteStep{
-		c.discoverStep,
-		func(ctx context.Context, src *store.Source) error { return c.feedsStep(ctx, polls, src) },
-		c.cataloguesStep,
-		c.sitemapDiscoveryStep,
-		func(ctx context.Context, src *store.Source) error { return c.sitemapsStep(ctx, r, src) },
-		c.pagesStep,
+	var out []siteStep
+	for _, s := range all {
+		if r.steps&s.step != 0 {
+			out = append(out, s.siteStep)
+		}
 	}
+	return out
 }
 
-// discoverStep discovers the source if it never was and is not postponed.
-func (c *Crawler) discoverStep(ctx context.Context, src *store.Source) error {
-	if !src.Discovered.IsZero() || src.DiscoverAfter.After(c.Clock.Now()) {
+// discoverStep discovers the source if its discovery is due.
+func (c *Crawler) discoverStep(ctx context.Context, src *store.SourceWork) error {
+	if !src.DiscoveryDue {
 		return nil
 	}
-	fresh, ok, err := c.Store.CheckOutSource(ctx, src.ID)
-	if err != nil || !ok {
+	if err := c.Discover(ctx, src.Source); err != nil {
 		return err
 	}
-	if !fresh.Discovered.IsZero() {
-		*src = fresh
-		return nil
-	}
-	if err := c.Discover(ctx, fresh); err != nil {
-		return err
-	}
-	err = c.reload(ctx, src)
-	if errors.Is(err, model.ErrNotFound) {
-		// Merged into the source of the same blog (a source added by its
-		// feed's URL): that one holds its feed and does the rest; this
-		// copy is left with nothing to do.
-		src.Discovered, src.SitemapsChecked = c.Clock.Now(), c.Clock.Now()
-		return nil
-	}
-	return err
+	return c.reload(ctx, src)
 }
 
-// feedsStep reads the source's feeds chosen for the round and those never
-// read, each followed by its catalogue walk when that is due.
-func (c *Crawler) feedsStep(ctx context.Context, polls map[int64][]store.Feed, src *store.Source) error {
-	fresh, err := c.Store.FeedsToRead(ctx, src.ID, c.Clock.Now())
+// feedsStep reads the source's feeds to read whatever the budget (never
+// tried, or a retry due), and those chosen for the round (pass 0 only)
+// that are still due; a batch command's round reads only those it chose.
+// Each read is followed by the feed's catalogue walk when that is due.
+func (c *Crawler) feedsStep(ctx context.Context, r *round, pass int, src *store.SourceWork) error {
+	now := c.Clock.Now()
+	fresh, err := c.Store.FeedsToRead(ctx, src.ID, now)
 	if err != nil {
 		return err
 	}
+	var read []store.Feed
+	for _, f := range fresh {
+		if r.only == nil || r.only.feeds[f.ID] {
+			read = append(read, f)
+		}
+	}
+	if chosen := r.polls[src.ID]; pass == 0 && len(chosen) > 0 {
+		// Chosen at the round's start, possibly by other workers too: read
+		// only if still due now that the site is ours.
+		due, err := c.Store.SourcePollsDue(ctx, src.ID, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck))
+		if err != nil {
+			return err
+		}
+		for _, f := range due {
+			if slices.ContainsFunc(chosen, func(p store.Feed) bool { return p.ID == f.ID }) &&
+				!slices.ContainsFunc(read, func(p store.Feed) bool { return p.ID == f.ID }) {
+				read = append(read, f)
+			}
+		}
+	}
 	var errs []error
-	seen := map[int64]bool{}
-	for _, f := range append(polls[src.ID], fresh...) {
+	for _, f := range read {
 		if ctx.Err() != nil {
 			break
 		}
-		if seen[f.ID] {
-			continue // chosen for the round and due for a retry too
-		}
-		seen[f.ID] = true
 		if err := c.PollFeed(ctx, f); err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		errs = append(errs, c.catalogueOf(ctx, f.ID, f.SourceID))
+		errs = append(errs, c.catalogueOf(ctx, f))
 	}
 	return errors.Join(errs...)
 }
 
-// cataloguesStep resumes or starts the catalogue walks of feeds not polled
-// in this round.
-func (c *Crawler) cataloguesStep(ctx context.Context, src *store.Source) error {
+// catalogueOf walks the catalogue of feed f, just read, if that is due.
+func (c *Crawler) catalogueOf(ctx context.Context, f store.Feed) error {
+	due, err := c.Store.SourceCataloguesDue(ctx, f.SourceID, c.Clock.Now())
+	if err != nil {
+		return err
+	}
+	for _, d := range due {
+		if d.ID == f.ID {
+			return c.WalkCatalogue(ctx, d)
+		}
+	}
+	return nil
+}
+
+// cataloguesStep resumes or starts the catalogue walks due of feeds not
+// read in this round.
+func (c *Crawler) cataloguesStep(ctx context.Context, r *round, src *store.SourceWork) error {
 	feeds, err := c.Store.SourceCataloguesDue(ctx, src.ID, c.Clock.Now())
 	if err != nil {
 		return err
@@ -169,33 +210,28 @@ func (c *Crawler) cataloguesStep(ctx context.Context, src *store.Source) error {
 		if ctx.Err() != nil {
 			break
 		}
+		if r.only != nil && !r.only.feeds[f.ID] {
+			continue
+		}
 		errs = append(errs, c.WalkCatalogue(ctx, f))
 	}
 	return errors.Join(errs...)
 }
 
-// sitemapDiscoveryStep looks for the source's sitemaps once it is
-// discovered, unless that was done or is postponed.
-func (c *Crawler) sitemapDiscoveryStep(ctx context.Context, src *store.Source) error {
-	if src.Discovered.IsZero() || !src.SitemapsChecked.IsZero() || src.SitemapsAfter.After(c.Clock.Now()) {
+// sitemapDiscoveryStep looks for the source's sitemaps if that is due.
+func (c *Crawler) sitemapDiscoveryStep(ctx context.Context, src *store.SourceWork) error {
+	if !src.SitemapDiscoveryDue {
 		return nil
 	}
-	fresh, ok, err := c.Store.CheckOutSource(ctx, src.ID)
-	if err != nil || !ok {
-		return err
-	}
-	if !fresh.SitemapsChecked.IsZero() {
-		*src = fresh
-		return nil
-	}
-	if err := c.DiscoverSitemaps(ctx, fresh); err != nil {
+	if err := c.DiscoverSitemaps(ctx, src.Source); err != nil {
 		return err
 	}
 	return c.reload(ctx, src)
 }
 
-// sitemapsStep reads the source's sitemaps not read for SITEMAP_INTERVAL.
-func (c *Crawler) sitemapsStep(ctx context.Context, r *round, src *store.Source) error {
+// sitemapsStep reads the source's sitemaps due (for a batch command's
+// round, those it chose).
+func (c *Crawler) sitemapsStep(ctx context.Context, r *round, src *store.SourceWork) error {
 	sms, err := c.Store.SourceSitemapsDue(ctx, src.ID, c.Clock.Now(), r.sitemapsBefore(c))
 	if err != nil {
 		return err
@@ -205,13 +241,19 @@ func (c *Crawler) sitemapsStep(ctx context.Context, r *round, src *store.Source)
 		if ctx.Err() != nil {
 			break
 		}
+		if r.only != nil && !r.only.sitemaps[sm.ID] {
+			continue
+		}
 		errs = append(errs, c.ReadSitemap(ctx, sm))
 	}
 	return errors.Join(errs...)
 }
 
+// pagesPerVisit is how many pages owed are read from the store at a time.
+const pagesPerVisit = 1000
+
 // pagesStep fetches every page the source owes, a batch at a time.
-func (c *Crawler) pagesStep(ctx context.Context, src *store.Source) error {
+func (c *Crawler) pagesStep(ctx context.Context, src *store.SourceWork) error {
 	var errs []error
 	for ctx.Err() == nil {
 		posts, err := c.Store.PostsDue(ctx, src.ID, c.Clock.Now(), pagesPerVisit)
@@ -243,9 +285,16 @@ func (c *Crawler) pagesStep(ctx context.Context, src *store.Source) error {
 	return errors.Join(errs...)
 }
 
-// reload reads the source again after a step changed it.
-func (c *Crawler) reload(ctx context.Context, src *store.Source) error {
-	fresh, err := c.Store.Source(ctx, src.ID)
+// reload reads the source again after a step changed it. A source gone
+// meanwhile — merged into the source of the same blog (one added by its
+// feed's URL: that one holds its feed and does the rest) or paused — is
+// left with nothing to do.
+func (c *Crawler) reload(ctx context.Context, src *store.SourceWork) error {
+	fresh, err := c.Store.SourceWork(ctx, src.ID, c.Clock.Now())
+	if errors.Is(err, model.ErrNotFound) {
+		src.DiscoveryDue, src.SitemapDiscoveryDue = false, false
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("source %s: %w", src.URL, err)
 	}

@@ -136,19 +136,19 @@ type Store interface {
 	WaitingSites(ctx context.Context, q store.SiteQuery, limit int) ([]store.WaitingSite, error)
 	// CheckOutSites checks out to this worker those of sites that are
 	// free (not checked out by another live worker, not finished in
-	// round) and returns them; a checkout lasts as long as the item checkouts
-	// and is renewed with them.
+	// round) and returns them; a checkout lasts its lifetime (SetCheckouts)
+	// and is renewed while the worker lives.
 	CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error)
 	// CheckInSite gives a checked-out site back: finished in round, or,
 	// with round "", unfinished (any worker may take it up at once).
 	CheckInSite(ctx context.Context, site, round string) error
-	// SiteSources lists the site's sources that are not paused, by ID.
-	SiteSources(ctx context.Context, site string) ([]store.Source, error)
-	// CheckOutSource checks out one source (for its discovery or sitemap
-	// discovery) unless another worker holds it or it is paused;
-	// MarkDiscovered, PostponeDiscovery, MarkSitemapsChecked and
-	// PostponeSitemaps release it.
-	CheckOutSource(ctx context.Context, id int64) (store.Source, bool, error)
+	// SiteSources lists the site's sources that are not paused, by ID,
+	// with the discovery steps due for each at now.
+	SiteSources(ctx context.Context, site string, now time.Time) ([]store.SourceWork, error)
+	// SourceWork reads one unpaused source with its discovery steps due.
+	SourceWork(ctx context.Context, id int64, now time.Time) (store.SourceWork, error)
+	// SourcePollsDue lists a source's feeds due for a read by their standing.
+	SourcePollsDue(ctx context.Context, sourceID int64, now, errorBefore, disallowedBefore time.Time) ([]store.Feed, error)
 	// PollsDue is FeedsDue without the feeds never tried.
 	PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]store.Feed, error)
 	// FeedsToRead lists and checks out a source's active feeds never tried, and

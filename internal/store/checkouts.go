@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"time"
 )
@@ -18,22 +17,19 @@ import (
 // worker's work is taken over the same day.
 const DefaultCheckoutTTL = 15 * time.Minute
 
-// checkouts is who this DB checks due work out as. Every "…Due" and "…To…"
-// batch marks the rows it returns claimed_by owner until now+ttl (the
-// columns keep their first name), so that
-// another worker asking at the same time is handed other rows; storing the
-// work's result gives the checkout back, and a worker that dies leaves its
-// checkouts to lapse. Rows are checked out in the database, not in memory,
-// so a checkout holds across processes and machines. (A work checkout is
-// not a site owner's claim, model.Claim, nor a robots.txt refresh hold.)
+// checkouts is who this DB checks sites out as (CheckOutSites): a row of
+// site_checkouts names the worker and when its checkout expires, so that
+// another worker asking at the same time is handed other sites; the
+// checkout is renewed while the worker lives, given back when it finishes
+// the site or stops, and left to lapse when it dies. Sites are checked out
+// in the database, not in memory, so a checkout holds across processes and
+// machines. (A work checkout is not a site owner's claim, model.Claim, nor
+// a robots.txt refresh hold.)
 type checkouts struct {
 	mu    sync.Mutex
 	owner string
 	ttl   time.Duration
 	now   func() time.Time
-	// sole: no other worker can share the database (see SetSoleWorker),
-	// so a batch is read, not checked out.
-	sole bool
 	// changed wakes the renewal loop when SetCheckouts changes the lifetime.
 	changed chan struct{}
 }
@@ -59,7 +55,6 @@ func (d *DB) SetCheckouts(owner string, ttl time.Duration, now func() time.Time)
 	defer d.checkouts.mu.Unlock()
 	if owner != "" {
 		d.checkouts.owner = owner
-		d.checkouts.sole = false // named workers: there may be several
 	}
 	if ttl > 0 {
 		d.checkouts.ttl = ttl
@@ -71,18 +66,6 @@ func (d *DB) SetCheckouts(owner string, ttl time.Duration, now func() time.Time)
 	case d.checkouts.changed <- struct{}{}:
 	default:
 	}
-}
-
-// SetSoleWorker says that this DB's worker is the only one its database
-// can have (SQLite: one crawler owns the file, and every process of it
-// checks out as the same owner, so a mark would keep nothing from anyone).
-// Batches are then read from the read pool instead of checked out: no
-// write, no commit, no checkout to give back. SetCheckouts with an owner
-// undoes it.
-func (d *DB) SetSoleWorker() {
-	d.checkouts.mu.Lock()
-	defer d.checkouts.mu.Unlock()
-	d.checkouts.sole = true
 }
 
 // CheckoutOwner is the name this DB checks work out as.
@@ -98,67 +81,6 @@ func (c *checkouts) stamp() (owner string, now, until int64) {
 	t := c.now()
 	return c.owner, t.UnixNano(), t.Add(c.ttl).UnixNano()
 }
-
-// checkoutArgs are the first three arguments of every checkout query: $1
-// the owner, $2 now, $3 the checkout's end; the query's own start at $4.
-func (d *DB) checkoutArgs(args ...any) []any {
-	owner, now, until := d.checkouts.stamp()
-	return append([]any{owner, now, until}, args...)
-}
-
-// notCheckedOut is the condition that a row is not held by another live
-// worker (a checkout given back has claimed_until 0).
-const notCheckedOut = `(claimed_by = $1 OR claimed_until < $2)`
-
-// notPaused keeps the feeds, sitemaps and posts of paused sources (their
-// owner opted out or paused them) out of every batch; it follows a
-// condition, in tables with a source_id.
-const notPaused = ` AND source_id NOT IN (SELECT id FROM sources WHERE paused <> 0)`
-
-// checkOutQuery checks out the rows of table whose ids choice selects (choice
-// must end with its ORDER BY and LIMIT and test notCheckedOut itself) and
-// returns cols of each. The order of the returned rows is not defined:
-// callers sort.
-func (d *DB) checkOutQuery(table, cols, choice string) string {
-	return `UPDATE ` + table + ` SET claimed_by = $1, claimed_until = $3 WHERE id IN (` +
-		choice + ` ` + d.dialect.SkipLocked + `) RETURNING ` + cols
-}
-
-// checkOut returns the rows of table whose ids choice selects (see
-// checkOutQuery; args start at $4, after checkoutArgs'), checked out by
-// this worker; the sole worker only reads them.
-func checkOut[T any](ctx context.Context, d *DB, table, cols, choice string, args []any, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
-	d.checkouts.mu.Lock()
-	sole := d.checkouts.sole
-	d.checkouts.mu.Unlock()
-	var out []T
-	collect := func(rows *sql.Rows) error {
-		v, err := scan(rows)
-		out = append(out, v)
-		return err
-	}
-	args = d.checkoutArgs(args...)
-	if sole {
-		// The choice itself, its columns widened, where it is a plain
-		// SELECT id: no list of ids built to be looked up again.
-		q, ok := strings.CutPrefix(choice, `SELECT id FROM `+table+` `)
-		if ok {
-			q = `SELECT ` + cols + ` FROM ` + table + ` ` + q
-		} else {
-			q = `SELECT ` + cols + ` FROM ` + table + ` WHERE id IN (` + choice + `)`
-		}
-		err := d.each(ctx, d.r, q, args, collect)
-		return out, err
-	}
-	err := d.tx(ctx, func(tx conn) error {
-		out = out[:0] // a retried transaction starts over
-		return d.each(ctx, tx, d.checkOutQuery(table, cols, choice), args, collect)
-	})
-	return out, err
-}
-
-// checkoutTables are the tables whose rows are checked out.
-var checkoutTables = []string{"posts", "feeds", "sources", "sitemaps", "site_checkouts"}
 
 // renewCheckouts extends every live checkout of this owner, every third of
 // the checkouts' lifetime, until stop closes: a batch that takes longer than one
@@ -177,12 +99,10 @@ func (d *DB) renewCheckouts(stop <-chan struct{}) {
 		case <-time.After(every):
 		}
 		owner, now, until := d.checkouts.stamp()
-		for _, table := range checkoutTables {
-			_, err := d.w.ExecContext(context.Background(), `UPDATE `+table+` SET claimed_until = $3
-				WHERE claimed_by = $1 AND claimed_until <> 0 AND claimed_until >= $2`, owner, now, until)
-			if err != nil && !errors.Is(err, sql.ErrConnDone) {
-				d.log.Warn("checkout renewal failed", "table", table, "err", err)
-			}
+		_, err := d.w.ExecContext(context.Background(), `UPDATE site_checkouts SET expires = $3
+			WHERE worker = $1 AND expires <> 0 AND expires >= $2`, owner, now, until)
+		if err != nil && !errors.Is(err, sql.ErrConnDone) {
+			d.log.Warn("checkout renewal failed", "err", err)
 		}
 	}
 }
@@ -193,10 +113,7 @@ func (d *DB) renewCheckouts(stop <-chan struct{}) {
 func (d *DB) releaseCheckouts() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	owner := d.CheckoutOwner()
-	for _, table := range checkoutTables {
-		if _, err := d.w.ExecContext(ctx, `UPDATE `+table+` SET claimed_until = 0 WHERE claimed_by = $1 AND claimed_until <> 0`, owner); err != nil {
-			d.log.Warn("checkout release failed", "table", table, "err", err)
-		}
+	if _, err := d.w.ExecContext(ctx, `UPDATE site_checkouts SET expires = 0 WHERE worker = $1 AND expires <> 0`, d.CheckoutOwner()); err != nil {
+		d.log.Warn("checkout release failed", "err", err)
 	}
 }

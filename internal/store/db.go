@@ -27,11 +27,6 @@ type Dialect struct {
 	// QuestionPlaceholders rewrites $n as ?n (SQLite; the same numbering,
 	// so a reused argument stays one argument).
 	QuestionPlaceholders bool
-	// SkipLocked ends the row choice of a work checkout: "FOR UPDATE SKIP
-	// LOCKED" on PostgreSQL, so that concurrent workers take disjoint
-	// rows without waiting; empty on SQLite, whose one writer already
-	// serialises checkouts.
-	SkipLocked string
 	// CacheStatements keeps each query prepared (statements.go).
 	CacheStatements bool
 	// BytewiseText: text compares byte by byte (SQLite's BINARY

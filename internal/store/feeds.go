@@ -1,12 +1,10 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
@@ -61,18 +59,12 @@ func (d *DB) UpdateFeed(ctx context.Context, f Feed) error {
 	return d.tx(ctx, func(tx conn) error { return d.updateFeed(ctx, tx, f) })
 }
 
-// updateFeed stores f's standing. It gives back the feed's checkout, except in
-// the middle of a catalogue walk (pending), where it renews the checkout for
-// whoever wrote, so that the walk's next page is not handed to another
-// worker.
+// updateFeed stores f's standing.
 func (d *DB) updateFeed(ctx context.Context, tx conn, f Feed) error {
-	owner, _, until := d.checkouts.stamp()
 	_, err := tx.ExecContext(ctx, `UPDATE feeds SET state = $1, etag = $2, last_modified = $3, last_read = $4, checked = $5,
 		error = $6, catalogue = $7, next_page = $8, pages = $9,
-		claimed_by = CASE WHEN $7 = `+sqlCataloguePending+` THEN $10 ELSE '' END,
-		claimed_until = CASE WHEN $7 = `+sqlCataloguePending+` THEN CAST($11 AS BIGINT) ELSE 0 END,
-		title = CASE WHEN $13 <> '' THEN $13 ELSE title END, history = $14, next_due = $15, attempts = $16, retry_at = $17 WHERE id = $12`,
-		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), noNUL(f.Error), f.Catalogue, f.NextPage, f.Pages, owner, until, f.ID,
+		title = CASE WHEN $11 <> '' THEN $11 ELSE title END, history = $12, next_due = $13, attempts = $14, retry_at = $15 WHERE id = $10`,
+		f.State, f.ETag, f.LastModified, ts(f.LastRead), ts(f.Checked), noNUL(f.Error), f.Catalogue, f.NextPage, f.Pages, f.ID,
 		noNUL(f.Title), f.History, ts(f.NextDue), f.Attempts, ts(f.RetryAt))
 	if err != nil {
 		return fmt.Errorf("update feed %s: %w", f.URL, err)
@@ -85,19 +77,18 @@ func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error) {
 	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds WHERE source_id = $1 ORDER BY id`, sourceID)
 }
 
-// FeedsDue implements crawl.Store. Each state is its own index range, so
-// the choice costs a few index seeks however many feeds there are. It
-// checks out what it returns (see checkouts). The due conditions are repeated
-// outside the union: PostgreSQL re-checks only the locking level's
-// conditions on a row another worker changed meanwhile (one that finished
-// it), not the subqueries'. (As a CASE, which no planner turns into an
-// index scan: SQLite would otherwise scan every active feed for the OR.)
+// FeedsDue lists feeds to read (feedPollDue: active feeds whose NextDue
+// is not after now, errored ones last tried before errorBefore, disallowed
+// ones last tried before disallowedBefore), the longest overdue first.
+// Each state is its own index range, so the choice costs a few index seeks
+// however many feeds there are; the condition itself is repeated outside
+// the union, as a CASE, which no planner turns into an index scan.
 func (d *DB) FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error) {
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, "")
 }
 
-// PollsDue implements crawl.Store: FeedsDue without the feeds never tried,
-// whose first read belongs to their source's discovery.
+// PollsDue is FeedsDue without the feeds never tried, whose first read
+// belongs to their source's discovery.
 func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error) {
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, " AND checked <> 0")
 }
@@ -105,27 +96,18 @@ func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 // feedsDue is FeedsDue with an extra condition on the active feeds.
 func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int, activeCond string) ([]Feed, error) {
 	// How long each is overdue, so that the three kinds share one order.
-	overdue := `CASE state WHEN ` + sqlFeedActive + ` THEN $7 - next_due WHEN ` + sqlFeedError + ` THEN $4 - checked ELSE $5 - checked END`
-	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE id IN (
-			SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedActive+` AND next_due <= $7 AND retry_at <= $7`+activeCond+` AND `+notCheckedOut+notPaused+` ORDER BY next_due LIMIT $6) a
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedError+` AND checked < $4 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) e
-			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedDisallowed+` AND checked < $5 AND `+notCheckedOut+notPaused+` ORDER BY checked LIMIT $6) d)
-		AND `+notCheckedOut+` AND retry_at <= $7 AND CASE state WHEN `+sqlFeedActive+` THEN next_due <= $7 WHEN `+sqlFeedError+` THEN checked < $4 WHEN `+sqlFeedDisallowed+` THEN checked < $5 ELSE false END
-		ORDER BY `+overdue+` DESC, id LIMIT $6`, func(a, b Feed) int {
-		return cmp.Or(cmp.Compare(overdueBy(b, now, errorBefore, disallowedBefore), overdueBy(a, now, errorBefore, disallowedBefore)), cmp.Compare(a.ID, b.ID))
-	}, ts(errorBefore), ts(disallowedBefore), limit, ts(now))
-}
-
-// overdueBy is FeedsDue's order key in Go, for sorting what the checkout
-// returned.
-func overdueBy(f Feed, now, errorBefore, disallowedBefore time.Time) int64 {
-	switch f.State {
-	case model.FeedActive:
-		return ts(now) - ts(f.NextDue)
-	case model.FeedError:
-		return ts(errorBefore) - ts(f.Checked)
+	overdue := `CASE state WHEN ` + sqlFeedActive + ` THEN $4 - next_due WHEN ` + sqlFeedError + ` THEN $1 - checked ELSE $2 - checked END`
+	live := ` AND ` + itemLive("feeds")
+	out, err := d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds f WHERE f.id IN (
+			SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedActive+` AND next_due <= $4 AND retry_at <= $4`+activeCond+live+` ORDER BY next_due LIMIT $3) a
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedError+` AND checked < $1`+live+` ORDER BY checked LIMIT $3) e
+			UNION ALL SELECT id FROM (SELECT id FROM feeds WHERE state = `+sqlFeedDisallowed+` AND checked < $2`+live+` ORDER BY checked LIMIT $3) d)
+		AND `+feedPollDue("f", "$4", "$1", "$2")+`
+		ORDER BY `+overdue+` DESC, id LIMIT $3`, ts(errorBefore), ts(disallowedBefore), limit, ts(now))
+	if err != nil {
+		return nil, fmt.Errorf("feeds due: %w", err)
 	}
-	return ts(disallowedBefore) - ts(f.Checked)
+	return out, nil
 }
 
 // FeedHistories implements crawl.Store.
@@ -143,23 +125,10 @@ func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// CataloguesDue implements crawl.Store, checking out what it returns: the
-// feed's checkout is renewed by every page the walk stores and released when
-// the walk ends (see updateFeed), so one worker walks a catalogue at a time
-// and a poll of the same feed never writes over the walk's progress.
+// CataloguesDue lists active feeds whose catalogue walk is due
+// (catalogueDue), by ID.
 func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Feed, error) {
-	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN `+sqlCatalogueUnfinished+` AND state = `+sqlFeedActive+`
-		AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
-}
-
-// checkOutFeeds checks out the feeds choice selects, sorted by order.
-func (d *DB) checkOutFeeds(ctx context.Context, choice string, order func(a, b Feed) int, args ...any) ([]Feed, error) {
-	out, err := checkOut(ctx, d, "feeds", feedCols, choice, args, scanFeed)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(out, order)
-	return out, nil
+	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds f WHERE `+catalogueDue("f", "$1")+` AND `+itemLive("f")+` ORDER BY f.id LIMIT $2`, ts(now), limit)
 }
 
 func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]Feed, error) {

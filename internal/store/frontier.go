@@ -1,8 +1,8 @@
 package store
 
 import (
-	"cmp"
 	"context"
+	"corpus.blog/corpusbot/internal/model"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -12,36 +12,31 @@ import (
 // The frontier's questions (package crawl, frontier.go): which sites have
 // work due, checked out to one worker at a time; and, for one site, the
 // due work of each of its sources. A site's checkout is a row of
-// site_checkouts held by one worker until claimed_until, renewed and
-// released with the item checkouts (checkouts.go); the item checkouts still apply
-// inside a checked-out site, so the batch commands (articles fetch,
-// sitemaps fetch) running on another worker never take the same item. (On
-// SQLite there is no other worker: its batches are read, SetSoleWorker.)
+// site_checkouts held by one worker until its expires, renewed while the
+// worker lives and given back when it stops (checkouts.go). Every item of
+// work belongs to one source and every source to one site, so a site's
+// checkout is all that keeps two workers from the same item: the item
+// queries below only read.
 
 // dueSource is the condition that a source (alias s) has work due at the
 // time placeholder now, its sitemaps last read before smBefore: discovery,
-// sitemap discovery, a feed never tried or whose retry is due, a catalogue
-// walk not done, a sitemap to read (never one recorded as skipped), a page
-// owed — each once any retry it waits for is due. Feeds due for a re-read
-// are not in it: they are chosen round by round under FEED_BUDGET
-// (PollsDue) and handed to the frontier apart.
+// sitemap discovery, a feed to read, a catalogue walk, a sitemap, a page
+// (due.go). Feeds due for a re-read by their schedule are not in it: they
+// are chosen round by round under FEED_BUDGET (PollsDue) and handed to the
+// frontier apart.
 func dueSource(now, smBefore string) string {
-	return `s.paused = 0 AND (
-	(s.discovered = 0 AND s.discover_after <= ` + now + `)
-	OR (s.discovered <> 0 AND s.sitemaps_checked = 0 AND s.sitemaps_after <= ` + now + `)
-	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = ` + sqlFeedActive + ` AND f.retry_at <= ` + now + `
-		AND (f.checked = 0 OR f.attempts > 0 OR (f.catalogue <> ` + sqlCatalogueDone + ` AND f.last_read <> 0)))
-	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id
-		AND ((m.parent_id = 0 AND m.last_read < ` + smBefore + `) OR m.attempts > 0) AND m.retry_at <= ` + now + `
-		AND m.state <> ` + sqlSitemapSkipped + `)
-	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND p.due = 1 AND p.retry_at <= ` + now + `))`
+	return sourceLive("s") + ` AND (` + discoveryDue("s", now) + `
+	OR ` + sitemapDiscoveryDue("s", now) + `
+	OR EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND (` + feedToRead("f", now) + ` OR ` + catalogueDue("f", now) + `))
+	OR EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id AND ` + sitemapDue("m", now, smBefore) + `)
+	OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = s.id AND ` + pageDue("p", now) + `))`
 }
 
 // siteFree is the condition that the site of source s is not checked out
 // by another live worker ($1 the owner, $7 now by the checkouts' clock) and
 // was not finished in round $4.
 const siteFree = `NOT EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site
-	AND ((c.claimed_by <> $1 AND c.claimed_until >= $7) OR c.round = $4))`
+	AND ((c.worker <> $1 AND c.expires >= $7) OR c.round = $4))`
 
 // notWaiting is the condition that the site of source s has no stored
 // wait reaching the placeholder before (SiteQuery.WaitBefore).
@@ -74,7 +69,7 @@ func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	owner, now, _ := d.checkouts.stamp()
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$2", "$3")+`
-		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.claimed_by <> $1 AND c.claimed_until >= $5 AND c.round <> $4)
+		AND EXISTS (SELECT 1 FROM site_checkouts c WHERE c.site = s.site AND c.worker <> $1 AND c.expires >= $5 AND c.round <> $4)
 		AND `+notWaiting("$6"),
 		owner, ts(q.Now), ts(q.SitemapsBefore), q.Round, now, q.waitBefore()).Scan(&n)
 	if err != nil {
@@ -102,9 +97,9 @@ func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([
 		out = out[:0]
 		for _, site := range sites {
 			var got string
-			err := tx.QueryRowContext(ctx, `INSERT INTO site_checkouts(site, claimed_by, claimed_until) VALUES ($1, $2, $3)
-				ON CONFLICT(site) DO UPDATE SET claimed_by = $2, claimed_until = $3
-				WHERE (site_checkouts.claimed_by = $2 OR site_checkouts.claimed_until < $4) AND site_checkouts.round <> $5
+			err := tx.QueryRowContext(ctx, `INSERT INTO site_checkouts(site, worker, expires) VALUES ($1, $2, $3)
+				ON CONFLICT(site) DO UPDATE SET worker = $2, expires = $3
+				WHERE (site_checkouts.worker = $2 OR site_checkouts.expires < $4) AND site_checkouts.round <> $5
 				RETURNING site`, site, owner, until, now, round).Scan(&got)
 			switch {
 			case errors.Is(err, sql.ErrNoRows):
@@ -123,8 +118,8 @@ func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([
 func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	owner, _, _ := d.checkouts.stamp()
 	return d.tx(ctx, func(tx conn) error {
-		_, err := tx.ExecContext(ctx, `UPDATE site_checkouts SET claimed_until = 0,
-			round = CASE WHEN $3 <> '' THEN $3 ELSE round END WHERE site = $1 AND claimed_by = $2`, site, owner, round)
+		_, err := tx.ExecContext(ctx, `UPDATE site_checkouts SET expires = 0,
+			round = CASE WHEN $3 <> '' THEN $3 ELSE round END WHERE site = $1 AND worker = $2`, site, owner, round)
 		if err != nil {
 			return fmt.Errorf("check in site %s: %w", site, err)
 		}
@@ -132,47 +127,80 @@ func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	})
 }
 
-// SiteSources implements crawl.Store.
-func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
-	out, err := d.sources(ctx, d.r, `SELECT `+sourceCols+` FROM sources WHERE site = $1 AND paused = 0 ORDER BY id`, site)
+// SourceWork is a source with the discovery steps due for it, as the
+// store judges them (due.go): what a site's sequence asks before taking
+// each step.
+type SourceWork struct {
+	Source
+	DiscoveryDue        bool // robots.txt, homepage and feeds to look for
+	SitemapDiscoveryDue bool // sitemaps to look for
+}
+
+// sourceWorkCols are sourceCols and the two discovery conditions at $1, now.
+var sourceWorkCols = sourceCols + `, ` + discoveryDue("sources", "$1") + `, ` + sitemapDiscoveryDue("sources", "$1")
+
+func (d *DB) sourceWork(ctx context.Context, q string, args ...any) ([]SourceWork, error) {
+	var out []SourceWork
+	err := d.each(ctx, d.r, q, args, func(rows *sql.Rows) error {
+		var w SourceWork
+		var discover, sitemaps bool
+		s, err := scanSource(scanTail{rows, []any{&discover, &sitemaps}})
+		w.Source, w.DiscoveryDue, w.SitemapDiscoveryDue = s, discover, sitemaps
+		out = append(out, w)
+		return err
+	})
+	return out, err
+}
+
+// SiteSources lists the site's sources that are not paused, by ID, each
+// with the discovery steps due for it at now.
+func (d *DB) SiteSources(ctx context.Context, site string, now time.Time) ([]SourceWork, error) {
+	out, err := d.sourceWork(ctx, `SELECT `+sourceWorkCols+` FROM sources WHERE site = $2 AND `+sourceLive("sources")+` ORDER BY id`, ts(now), site)
 	if err != nil {
 		return nil, fmt.Errorf("sources of %s: %w", site, err)
 	}
 	return out, nil
 }
 
-// CheckOutSource implements crawl.Store.
-func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error) {
-	out, err := d.checkOutSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+notCheckedOut, id)
+// SourceWork reads one source with the discovery steps due for it at now;
+// model.ErrNotFound when it is gone (merged into another) or paused.
+func (d *DB) SourceWork(ctx context.Context, id int64, now time.Time) (SourceWork, error) {
+	out, err := d.sourceWork(ctx, `SELECT `+sourceWorkCols+` FROM sources WHERE id = $2 AND `+sourceLive("sources"), ts(now), id)
 	if err != nil {
-		return Source{}, false, fmt.Errorf("check out source %d: %w", id, err)
+		return SourceWork{}, fmt.Errorf("source %d: %w", id, err)
 	}
 	if len(out) == 0 {
-		return Source{}, false, nil
+		return SourceWork{}, fmt.Errorf("source %d: %w", id, model.ErrNotFound)
 	}
-	return out[0], true, nil
+	return out[0], nil
 }
 
-// FeedsToRead implements crawl.Store.
+// FeedsToRead lists a source's feeds to read whatever the round's budget
+// (feedToRead: never tried, or a retry due at now), by ID.
 func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
-	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = `+sqlFeedActive+` AND (checked = 0 OR attempts > 0)
-		AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
+	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds f WHERE f.source_id = $1 AND `+feedToRead("f", "$2")+` AND `+itemLive("f")+` ORDER BY f.id`,
+		sourceID, ts(now))
 }
 
-// SourceCataloguesDue implements crawl.Store.
+// SourcePollsDue lists a source's feeds due for a read by their standing
+// (feedPollDue), by ID: a round's chosen re-reads are read only if they
+// still are, once their site is checked out.
+func (d *DB) SourcePollsDue(ctx context.Context, sourceID int64, now, errorBefore, disallowedBefore time.Time) ([]Feed, error) {
+	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds f WHERE f.source_id = $1 AND `+feedPollDue("f", "$2", "$3", "$4")+` AND `+itemLive("f")+` ORDER BY f.id`,
+		sourceID, ts(now), ts(errorBefore), ts(disallowedBefore))
+}
+
+// SourceCataloguesDue is CataloguesDue for one source.
 func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
-	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN `+sqlCatalogueUnfinished+`
-		AND state = `+sqlFeedActive+` AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`,
-		func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
+	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds f WHERE f.source_id = $1 AND `+catalogueDue("f", "$2")+` AND `+itemLive("f")+` ORDER BY f.id`,
+		sourceID, ts(now))
 }
 
-// SourceSitemapsDue implements crawl.Store: the source's sitemaps not read
-// for SITEMAP_INTERVAL, and those of its index children whose retry is due;
-// never one recorded as skipped.
+// SourceSitemapsDue is SitemapsDue for one source (not truncated): its
+// sitemaps due at now, those not read since before first.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error) {
-	out, err := d.checkOutSitemaps(ctx, `SELECT id FROM sitemaps WHERE source_id = $4
-		AND ((parent_id = 0 AND last_read < $5) OR attempts > 0) AND retry_at <= $6`+notSkipped+` AND `+notCheckedOut+notPaused+` ORDER BY last_read, id`,
-		sourceID, ts(before), ts(now))
+	out, err := d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps m WHERE m.source_id = $1 AND `+sitemapDue("m", "$2", "$3")+` AND `+itemLive("m")+`
+		ORDER BY m.last_read, m.id`, sourceID, ts(now), ts(before))
 	if err != nil {
 		return nil, fmt.Errorf("sitemaps due of source %d: %w", sourceID, err)
 	}
@@ -201,3 +229,12 @@ func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.
 	}
 	return tm(at.Int64), true, nil
 }
+
+// scanTail scans a row whose first columns one scan function reads and
+// whose last ones go to tail.
+type scanTail struct {
+	sc   interface{ Scan(...any) error }
+	tail []any
+}
+
+func (t scanTail) Scan(dest ...any) error { return t.sc.Scan(append(dest, t.tail...)...) }

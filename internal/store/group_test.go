@@ -29,9 +29,8 @@ func openGroupDB(t *testing.T) (*DB, string) {
 	}
 	w.SetMaxOpenConns(1)
 	ddl := []string{`CREATE TABLE kv(k TEXT PRIMARY KEY, v INTEGER NOT NULL)`}
-	for _, table := range checkoutTables {
-		ddl = append(ddl, `CREATE TABLE `+table+`(id INTEGER PRIMARY KEY, claimed_by TEXT NOT NULL DEFAULT '', claimed_until INTEGER NOT NULL DEFAULT 0)`)
-	}
+	// The table the DB's checkout renewal writes to.
+	ddl = append(ddl, `CREATE TABLE site_checkouts(site TEXT PRIMARY KEY, worker TEXT NOT NULL DEFAULT '', expires INTEGER NOT NULL DEFAULT 0)`)
 	for _, q := range ddl {
 		if _, err := w.Exec(q); err != nil {
 			t.Fatal(err)

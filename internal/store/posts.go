@@ -1,13 +1,11 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
@@ -117,20 +115,17 @@ func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 	return p, err
 }
 
-// PostsDue implements crawl.Store. It checks out what it returns for this
-// DB's worker (see SetCheckouts): rows checked out by another live worker are
-// skipped, and the row locks are taken with SKIP LOCKED, so two workers
-// asking at once get disjoint batches.
+// PostsDue lists posts owed a page fetch (pageDue), oldest first: of one
+// source, or of any when sourceID is 0.
 func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]Post, error) {
-	cond, args := `due = 1 AND retry_at <= $5`, []any{limit, ts(now)}
+	q, args := `SELECT `+postCols+` FROM posts p WHERE `+pageDue("p", "$1")+` AND `+itemLive("p"), []any{ts(now), limit}
 	if sourceID != 0 {
-		cond, args = `due = 1 AND retry_at <= $5 AND source_id = $6`, append(args, sourceID)
+		q, args = q+` AND p.source_id = $3`, append(args, sourceID)
 	}
-	out, err := checkOut(ctx, d, "posts", postCols, `SELECT id FROM posts WHERE `+cond+` AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`, args, scanPost)
+	out, err := d.posts(ctx, q+` ORDER BY p.id LIMIT $2`, args...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("posts due: %w", err)
 	}
-	slices.SortFunc(out, func(a, b Post) int { return cmp.Compare(a.ID, b.ID) })
 	return out, nil
 }
 
@@ -139,13 +134,12 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit 
 // again only if the process died between the response and this commit.
 func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 	if !r.Retry.At.IsZero() {
-		_, err := d.w.ExecContext(ctx, `UPDATE posts SET attempts = $1, retry_at = $2, error = $3, claimed_by = '', claimed_until = 0 WHERE id = $4`,
+		_, err := d.w.ExecContext(ctx, `UPDATE posts SET attempts = $1, retry_at = $2, error = $3 WHERE id = $4`,
 			r.Retry.Attempts, ts(r.Retry.At), noNUL(r.Retry.Error), r.PostID)
 		return err
 	}
 	if r.Keep {
-		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1, attempts = 0, retry_at = 0, error = $3,
-			claimed_by = '', claimed_until = 0 WHERE id = $2`, ts(r.Fetched), r.PostID, noNUL(r.Error))
+		_, err := d.w.ExecContext(ctx, `UPDATE posts SET due = 0, fetched = $1, attempts = 0, retry_at = 0, error = $3 WHERE id = $2`, ts(r.Fetched), r.PostID, noNUL(r.Error))
 		return err
 	}
 	cites, err := json.Marshal(nonNil(r.Citations))
@@ -156,7 +150,7 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 		_, err := tx.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
 			published = CASE WHEN published = 0 THEN $3 ELSE published END,
 			text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
-			attempts = 0, retry_at = 0, error = $11, claimed_by = '', claimed_until = 0 WHERE id = $10`,
+			attempts = 0, retry_at = 0, error = $11 WHERE id = $10`,
 			r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID,
 			noNUL(r.Error))
 		if err != nil {
@@ -205,4 +199,14 @@ func (d *DB) EachPost(ctx context.Context, fn func(Post) error) error {
 		}
 		return fn(p)
 	})
+}
+
+func (d *DB) posts(ctx context.Context, q string, args ...any) ([]Post, error) {
+	var out []Post
+	err := d.each(ctx, d.r, q, args, func(rows *sql.Rows) error {
+		p, err := scanPost(rows)
+		out = append(out, p)
+		return err
+	})
+	return out, err
 }

@@ -81,7 +81,7 @@ func (d *DB) oneSub(ctx context.Context, cond string, arg any) (Subscription, er
 // PutSubscription implements Push.
 func (d *DB) PutSubscription(ctx context.Context, s Subscription) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE subscriptions SET hub = $1, topic = $2, secret = $3, state = $4, lease = $5, requested = $6,
-		verified = $7, expires = $8, next_action = $9, attempts = $10, error = $11, claimed_until = 0 WHERE callback = $12`,
+		verified = $7, expires = $8, next_action = $9, attempts = $10, error = $11, held_until = 0 WHERE callback = $12`,
 		s.Hub, s.Topic, s.Secret, s.State, int64(s.Lease), ts(s.Requested), ts(s.Verified), ts(s.Expires), ts(s.NextAction),
 		s.Attempts, noNUL(s.Error), s.Callback)
 	if err != nil {
@@ -90,14 +90,14 @@ func (d *DB) PutSubscription(ctx context.Context, s Subscription) error {
 	return nil
 }
 
-// SubscriptionsDue implements Push. Each row is checked out by setting
-// its claimed_until, which only one claimer can do while the last claim
-// runs; PutSubscription releases it.
+// SubscriptionsDue implements Push. Each row is handed out by setting its
+// held_until, which only one worker can do while the last hold runs;
+// PutSubscription gives it back.
 func (d *DB) SubscriptionsDue(ctx context.Context, now, checkoutUntil time.Time, limit int) ([]Subscription, error) {
 	var out []Subscription
 	err := d.tx(ctx, func(tx conn) error {
 		var cands []Subscription
-		err := d.each(ctx, tx, `SELECT `+subCols+` FROM subscriptions WHERE claimed_until < $1 AND (next_action <= $1
+		err := d.each(ctx, tx, `SELECT `+subCols+` FROM subscriptions WHERE held_until < $1 AND (next_action <= $1
 			OR (state IN ('active', 'requested', 'wanted') AND source_id IN (SELECT id FROM sources WHERE paused <> 0)))
 		ORDER BY next_action, callback LIMIT $2`,
 			[]any{ts(now), limit}, func(rows *sql.Rows) error {
@@ -110,10 +110,10 @@ func (d *DB) SubscriptionsDue(ctx context.Context, now, checkoutUntil time.Time,
 		}
 		out = nil
 		for _, s := range cands {
-			r, err := tx.ExecContext(ctx, `UPDATE subscriptions SET claimed_until = $1 WHERE callback = $2 AND claimed_until < $3`,
+			r, err := tx.ExecContext(ctx, `UPDATE subscriptions SET held_until = $1 WHERE callback = $2 AND held_until < $3`,
 				ts(checkoutUntil), s.Callback, ts(now))
 			if err != nil {
-				return fmt.Errorf("claim subscription %s: %w", s.Callback, err)
+				return fmt.Errorf("hold subscription %s: %w", s.Callback, err)
 			}
 			if n, _ := r.RowsAffected(); n == 1 {
 				out = append(out, s)

@@ -86,7 +86,7 @@ var Migrations = []string{
 	CREATE INDEX requests_day ON requests(start, outcome, status, conditional, bytes);
 	CREATE INDEX origins_state ON origins(state);`,
 	// The frontier (package crawl): a site's checkout by one worker (renewed
-	// and released with the item checkouts) and the round that last finished
+	// and released as a worker's checkouts are) and the round that last finished
 	// it, so that a round never takes a finished site up again; sources by
 	// site for the site's work.
 	`CREATE TABLE site_checkouts (
@@ -189,4 +189,27 @@ var Migrations = []string{
 	// is active, such as a cut at the protocol's limit (50,000 entries, 50
 	// MB), shown where its state is (export --sources, the public site).
 	`ALTER TABLE sitemaps ADD COLUMN note TEXT NOT NULL DEFAULT '';`,
+	// One engine (issue 33): every command works through the frontier,
+	// which checks out sites, and every item belongs to one source of one
+	// site, so the item checkouts that kept the batch commands and the
+	// frontier apart go. What remains is said in the words of the code: a
+	// site checkout is held by a worker until it expires; a subscription
+	// handed to a worker is held until held_until.
+	`DROP INDEX posts_claimed;
+	DROP INDEX feeds_claimed;
+	DROP INDEX sources_claimed;
+	DROP INDEX sitemaps_claimed;
+	ALTER TABLE posts DROP COLUMN claimed_by;
+	ALTER TABLE posts DROP COLUMN claimed_until;
+	ALTER TABLE feeds DROP COLUMN claimed_by;
+	ALTER TABLE feeds DROP COLUMN claimed_until;
+	ALTER TABLE sources DROP COLUMN claimed_by;
+	ALTER TABLE sources DROP COLUMN claimed_until;
+	ALTER TABLE sitemaps DROP COLUMN claimed_by;
+	ALTER TABLE sitemaps DROP COLUMN claimed_until;
+	DROP INDEX site_checkouts_claimed;
+	ALTER TABLE site_checkouts RENAME COLUMN claimed_by TO worker;
+	ALTER TABLE site_checkouts RENAME COLUMN claimed_until TO expires;
+	CREATE INDEX site_checkouts_worker ON site_checkouts(worker) WHERE expires <> 0;
+	ALTER TABLE subscriptions RENAME COLUMN claimed_until TO held_until;`,
 }

@@ -1,12 +1,10 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
@@ -23,11 +21,6 @@ func scanSitemap(sc interface{ Scan(...any) error }) (Sitemap, error) {
 	s.LastRead, s.Lastmod, s.ReadLastmod, s.RetryAt = tm(read), tm(lm), tm(rlm), tm(retry)
 	return s, err
 }
-
-// notSkipped keeps sitemaps that are read: one recorded as
-// SitemapSkipped (its name says it lists no posts) is never due, so
-// that it neither makes its source due forever nor makes it look truncated.
-const notSkipped = ` AND state <> ` + sqlSitemapSkipped
 
 // AddSitemap implements crawl.Store: known (source, URL) pairs are kept
 // (their state and kind are the crawl's to change, by UpdateSitemap), but a
@@ -67,7 +60,7 @@ func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
 func (d *DB) UpdateSitemap(ctx context.Context, s Sitemap) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6,
 		attempts = $8, retry_at = $9, kind = $10, skipped_pages = $11, skipped_taxonomies = $12, skipped_authors = $13, skipped_other = $14,
-		note = $15, claimed_until = 0 WHERE id = $7`,
+		note = $15 WHERE id = $7`,
 		s.State, s.ETag, s.LastModified, ts(s.LastRead), ts(s.ReadLastmod), noNUL(s.Error), s.ID, s.Attempts, ts(s.RetryAt),
 		s.Kind, s.SkippedPages, s.SkippedTaxonomies, s.SkippedAuthors, s.SkippedOther, noNUL(s.Note))
 	if err != nil {
@@ -86,31 +79,21 @@ func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, erro
 	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE parent_id = $1 ORDER BY lastmod DESC, id`, parentID)
 }
 
-// SitemapsDue implements crawl.Store. With truncated, a source qualifies
-// while it has a sitemap never read or sitemap-only posts not yet fetched:
-// once its archive is filled in, it stops qualifying. A skipped sitemap is
-// never due, and so never "never read": a source whose only unread
-// sitemaps are taxonomies is not truncated by them.
-//
-// It checks out what it returns; UpdateSitemap gives back the checkout.
+// SitemapsDue lists sitemaps due (sitemapDue), those not read since
+// before first. With truncated, a source qualifies while it has a sitemap
+// never read or sitemap-only posts not yet fetched: once its archive is
+// filled in, it stops qualifying. A skipped sitemap is never due, and so
+// never "never read": a source whose only unread sitemaps are taxonomies
+// is not truncated by them.
 func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated bool, limit int) ([]Sitemap, error) {
-	q := `SELECT id FROM sitemaps m WHERE parent_id = 0 AND last_read < $4 AND retry_at <= $6` + notSkipped + ` AND ` + notCheckedOut + notPaused
+	q := `SELECT ` + sitemapCols + ` FROM sitemaps m WHERE ` + sitemapDue("m", "$1", "$2") + ` AND ` + itemLive("m")
 	if truncated {
-		q += ` AND (last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
+		q += ` AND (m.last_read = 0 OR EXISTS (SELECT 1 FROM posts p WHERE p.source_id = m.source_id AND p.due = 1 AND p.in_feed = 0))`
 	}
-	return d.checkOutSitemaps(ctx, q+` ORDER BY last_read, id LIMIT $5`, ts(before), limit, ts(now))
-}
-
-// checkOutSitemaps checks out the sitemaps choice selects, least recently
-// read first.
-func (d *DB) checkOutSitemaps(ctx context.Context, choice string, args ...any) ([]Sitemap, error) {
-	out, err := checkOut(ctx, d, "sitemaps", sitemapCols, choice, args, scanSitemap)
+	out, err := d.sitemaps(ctx, d.r, q+` ORDER BY m.last_read, m.id LIMIT $3`, ts(now), ts(before), limit)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("sitemaps due: %w", err)
 	}
-	slices.SortFunc(out, func(a, b Sitemap) int {
-		return cmp.Or(a.LastRead.Compare(b.LastRead), cmp.Compare(a.ID, b.ID))
-	})
 	return out, nil
 }
 

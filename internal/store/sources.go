@@ -1,12 +1,10 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
@@ -102,56 +100,48 @@ func (d *DB) EachSource(ctx context.Context, fn func(Source) error) error {
 	})
 }
 
-// SourcesToDiscover implements crawl.Store, checking out what it returns
-// (released by MarkDiscovered and PostponeDiscovery).
+// SourcesToDiscover lists sources whose discovery is due
+// (discoveryDue), by ID.
 func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([]Source, error) {
-	return d.checkOutSources(ctx, `SELECT id FROM sources WHERE discovered = 0 AND discover_after <= $4 AND paused = 0 AND `+notCheckedOut+`
-		ORDER BY id LIMIT $5`, ts(now), limit)
-}
-
-// checkOutSources checks out the sources choice selects, in id order.
-func (d *DB) checkOutSources(ctx context.Context, choice string, args ...any) ([]Source, error) {
-	out, err := checkOut(ctx, d, "sources", sourceCols, choice, args, scanSource)
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(out, func(a, b Source) int { return cmp.Compare(a.ID, b.ID) })
-	return out, nil
+	return d.sources(ctx, d.r, `SELECT `+sourceCols+` FROM sources s WHERE `+discoveryDue("s", "$1")+` AND `+sourceLive("s")+`
+		ORDER BY id LIMIT $2`, ts(now), limit)
 }
 
 // PostponeDiscovery implements crawl.Store.
 func (d *DB) PostponeDiscovery(ctx context.Context, id int64, r Retry) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, attempts = $3, error = $4 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
 // PostponeSitemaps implements crawl.Store.
 func (d *DB) PostponeSitemaps(ctx context.Context, id int64, r Retry) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, attempts = $3, error = $4, claimed_until = 0 WHERE id = $2`,
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, attempts = $3, error = $4 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
 // MarkDiscovered implements crawl.Store.
 func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, attempts = 0, error = '' WHERE id = $2`, ts(now), id)
 	return err
 }
 
-// SourcesForSitemaps implements crawl.Store, checking out what it returns
-// (released by MarkSitemapsChecked and PostponeSitemaps).
+// SourcesForSitemaps lists sources whose sitemap discovery is due
+// (sitemapDiscoveryDue), by ID; truncated keeps only those whose feed
+// cannot reach the archive: no active feed, or every active feed's
+// catalogue walk done (all a feed can reach is then read).
 func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Time, limit int) ([]Source, error) {
-	q := `SELECT id FROM sources s WHERE discovered <> 0 AND sitemaps_checked = 0 AND sitemaps_after <= $4 AND paused = 0 AND ` + notCheckedOut
+	q := `SELECT ` + sourceCols + ` FROM sources s WHERE ` + sitemapDiscoveryDue("s", "$1") + ` AND ` + sourceLive("s")
 	if truncated {
 		q += ` AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state = ` + sqlFeedActive + ` AND f.catalogue <> ` + sqlCatalogueDone + `)`
 	}
-	return d.checkOutSources(ctx, q+` ORDER BY id LIMIT $5`, ts(now), limit)
+	return d.sources(ctx, d.r, q+` ORDER BY id LIMIT $2`, ts(now), limit)
 }
 
 // MarkSitemapsChecked implements crawl.Store.
 func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) error {
-	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, attempts = 0, error = '', claimed_until = 0 WHERE id = $2`, ts(now), id)
+	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, attempts = 0, error = '' WHERE id = $2`, ts(now), id)
 	return err
 }
 

@@ -16,10 +16,11 @@ import (
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
 
-// The child side of TestCheckoutProcesses: a worker that checks out due posts,
-// prints "FETCH id" before and "SAVED id" after storing each, until no
-// post is due.
-const checkoutChildEnv = "CORPUSBOT_CLAIM_CHILD" // "dsn|name"
+// The child side of TestCheckoutProcesses: a worker that checks out sites
+// with due posts, as the frontier does, and fetches their posts, printing
+// "FETCH id" before and "SAVED id" after storing each, until no post is
+// due.
+const checkoutChildEnv = "CORPUSBOT_CHECKOUT_CHILD" // "dsn|name"
 
 const checkoutProcTTL = time.Second
 
@@ -34,11 +35,20 @@ func TestCheckoutChild(t *testing.T) {
 	out := bufio.NewWriter(os.Stdout)
 	ctx := context.Background()
 	for {
-		ps, err := db.PostsDue(ctx, 0, time.Now(), 5)
+		now := time.Now()
+		due, err := db.DueSites(ctx, store.SiteQuery{Now: now, SitemapsBefore: now, Round: p[1]}, 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(ps) == 0 {
+		var want []string
+		for _, d := range due {
+			want = append(want, d.Site)
+		}
+		sites, err := db.CheckOutSites(ctx, p[1], want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sites) == 0 {
 			var n int
 			if err := db.SQL().QueryRowContext(ctx, `SELECT count(*) FROM posts WHERE due = 1`).Scan(&n); err != nil {
 				t.Fatal(err)
@@ -49,23 +59,38 @@ func TestCheckoutChild(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		for _, p := range ps {
-			fmt.Fprintf(out, "FETCH %d\n", p.ID)
-			out.Flush()
-			time.Sleep(2 * time.Millisecond)
-			if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "x", TextFrom: model.TextFromPage, Fetched: time.Now()}); err != nil {
+		for _, site := range sites {
+			srcs, err := db.SiteSources(ctx, site, time.Now())
+			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprintf(out, "SAVED %d\n", p.ID)
-			out.Flush()
+			for _, src := range srcs {
+				ps, err := db.PostsDue(ctx, src.ID, time.Now(), 100)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range ps {
+					fmt.Fprintf(out, "FETCH %d\n", p.ID)
+					out.Flush()
+					time.Sleep(2 * time.Millisecond)
+					if err := db.SavePage(ctx, store.PageResult{PostID: p.ID, State: model.PostIndexed, Text: "x", TextFrom: model.TextFromPage, Fetched: time.Now()}); err != nil {
+						t.Fatal(err)
+					}
+					fmt.Fprintf(out, "SAVED %d\n", p.ID)
+					out.Flush()
+				}
+			}
+			if err := db.CheckInSite(ctx, site, p[1]); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }
 
-// Three worker processes check out one database's due posts; one is killed
-// with SIGKILL mid-run. Every post is stored, none is fetched twice but
-// the killed worker's one in-flight post, and the killed worker's checkouts
-// are taken over once they lapse.
+// Three worker processes check out the sites of one database's due posts;
+// one is killed with SIGKILL mid-run. Every post is stored, none is fetched
+// twice but the killed worker's one in-flight post, and the killed
+// worker's checkouts are taken over once they lapse.
 func TestCheckoutProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
@@ -73,14 +98,23 @@ func TestCheckoutProcesses(t *testing.T) {
 	dsn := testDSN(t)
 	db := open(t, dsn)
 	ctx := context.Background()
-	src, _, err := db.AddSource(ctx, "https://c.example/", storetest.T0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const n = 300
+	const n, sites = 300, 30
 	var ps []store.NewPost
-	for i := range n {
-		ps = append(ps, store.NewPost{URL: fmt.Sprintf("https://c.example/p%03d", i), SourceID: src.ID})
+	for s := range sites {
+		src, _, err := db.AddSource(ctx, fmt.Sprintf("https://c%02d.example/", s), storetest.T0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Only its pages are due.
+		if err := db.MarkDiscovered(ctx, src.ID, storetest.T0); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.MarkSitemapsChecked(ctx, src.ID, storetest.T0); err != nil {
+			t.Fatal(err)
+		}
+		for i := range n / sites {
+			ps = append(ps, store.NewPost{URL: fmt.Sprintf("https://c%02d.example/p%03d", s, i), SourceID: src.ID})
+		}
 	}
 	if _, err := db.AddPosts(ctx, ps); err != nil {
 		t.Fatal(err)

@@ -26,8 +26,7 @@ import (
 )
 
 var dialect = store.Dialect{
-	Name:       "postgres",
-	SkipLocked: "FOR UPDATE SKIP LOCKED",
+	Name: "postgres",
 	Retryable: func(err error) bool {
 		var pe *pgconn.PgError
 		return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")

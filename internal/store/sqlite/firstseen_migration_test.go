@@ -52,6 +52,16 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 		t.Fatal("no first_seen migration")
 	}
 	var undo []string
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "RENAME COLUMN claimed_until TO held_until") }) {
+		undo = append(undo, `ALTER TABLE subscriptions RENAME COLUMN held_until TO claimed_until`, `DROP INDEX site_checkouts_worker`,
+			`ALTER TABLE site_checkouts RENAME COLUMN worker TO claimed_by`, `ALTER TABLE site_checkouts RENAME COLUMN expires TO claimed_until`,
+			`CREATE INDEX site_checkouts_claimed ON site_checkouts(claimed_by) WHERE claimed_until <> 0`)
+		for _, table := range []string{"posts", "feeds", "sources", "sitemaps"} {
+			undo = append(undo, `ALTER TABLE `+table+` ADD COLUMN claimed_by TEXT NOT NULL DEFAULT ''`,
+				`ALTER TABLE `+table+` ADD COLUMN claimed_until INTEGER NOT NULL DEFAULT 0`,
+				`CREATE INDEX `+table+`_claimed ON `+table+`(claimed_by) WHERE claimed_until <> 0`)
+		}
+	}
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "CREATE TABLE site_waits") }) {
 		undo = append(undo, `DROP TABLE site_waits`)
 	}

@@ -24,14 +24,10 @@ import (
 	_ "modernc.org/sqlite" // the driver
 )
 
-// Owner is the name a SQLite store checks work out as. It is the same for every
-// process, because one crawler owns a SQLite file: a crawler restarted
-// after kill -9 takes up its own checkouts at once instead of waiting for
-// them to lapse. Being the sole worker, it reads its batches of due work
-// rather than marking them checked out (store.DB.SetSoleWorker), which
-// would cost a write and a commit per batch and keep nothing from anyone;
-// the frontier's site checkouts, which record what each round finished,
-// are kept.
+// Owner is the name a SQLite store checks sites out as. It is the same
+// for every process, because one crawler owns a SQLite file: a crawler
+// restarted after kill -9 takes up its own checkouts at once instead of
+// waiting for them to lapse.
 const Owner = "sqlite"
 
 var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true}
@@ -98,7 +94,6 @@ func open(ctx context.Context, path string, dialect store.Dialect) (*DB, error) 
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	db := &DB{store.New(w, r, dialect, Owner, 0, nil)}
-	db.SetSoleWorker() // one crawler owns the file (see Owner)
 	if err := db.Backfill(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

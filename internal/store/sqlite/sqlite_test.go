@@ -75,7 +75,7 @@ func TestCheckoutSuite(t *testing.T) {
 // a clean Close hands them back at once.
 func TestCheckoutRenewalAndRelease(t *testing.T) {
 	if testing.Short() {
-		t.Skip("waits for claims to be renewed")
+		t.Skip("waits for checkouts to be renewed")
 	}
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "test.db")
@@ -90,23 +90,17 @@ func TestCheckoutRenewalAndRelease(t *testing.T) {
 		return db
 	}
 	a, b := open("worker-a"), open("worker-b")
-	src, _, err := a.AddSource(ctx, "https://r.example/", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.AddPosts(ctx, []store.NewPost{{URL: "https://r.example/1", SourceID: src.ID}, {URL: "https://r.example/2", SourceID: src.ID}}); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := a.PostsDue(ctx, 0, time.Now(), 10); len(got) != 2 {
-		t.Fatalf("A claimed %d posts, want 2", len(got))
+	sites := []string{"r.example", "s.example"}
+	if got, _ := a.CheckOutSites(ctx, "round-a", sites); len(got) != 2 {
+		t.Fatalf("A checked out %v, want both sites", got)
 	}
 	time.Sleep(2 * ttl)
-	if got, _ := b.PostsDue(ctx, 0, time.Now(), 10); len(got) != 0 {
-		t.Fatalf("B took %d posts A still holds (renewal failed)", len(got))
+	if got, _ := b.CheckOutSites(ctx, "round-b", sites); len(got) != 0 {
+		t.Fatalf("B took %v, which A still holds (renewal failed)", got)
 	}
 	a.Close()
-	if got, _ := b.PostsDue(ctx, 0, time.Now(), 10); len(got) != 2 {
-		t.Fatalf("B took %d posts after A closed, want 2", len(got))
+	if got, _ := b.CheckOutSites(ctx, "round-b", sites); len(got) != 2 {
+		t.Fatalf("B took %v after A closed, want both sites", got)
 	}
 }
 
@@ -121,11 +115,10 @@ func TestSiteDataSuite(t *testing.T) {
 	})
 }
 
-// A store opened as the crawler opens it is the file's sole worker: its
-// batches of due work (sources, feeds, sitemaps, posts) are read, not
-// checked out, so handing them out commits nothing and marks no row, and
+// Due work (sources, feeds, sitemaps, posts) is read, not checked out
+// (the frontier checks out its site): asking for it commits nothing, and
 // the same work is handed again until it is stored.
-func TestSoleWorkerReadsBatches(t *testing.T) {
+func TestDueWorkIsRead(t *testing.T) {
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
@@ -163,15 +156,6 @@ func TestSoleWorkerReadsBatches(t *testing.T) {
 	}
 	if after := db.GroupStats(); after.Writes != before.Writes {
 		t.Errorf("handing out batches wrote %d times", after.Writes-before.Writes)
-	}
-	for _, table := range []string{"sources", "feeds", "sitemaps", "posts"} {
-		var n int
-		if err := db.Writer().QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE claimed_until <> 0 OR claimed_by <> ''`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n != 0 {
-			t.Errorf("%s: %d rows marked checked out", table, n)
-		}
 	}
 }
 

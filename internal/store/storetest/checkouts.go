@@ -3,6 +3,7 @@ package storetest
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -69,7 +70,7 @@ func testCheckoutsDisjoint(t *testing.T, c CheckoutPair) {
 			}
 			var ids []int64
 			for _, site := range got {
-				srcs, err := s.SiteSources(bg, site)
+				srcs, err := s.SiteSources(bg, site, T0)
 				if err != nil || len(srcs) != 1 {
 					return nil, fmt.Errorf("sources of %s: %v, %v", site, srcs, err)
 				}
@@ -230,13 +231,87 @@ func testDueKinds(t *testing.T, c CheckoutPair) {
 	if got := due(); !slices.Equal(got, []string{"pages.example"}) {
 		t.Fatalf("due %v, want the one site of both sources", got)
 	}
-	if srcs, _ := s.SiteSources(bg, "pages.example"); len(srcs) != 2 || srcs[0].ID != postSrc.ID || srcs[1].ID != other.ID || srcs[1].Site != "pages.example" {
+	srcs, _ := s.SiteSources(bg, "pages.example", T0)
+	if len(srcs) != 2 || srcs[0].ID != postSrc.ID || srcs[1].ID != other.ID || srcs[1].Site != "pages.example" {
 		t.Fatalf("SiteSources = %+v", srcs)
 	}
-	if got, ok, err := s.CheckOutSource(bg, other.ID); err != nil || !ok || got.URL != other.URL {
-		t.Fatalf("CheckOutSource = %+v, %v, %v", got, ok, err)
+	if srcs[0].DiscoveryDue || srcs[0].SitemapDiscoveryDue || !srcs[1].DiscoveryDue || srcs[1].SitemapDiscoveryDue {
+		t.Fatalf("SiteSources' due steps = %+v, want discovery of the new source only", srcs)
 	}
-	if _, ok, _ := c.B.CheckOutSource(bg, other.ID); ok {
-		t.Fatalf("B claimed a source A holds")
+}
+
+// CheckoutTTL is the checkout lifetime RunCheckoutSuite's backends must configure.
+const CheckoutTTL = time.Minute
+
+// CheckoutPair are two stores over one database checking work out as different
+// workers, with checkouts lasting CheckoutTTL on a shared clock that Advance
+// moves forward.
+type CheckoutPair struct {
+	A, B    crawl.Store
+	Advance func(time.Duration)
+}
+
+// RunCheckoutSuite runs the site-checkout cases: a site checked out by one
+// worker (CheckOutSites) is handed to no other until CheckoutTTL passes or
+// it is checked in, and every kind of due work makes its site due. (Items
+// are not checked out: each belongs to one source of one site.)
+func RunCheckoutSuite(t *testing.T, newPair func(t *testing.T) CheckoutPair) {
+	tests := []struct {
+		name string
+		fn   func(*testing.T, CheckoutPair)
+	}{
+		{"SiteCheckoutsDisjoint", testCheckoutsDisjoint},
+		{"SiteCheckoutFinishedInRound", testCheckoutFinishedInRound},
+		{"SiteCheckoutExpiry", testCheckoutExpiry},
+		{"SiteDueKinds", testDueKinds},
 	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newPair(t)) })
+	}
+}
+
+// sources adds n sources, s000.example and on, never discovered.
+func sources(t *testing.T, s crawl.Store, n int) {
+	t.Helper()
+	for i := range n {
+		_, _, err := s.AddSource(bg, fmt.Sprintf("https://s%03d.example/", i), T0)
+		must(t, err)
+	}
+}
+
+// drain runs take on both workers at once until each finds nothing more,
+// and fails if one ID was taken by both.
+func drain(t *testing.T, c CheckoutPair, take func(crawl.Store) ([]int64, error)) (a, b map[int64]bool) {
+	t.Helper()
+	got := []map[int64]bool{{}, {}}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	for i, s := range []crawl.Store{c.A, c.B} {
+		wg.Go(func() {
+			for {
+				ids, err := take(s)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(ids) == 0 {
+					return
+				}
+				for _, id := range ids {
+					got[i][id] = true
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		must(t, err)
+	}
+	for id := range got[0] {
+		if got[1][id] {
+			t.Errorf("site of source %d checked out by both", id)
+		}
+	}
+	return got[0], got[1]
 }

@@ -49,6 +49,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) crawl.Store) {
 		{"SourceIdentityMigration", testSourceIdentityMigration},
 		{"FeedSource", testFeedSource},
 		{"RetriesWaiting", testRetriesWaiting},
+		{"DueAgree", testDueAgree},
 		{"SitemapNote", testSitemapNote},
 		{"SourceErrorPublic", testSourceErrorPublic},
 	}
