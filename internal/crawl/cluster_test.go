@@ -326,21 +326,17 @@ func TestCluster(t *testing.T) {
 	for _, r := range done {
 		by[r.worker]++
 	}
-	t.Logf("requests by worker %v; worker 0 killed on %s holding %d claims; %d post pages fetched twice", by, killedHost, heldAtKill, twice)
+	t.Logf("requests by worker %v; worker 0 killed on %s holding %d site checkouts; %d post pages fetched twice", by, killedHost, heldAtKill, twice)
 }
 
-// checkoutsHeld counts the live checkouts owner holds, across the checked-out tables.
+// checkoutsHeld counts the sites owner holds checked out.
 func checkoutsHeld(t *testing.T, db *postgres.DB, owner string) int {
-	total := 0
-	for _, table := range []string{"posts", "feeds", "sources", "sitemaps"} {
-		var n int
-		if err := db.SQL().QueryRow(`SELECT count(*) FROM `+table+` WHERE claimed_by = $1 AND claimed_until > $2`,
-			owner, time.Now().UnixNano()).Scan(&n); err != nil {
-			t.Error(err)
-		}
-		total += n
+	var n int
+	if err := db.SQL().QueryRow(`SELECT count(*) FROM site_checkouts WHERE worker = $1 AND expires > $2`,
+		owner, time.Now().UnixNano()).Scan(&n); err != nil {
+		t.Error(err)
 	}
-	return total
+	return n
 }
 
 func indexedPosts(t testing.TB, db *postgres.DB) int {
