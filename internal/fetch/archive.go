@@ -33,13 +33,13 @@ type ArchivedExchange struct {
 	RemoteAddr string
 }
 
-// archives reports whether an exchange of purpose p, a POST when form is
-// set, goes to Options.Archive once its body is read. robots.txt does not:
+// archives reports whether the exchange of a goes to Options.Archive once
+// its body is read. robots.txt does not:
 // it may be cut at BODY_MAX without failing, and the archive would record
 // the cut body as the whole. A POST does not either: its form is not
 // recorded. A streamed body (a sitemap's) never is, since it is not kept.
-func (f *Fetcher) archives(p Purpose, form bool) bool {
-	return f.archive != nil && p != PurposeRobots && !form
+func (f *Fetcher) archives(a *attempt) bool {
+	return f.archive != nil && a.purpose != PurposeRobots && a.form == nil
 }
 
 // remoteAddr notes the address of the connection a request was given.

@@ -12,7 +12,8 @@ import (
 	"time"
 )
 
-// exchange is one HTTP request and its response, read or not.
+// exchange is what became of one attempt: its HTTP request and the
+// response, read or not, or the outcome of a request declined unsent.
 type exchange struct {
 	status      int
 	header      http.Header
@@ -30,6 +31,11 @@ type exchange struct {
 	conditional bool
 	start, end  time.Time
 	archived    *ArchivedExchange // for Options.Archive; nil without one
+	// unrecorded: nothing was decided of the attempt, so send makes no
+	// Record of it: its robots.txt read gave no entry to obey (that read
+	// has a record of its own), or the lease was not had (the caller's
+	// context ended).
+	unrecorded bool
 }
 
 // failed reports whether the exchange counts as trouble at the site for the
@@ -52,10 +58,10 @@ var accept = map[Purpose]string{
 	PurposeIndexNow:  "text/plain, */*;q=0.1",
 }
 
-// exchange sends one GET for u (a POST of form when it is not nil) and
-// reads what the purpose allows of the answer, into ex.body or, when the
-// caller's Request has a Stream, through it. It never follows a redirect.
-func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, lastModified string, form url.Values) (ex exchange) {
+// exchange sends a's request, a GET (a POST of a.form when it has one), and
+// reads what the purpose allows of the answer, into ex.body or, when a has
+// a stream, through it. It never follows a redirect.
+func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	ex.start = f.clock.Now()
 	defer func() {
 		ex.end = f.clock.Now()
@@ -66,47 +72,40 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 	cctx, cancel := context.WithTimeout(ctx, f.timeouts.Total)
 	defer cancel()
 	method, body := http.MethodGet, io.Reader(nil)
-	if form != nil {
-		method, body = http.MethodPost, strings.NewReader(form.Encode())
+	if a.form != nil {
+		method, body = http.MethodPost, strings.NewReader(a.form.Encode())
 	}
 	rctx := withConnCount(withProxyRoute(cctx), cancel)
 	var remote *remoteAddr
-	if f.archives(p, form != nil) {
+	if f.archives(a) {
 		remote = &remoteAddr{}
 		rctx = remote.trace(rctx)
 	}
-	if u.User != nil {
-		// parseURL has dropped it; this is the one place a request is
-		// built, so it holds here whatever the caller passed: with
-		// user information in its URL, net/http would send it as
-		// Authorization.
-		bare := *u
-		bare.User = nil
-		u = &bare
-	}
-	req, err := http.NewRequestWithContext(rctx, method, u.String(), body)
+	// a.url has no user information (attempt.at), so net/http has none to
+	// send as Authorization.
+	req, err := http.NewRequestWithContext(rctx, method, a.shown, body)
 	if err != nil {
-		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
+		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err)
 		return ex
 	}
-	if form != nil {
+	if a.form != nil {
 		req.Header["Content-Type"] = []string{"application/x-www-form-urlencoded"}
 	}
 	// Header values are set on the map directly: sent exactly as given.
 	req.Header["User-Agent"] = []string{f.s.UserAgent}
 	req.Header["Accept-Encoding"] = []string{"gzip, br"}
-	req.Header["Accept"] = []string{accept[p]}
-	if etag != "" {
-		req.Header["If-None-Match"] = []string{etag}
+	req.Header["Accept"] = []string{accept[a.purpose]}
+	if a.etag != "" {
+		req.Header["If-None-Match"] = []string{a.etag}
 		ex.conditional = true
 	}
-	if lastModified != "" {
-		req.Header["If-Modified-Since"] = []string{lastModified}
+	if a.lastModified != "" {
+		req.Header["If-Modified-Since"] = []string{a.lastModified}
 		ex.conditional = true
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", u, err)
+		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err)
 		return ex
 	}
 	// Closing without draining drops the connection: what we do not read is
@@ -119,9 +118,9 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		return ex
 	case s >= 300 && s < 400 && resp.Header.Get("Location") != "":
 		discardSmallBody(resp)
-		loc, err := u.Parse(resp.Header.Get("Location"))
+		loc, err := a.url.Parse(resp.Header.Get("Location"))
 		if err != nil {
-			ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: bad Location: %w", u, err)
+			ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: bad Location: %w", a.shown, err)
 			return ex
 		}
 		loc.Fragment, loc.RawFragment = "", ""
@@ -133,24 +132,20 @@ func (f *Fetcher) exchange(ctx context.Context, u *url.URL, p Purpose, etag, las
 		return ex
 	case s < 200 || s >= 300:
 		discardSmallBody(resp)
-		ex.outcome, ex.err = OutcomeStatus, fmt.Errorf("fetch %s: %w", u, &StatusError{Code: s})
+		ex.outcome, ex.err = OutcomeStatus, fmt.Errorf("fetch %s: %w", a.shown, &StatusError{Code: s})
 		return ex
-	}
-	var stream func(string, io.Reader)
-	if p != PurposeRobots && form == nil {
-		stream = streamOf(ctx)
 	}
 	var arrived time.Time
 	if remote != nil {
 		arrived = f.clock.Now()
 	}
-	ex.outcome, ex.body, ex.read, ex.err = f.readBody(resp, p, u.String(), stream)
+	ex.outcome, ex.body, ex.read, ex.err = f.readBody(resp, a.purpose, a.shown, a.stream)
 	if ex.err != nil {
-		ex.err = fmt.Errorf("fetch %s: %w", u, ex.err)
+		ex.err = fmt.Errorf("fetch %s: %w", a.shown, ex.err)
 	}
-	if remote != nil && ex.outcome == OutcomeFetched && stream == nil {
+	if remote != nil && ex.outcome == OutcomeFetched && a.stream == nil {
 		ex.archived = &ArchivedExchange{
-			Purpose: p, URL: u.String(), Method: method, RequestHeader: req.Header,
+			Purpose: a.purpose, URL: a.shown, Method: method, RequestHeader: req.Header,
 			Status: resp.StatusCode, Proto: resp.Proto, ResponseHeader: resp.Header, Body: ex.body,
 			Fetched: arrived, RemoteAddr: remote.server(rctx),
 		}
@@ -275,21 +270,4 @@ func (w *watchedBody) Read(p []byte) (int, error) {
 		w.err = err
 	}
 	return n, err
-}
-
-// streamKey carries a Request's Stream down to its exchange: the lease and
-// the exchange are shared with robots.txt reads and POSTs, which never
-// stream, so the stream rides on the context of the one Fetch it belongs to.
-type streamKey struct{}
-
-func withStream(ctx context.Context, stream func(finalURL string, body io.Reader)) context.Context {
-	if stream == nil {
-		return ctx
-	}
-	return context.WithValue(ctx, streamKey{}, stream)
-}
-
-func streamOf(ctx context.Context) func(string, io.Reader) {
-	s, _ := ctx.Value(streamKey{}).(func(string, io.Reader))
-	return s
 }

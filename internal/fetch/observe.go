@@ -25,7 +25,19 @@ type Record struct {
 	Err     error
 }
 
-func (f *Fetcher) emit(ctx context.Context, r Record) {
+// emit makes the Record of attempt a, which ended in ex, and hands it to
+// Options.Observe and the log. send calls it, once per attempt: an
+// attempt declined before any connection is a record too, with no status
+// and no duration.
+func (f *Fetcher) emit(ctx context.Context, a *attempt, ex exchange) {
+	r := Record{
+		Site: a.site, URL: a.shown, Purpose: a.purpose, Status: ex.status, Bytes: ex.read,
+		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Waited: a.waited,
+		Outcome: ex.outcome, Err: ex.err,
+	}
+	if ex.location != nil {
+		r.Outcome = OutcomeRedirect // a hop whose Location is followed: not an outcome a caller sees
+	}
 	if f.observe != nil {
 		f.observe(r)
 	}

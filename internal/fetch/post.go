@@ -3,9 +3,6 @@ package fetch
 import (
 	"context"
 	"fmt"
-	"net/url"
-
-	"corpus.blog/corpusbot/internal/model"
 )
 
 // post sends a PurposeWebSub request: one POST of req.Form to a WebSub
@@ -21,22 +18,16 @@ import (
 //
 // A redirect is not followed: a POST must not turn into a GET on another
 // URL (RFC 9110 §15.4), and a hub that moved says so in its feeds.
-func (f *Fetcher) post(ctx context.Context, u *url.URL, req Request) Result {
-	if req.Purpose != PurposeWebSub || req.Form == nil {
-		return Result{Outcome: OutcomeError, FinalURL: u.String(),
-			Err: fmt.Errorf("fetch %s: a POST is only for %s, with a form", u, PurposeWebSub)}
+func (f *Fetcher) post(ctx context.Context, a *attempt) Result {
+	if a.purpose != PurposeWebSub || a.form == nil {
+		return Result{Outcome: OutcomeError, FinalURL: a.shown,
+			Err: fmt.Errorf("fetch %s: a POST is only for %s, with a form", a.shown, PurposeWebSub)}
 	}
-	site := model.Site(u.Host)
-	if st := f.refusals.Get(ctx, site); !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
-		err := fmt.Errorf("fetch %s: %w", u, ErrRefused)
-		f.emit(ctx, Record{Site: site, URL: u.String(), Purpose: req.Purpose, Start: f.clock.Now(), Outcome: OutcomeRefused, Err: err})
-		return Result{Outcome: OutcomeRefused, FinalURL: u.String(), Err: err}
-	}
-	ex := f.leased(ctx, site, u, req.Purpose, false, 0, "", "", req.Form)
-	res := resultOf(u, ex, Request{URL: req.URL, Purpose: req.Purpose})
+	ex := f.send(ctx, a)
+	res := resultOf(a, ex)
 	if ex.location != nil {
 		res.Outcome = OutcomeStatus
-		res.Err = fmt.Errorf("fetch %s: hub redirected to %s: %w", u, ex.location, &StatusError{Code: ex.status})
+		res.Err = fmt.Errorf("fetch %s: hub redirected to %s: %w", a.shown, ex.location, &StatusError{Code: ex.status})
 	}
 	return res
 }

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"time"
 
-	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 )
 
@@ -24,13 +23,14 @@ func (f *Fetcher) Robots(ctx context.Context, rawURL string) (RobotsEntry, error
 	if err != nil {
 		return RobotsEntry{}, fmt.Errorf("robots %s: %w", withoutUserinfo(rawURL), err)
 	}
-	return f.robotsEntry(ctx, u, false)
+	a := newAttempt(u, Request{Purpose: PurposeRobots})
+	return f.robotsEntry(ctx, &a)
 }
 
-// robotsEntry is the fresh entry for u's origin; concurrent callers meeting
-// the same stale origin share one read.
-func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL, forClaim bool) (RobotsEntry, error) {
-	origin := model.OriginOf(u)
+// robotsEntry is the fresh entry for the origin of attempt a; concurrent
+// callers meeting the same stale origin share one read.
+func (f *Fetcher) robotsEntry(ctx context.Context, a *attempt) (RobotsEntry, error) {
+	origin := a.origin
 	e, ok := f.robots.Get(ctx, origin)
 	if ok && f.clock.Now().Before(e.Expires) {
 		return e, nil
@@ -39,10 +39,12 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL, forClaim bool) (R
 	// REFUSAL_RECHECK, and that one is not spent on robots.txt (whose answer
 	// could not clear the list): the copy last read stays in force until a
 	// page is served again.
-	if ok && f.refusals.Get(ctx, model.Site(u.Host)).Refused {
+	if ok && f.refusals.Get(ctx, a.site).Refused {
 		return e, nil
 	}
-	if f.withheld(ctx, model.Site(u.Host), forClaim) {
+	// A read its lease would decline (check) is not begun: an opted-out
+	// site costs the caller no wait for it.
+	if f.withheld(ctx, a) {
 		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ErrOptedOut)
 	}
 	asked := f.clock.Now()
@@ -50,7 +52,7 @@ func (f *Fetcher) robotsEntry(ctx context.Context, u *url.URL, forClaim bool) (R
 		if e, ok := f.robots.Get(ctx, origin); ok && f.clock.Now().Before(e.Expires) {
 			return nil // another caller refreshed it between our look and the flight
 		}
-		return f.refreshRobots(ctx, u, forClaim).ours
+		return f.refreshRobots(ctx, a).ours
 	})
 	// An entry read since we asked is obeyed even if a long wait on the
 	// lease has already aged it past its TTL.
@@ -81,20 +83,21 @@ type robotsRead struct {
 	ours error
 }
 
-// fetchRobots is Fetch for PurposeRobots: a read now, whatever the cache.
-func (f *Fetcher) fetchRobots(ctx context.Context, u *url.URL) Result {
+// fetchRobots is Fetch for PurposeRobots (a, at any URL of the origin): a
+// read now, whatever the cache.
+func (f *Fetcher) fetchRobots(ctx context.Context, a *attempt) Result {
 	var res Result
-	f.robotsOnce.do(ctx, model.OriginOf(u), func() error {
-		r := f.refreshRobots(ctx, u, false)
+	f.robotsOnce.do(ctx, a.origin, func() error {
+		r := f.refreshRobots(ctx, a)
 		res = r.Result
 		return r.ours
 	})
 	if res.Outcome == "" {
-		e, err := f.robotsEntry(ctx, u, false)
+		e, err := f.robotsEntry(ctx, a)
 		if err != nil {
-			return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: err}
+			return Result{Outcome: OutcomeError, FinalURL: a.shown, Err: err}
 		}
-		return Result{Outcome: OutcomeUnchanged, FinalURL: robotsURL(u).String(), Robots: e.Verdict.State,
+		return Result{Outcome: OutcomeUnchanged, FinalURL: robotsURL(a.url).String(), Robots: e.Verdict.State,
 			ETag: e.ETag, LastModified: e.LastModified}
 	}
 	return res
@@ -104,25 +107,26 @@ func robotsURL(u *url.URL) *url.URL {
 	return &url.URL{Scheme: u.Scheme, Host: u.Host, Path: "/robots.txt"}
 }
 
-// refreshRobots reads the robots.txt of u's origin, following redirects up to
-// robots.MaxRedirects, decides what to obey with robots.Decide and caches it.
-// Every hop goes through the lease of the site it lands on. A failure of
-// our own (the caller's context, the private-address guard, our network:
-// ours.go) is not the site's answer: nothing is cached for it.
-func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL, forClaim bool) robotsRead {
-	origin := model.OriginOf(u)
-	prev, _ := f.robots.Get(ctx, origin)
-	cur := robotsURL(u)
-	seen := map[string]bool{cur.String(): true}
+// refreshRobots reads the robots.txt of the origin of attempt a, following
+// redirects up to robots.MaxRedirects, decides what to obey with
+// robots.Decide and caches it. Every hop is an attempt of its own, under
+// the lease of the site it lands on. A failure of our own (the caller's
+// context, the private-address guard, our network: ours.go) is not the
+// site's answer: nothing is cached for it.
+func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
+	prev, _ := f.robots.Get(ctx, a.origin)
+	cur := a.robotsTxt()
+	seen := map[string]bool{cur.shown: true}
 	var redirects []string
 	for hops := 0; ; hops++ {
-		etag, lm := "", ""
+		// The copy's validators are for the file at the first URL.
+		cur.etag, cur.lastModified = "", ""
 		if hops == 0 && prev.Last != nil {
-			etag, lm = prev.ETag, prev.LastModified
+			cur.etag, cur.lastModified = prev.ETag, prev.LastModified
 		}
-		ex := f.leased(ctx, model.Site(cur.Host), cur, PurposeRobots, forClaim, 0, etag, lm, nil)
+		ex := f.send(ctx, &cur)
 		if ex.ours {
-			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.String(), Err: ex.err}}
+			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.shown, Err: ex.err}}
 			if _, waiting := WaitUntil(ex.err); waiting || GuardRefused(ex.err) || OurNetworkFailed(ex.err) {
 				r.ours = ex.err // not the reader's context: the waiters fail with it too
 			}
@@ -136,8 +140,8 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL, forClaim bool) 
 				Checked: now, Expires: now.Add(f.s.RobotsTTL), Last: &robots.Copy{File: prev.Last.File, FetchedAt: now},
 				ETag: prev.ETag, LastModified: prev.LastModified,
 			}
-			f.robots.Put(ctx, origin, e)
-			res := resultOf(cur, ex, Request{ETag: etag, LastModified: lm})
+			f.robots.Put(ctx, a.origin, e)
+			res := resultOf(&cur, ex)
 			res.Redirects, res.Robots = redirects, robots.StateParsed
 			return robotsRead{Result: res}
 		}
@@ -153,16 +157,16 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL, forClaim bool) 
 		}
 		v := robots.Decide(in, prev.Last, prev.UnreachableSince, now, f.ttls())
 		if v.State == robots.StateRedirect {
-			seen[ex.location.String()] = true
-			redirects = append(redirects, ex.location.String())
-			cur = ex.location
+			cur = cur.redirected(ex.location)
+			seen[cur.shown] = true
+			redirects = append(redirects, cur.shown)
 			continue
 		}
 		e := RobotsEntry{Verdict: v, Checked: now, Expires: now.Add(v.TTL), Last: prev.Last, ETag: prev.ETag, LastModified: prev.LastModified}
 		switch v.State {
 		case robots.StateParsed:
 			e.Last = &robots.Copy{File: v.File, FetchedAt: now}
-			r := resultOf(cur, ex, Request{})
+			r := resultOf(&cur, ex)
 			e.ETag, e.LastModified = r.ETag, r.LastModified
 		case robots.StateUnreachable, robots.StateStaleCopy, robots.StateAbandoned:
 			e.UnreachableSince = prev.UnreachableSince
@@ -177,8 +181,8 @@ func (f *Fetcher) refreshRobots(ctx context.Context, u *url.URL, forClaim bool) 
 			}
 			e.Expires = now.Add(f.robotsRetry(e.UnreachableSince, now, retryAfter, v.TTL))
 		}
-		f.robots.Put(ctx, origin, e)
-		res := resultOf(cur, ex, Request{ETag: etag, LastModified: lm})
+		f.robots.Put(ctx, a.origin, e)
+		res := resultOf(&cur, ex)
 		res.Redirects, res.Robots = redirects, v.State
 		return robotsRead{Result: res}
 	}
