@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -18,7 +17,7 @@ const CheckoutTTL = time.Minute
 // workers, with checkouts lasting CheckoutTTL on a shared clock that Advance
 // moves forward.
 type CheckoutPair struct {
-	A, B    crawl.Store
+	A, B    *store.DB
 	Advance func(time.Duration)
 }
 
@@ -49,7 +48,7 @@ func RunCheckoutSuite(t *testing.T, newPair func(t *testing.T) CheckoutPair) {
 	}
 }
 
-func duePosts(t *testing.T, s crawl.Store, n int) store.Source {
+func duePosts(t *testing.T, s *store.DB, n int) store.Source {
 	t.Helper()
 	src := source(t, s, "https://c.example/")
 	var ps []store.NewPost
@@ -64,12 +63,12 @@ func duePosts(t *testing.T, s crawl.Store, n int) store.Source {
 // drain has both workers take batches at once, finishing each (take
 // stores the work done), until neither gets any, and checks no item went
 // to both.
-func drain(t *testing.T, c CheckoutPair, take func(crawl.Store) ([]int64, error)) (a, b map[int64]bool) {
+func drain(t *testing.T, c CheckoutPair, take func(*store.DB) ([]int64, error)) (a, b map[int64]bool) {
 	t.Helper()
 	got := []map[int64]bool{{}, {}}
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
-	for i, s := range []crawl.Store{c.A, c.B} {
+	for i, s := range []*store.DB{c.A, c.B} {
 		wg.Go(func() {
 			for {
 				ids, err := take(s)
@@ -101,7 +100,7 @@ func drain(t *testing.T, c CheckoutPair, take func(crawl.Store) ([]int64, error)
 
 func testCheckoutDisjointPosts(t *testing.T, c CheckoutPair) {
 	duePosts(t, c.A, 200)
-	a, b := drain(t, c, func(s crawl.Store) ([]int64, error) {
+	a, b := drain(t, c, func(s *store.DB) ([]int64, error) {
 		ps, err := s.PostsDue(bg, 0, T0, 7)
 		var ids []int64
 		for _, p := range ps {
@@ -123,7 +122,7 @@ func testCheckoutDisjointFeeds(t *testing.T, c CheckoutPair) {
 		_, err := c.A.AddFeed(bg, store.Feed{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/feed%d", i)})
 		must(t, err)
 	}
-	a, b := drain(t, c, func(s crawl.Store) ([]int64, error) {
+	a, b := drain(t, c, func(s *store.DB) ([]int64, error) {
 		fs, err := s.FeedsDue(bg, T0, T0, T0, 3)
 		var ids []int64
 		for _, f := range fs {
@@ -201,7 +200,7 @@ func testCheckoutFinishReleases(t *testing.T, c CheckoutPair) {
 	}
 }
 
-func sources(t *testing.T, s crawl.Store, n int) {
+func sources(t *testing.T, s *store.DB, n int) {
 	t.Helper()
 	for i := range n {
 		_, _, err := s.AddSource(bg, fmt.Sprintf("https://s%03d.example/", i), T0)
@@ -219,7 +218,7 @@ func sourceIDs(ss []store.Source) []int64 {
 
 func testCheckoutDisjointDiscovery(t *testing.T, c CheckoutPair) {
 	sources(t, c.A, 60)
-	a, b := drain(t, c, func(s crawl.Store) ([]int64, error) {
+	a, b := drain(t, c, func(s *store.DB) ([]int64, error) {
 		ss, err := s.SourcesToDiscover(bg, T0, 4)
 		for i, src := range ss {
 			if err == nil && i%2 == 0 {
@@ -242,7 +241,7 @@ func testCheckoutDisjointSitemapDiscovery(t *testing.T, c CheckoutPair) {
 	for _, src := range ss {
 		must(t, c.A.MarkDiscovered(bg, src.ID, T0))
 	}
-	a, b := drain(t, c, func(s crawl.Store) ([]int64, error) {
+	a, b := drain(t, c, func(s *store.DB) ([]int64, error) {
 		ss, err := s.SourcesForSitemaps(bg, false, T0, 3)
 		for _, src := range ss {
 			if err == nil {
@@ -262,7 +261,7 @@ func testCheckoutDisjointSitemaps(t *testing.T, c CheckoutPair) {
 		_, err := c.A.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: fmt.Sprintf("https://c.example/sm%d.xml", i), Via: model.ViaRobots})
 		must(t, err)
 	}
-	a, b := drain(t, c, func(s crawl.Store) ([]int64, error) {
+	a, b := drain(t, c, func(s *store.DB) ([]int64, error) {
 		sms, err := s.SitemapsDue(bg, T0, T0, false, 2)
 		var ids []int64
 		for _, sm := range sms {
