@@ -411,7 +411,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 			}
 		}
 		cs.later = still
-		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
 		if err != nil {
 			return out, err
 		}
@@ -427,7 +427,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 			}
 			cs.polled++
 		}
-		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
 		if err != nil {
 			return out, err
 		}
@@ -462,7 +462,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 				break
 			}
 		}
-		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
 		if err != nil {
 			return out, err
 		}
