@@ -37,7 +37,8 @@ func (d *DB) UpdateOriginStanding(ctx context.Context, o model.Origin) error {
 	return nil
 }
 
-// Origin is what PutOrigin recorded of origin; ErrNotFound when nothing.
+// Origin is what PutOrigin recorded of origin; model.ErrNotFound when
+// nothing.
 func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	o := model.Origin{Origin: origin}
 	var checked int64

@@ -11,9 +11,9 @@ import (
 )
 
 // Robots is the stored robots.txt entry of origin (the fetcher's cache,
-// kept across runs: see RobotsCache), ErrNotFound for an origin never
-// stored. A missing file is NULL, so that an empty file (which allows
-// everything) stays distinct from none.
+// kept across runs: see RobotsCache), model.ErrNotFound for an origin
+// never stored. A missing file is NULL, so that an empty file (which
+// allows everything) stays distinct from none.
 func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
 	r := RobotsRecord{Origin: origin}
 	var file, last sql.NullString
