@@ -23,9 +23,10 @@ func scanFeed(sc interface{ Scan(...any) error }) (Feed, error) {
 	return f, err
 }
 
-// AddFeed implements crawl.Store. A feed URL a site names with user
-// information is stored without it, as a post's URL is (urlkey): the
-// fetcher sends none, and a stored URL is published.
+// AddFeed stores a feed unless its URL is known, and returns the stored one.
+// A feed URL a site names with user information is stored without it, as a
+// post's URL is (urlkey): the fetcher sends none, and a stored URL is
+// published.
 func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
 	f.URL = scrub(f.URL)
 	if f.State == "" {
@@ -56,7 +57,7 @@ func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
 	return out, err
 }
 
-// UpdateFeed implements crawl.Store.
+// UpdateFeed stores f's standing and progress.
 func (d *DB) UpdateFeed(ctx context.Context, f Feed) error {
 	return d.tx(ctx, func(tx conn) error { return d.updateFeed(ctx, tx, f) })
 }
@@ -80,24 +81,27 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f Feed) error {
 	return nil
 }
 
-// SourceFeeds implements crawl.Store.
+// SourceFeeds lists a source's feeds, by ID.
 func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error) {
 	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds WHERE source_id = $1 ORDER BY id`, sourceID)
 }
 
-// FeedsDue implements crawl.Store. Each state is its own index range, so
-// the choice costs a few index seeks however many feeds there are. It
-// checks out what it returns (see checkouts). The due conditions are repeated
-// outside the union: PostgreSQL re-checks only the locking level's
-// conditions on a row another worker changed meanwhile (one that finished
-// it), not the subqueries'. (As a CASE, which no planner turns into an
-// index scan: SQLite would otherwise scan every active feed for the OR.)
+// FeedsDue lists feeds to read: active feeds whose NextDue is not after now,
+// errored ones last tried before errorBefore, disallowed ones last tried
+// before disallowedBefore; the longest overdue first, at most limit. Each
+// state is its own index range, so the choice costs a few index seeks
+// however many feeds there are. It checks out what it returns (see
+// checkouts). The due conditions are repeated outside the union: PostgreSQL
+// re-checks only the locking level's conditions on a row another worker
+// changed meanwhile (one that finished it), not the subqueries'. (As a CASE,
+// which no planner turns into an index scan: SQLite would otherwise scan
+// every active feed for the OR.)
 func (d *DB) FeedsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error) {
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, "")
 }
 
-// PollsDue implements crawl.Store: FeedsDue without the feeds never tried,
-// whose first read belongs to their source's discovery.
+// PollsDue is FeedsDue without the feeds never tried, whose first read
+// belongs to their source's discovery.
 func (d *DB) PollsDue(ctx context.Context, now, errorBefore, disallowedBefore time.Time, limit int) ([]Feed, error) {
 	return d.feedsDue(ctx, now, errorBefore, disallowedBefore, limit, " AND checked <> 0")
 }
@@ -128,7 +132,8 @@ func overdueBy(f Feed, now, errorBefore, disallowedBefore time.Time) int64 {
 	return ts(disallowedBefore) - ts(f.Checked)
 }
 
-// FeedHistories implements crawl.Store.
+// FeedHistories lists the History of every active feed, for the
+// schedule's calibration.
 func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	var out []string
 	err := d.each(ctx, d.r, `SELECT history FROM feeds WHERE state = `+sqlFeedActive+``, nil, func(rows *sql.Rows) error {
@@ -143,10 +148,11 @@ func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
-// CataloguesDue implements crawl.Store, checking out what it returns: the
-// feed's checkout is renewed by every page the walk stores and released when
-// the walk ends (see updateFeed), so one worker walks a catalogue at a time
-// and a poll of the same feed never writes over the walk's progress.
+// CataloguesDue lists active feeds whose catalogue walk is not done (and not
+// waiting for a retry past now), checking out what it returns: the feed's
+// checkout is renewed by every page the walk stores and released when the
+// walk ends (see updateFeed), so one worker walks a catalogue at a time and
+// a poll of the same feed never writes over the walk's progress.
 func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Feed, error) {
 	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE catalogue IN `+sqlCatalogueUnfinished+` AND state = `+sqlFeedActive+`
 		AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id LIMIT $4`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, limit, ts(now))
@@ -172,9 +178,10 @@ func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]Feed, 
 	return out, err
 }
 
-// MoveFeed implements crawl.Store. A feed already held at the new URL
-// (the site's homepage named both) keeps it; this one then stays where it
-// was.
+// MoveFeed records that feed id lives at url now (it moved for good: a 301
+// or 308); its old URL stays as an alias, so that a page still naming it
+// finds the same record. A feed already held at the new URL (the site's
+// homepage named both) keeps it; this one then stays where it was.
 func (d *DB) MoveFeed(ctx context.Context, id int64, url string) error {
 	return d.tx(ctx, func(tx conn) error {
 		var old string

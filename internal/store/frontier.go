@@ -49,7 +49,11 @@ func notWaiting(before string) string {
 	return `NOT EXISTS (SELECT 1 FROM site_waits w WHERE w.site = s.site AND w.next >= ` + before + `)`
 }
 
-// DueSites implements crawl.Store.
+// DueSites lists sources with work due (q.After excluded, in ID order)
+// whose site is neither checked out by another live worker nor finished in
+// q.Round. Due work is discovery, sitemap discovery, a feed never tried, a
+// catalogue walk not done, a sitemap to read and a page owed; feeds due for
+// a re-read are chosen apart (PollsDue).
 func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, error) {
 	if q.Round == "" {
 		return nil, errors.New("due sites: no round")
@@ -69,7 +73,8 @@ func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, e
 	return out, nil
 }
 
-// DueSitesHeld implements crawl.Store.
+// DueSitesHeld counts sites with work due that other live workers have
+// checked out (and not finished in q.Round).
 func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	owner, now, _ := d.checkouts.stamp()
 	var n int
@@ -83,7 +88,7 @@ func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	return n, nil
 }
 
-// CountDueSites implements crawl.Store.
+// CountDueSites counts the sites with work due, whoever holds them.
 func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$1", "$2")+` AND `+notWaiting("$3"),
@@ -94,7 +99,10 @@ func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	return n, nil
 }
 
-// CheckOutSites implements crawl.Store.
+// CheckOutSites checks out to this worker those of sites that are free
+// (not checked out by another live worker, not finished in round) and
+// returns them; a checkout lasts as long as the item checkouts and is
+// renewed with them.
 func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
 	owner, now, until := d.checkouts.stamp()
 	var out []string
@@ -119,7 +127,8 @@ func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([
 	return out, err
 }
 
-// CheckInSite implements crawl.Store.
+// CheckInSite gives a checked-out site back: finished in round, or, with
+// round "", unfinished (any worker may take it up at once).
 func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	owner, _, _ := d.checkouts.stamp()
 	return d.tx(ctx, func(tx conn) error {
@@ -132,7 +141,7 @@ func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	})
 }
 
-// SiteSources implements crawl.Store.
+// SiteSources lists the site's sources that are not paused, by ID.
 func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 	out, err := d.sources(ctx, d.r, `SELECT `+sourceCols+` FROM sources WHERE site = $1 AND paused = 0 ORDER BY id`, site)
 	if err != nil {
@@ -141,7 +150,10 @@ func (d *DB) SiteSources(ctx context.Context, site string) ([]Source, error) {
 	return out, nil
 }
 
-// CheckOutSource implements crawl.Store.
+// CheckOutSource checks out one source (for its discovery or sitemap
+// discovery) unless another worker holds it or it is paused;
+// MarkDiscovered, PostponeDiscovery, MarkSitemapsChecked and
+// PostponeSitemaps release it.
 func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error) {
 	out, err := d.checkOutSources(ctx, `SELECT id FROM sources WHERE id = $4 AND paused = 0 AND `+notCheckedOut, id)
 	if err != nil {
@@ -153,21 +165,23 @@ func (d *DB) CheckOutSource(ctx context.Context, id int64) (Source, bool, error)
 	return out[0], true, nil
 }
 
-// FeedsToRead implements crawl.Store.
+// FeedsToRead lists and checks out a source's active feeds never tried,
+// and those whose last read failed with a fault that says "try later" once
+// their retry is due at now.
 func (d *DB) FeedsToRead(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
 	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND state = `+sqlFeedActive+` AND (checked = 0 OR attempts > 0)
 		AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`, func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
-// SourceCataloguesDue implements crawl.Store.
+// SourceCataloguesDue is CataloguesDue for one source.
 func (d *DB) SourceCataloguesDue(ctx context.Context, sourceID int64, now time.Time) ([]Feed, error) {
 	return d.checkOutFeeds(ctx, `SELECT id FROM feeds WHERE source_id = $4 AND catalogue IN `+sqlCatalogueUnfinished+`
 		AND state = `+sqlFeedActive+` AND last_read <> 0 AND retry_at <= $5 AND `+notCheckedOut+notPaused+` ORDER BY id`,
 		func(a, b Feed) int { return cmp.Compare(a.ID, b.ID) }, sourceID, ts(now))
 }
 
-// SourceSitemapsDue implements crawl.Store: the source's sitemaps not read
-// for SITEMAP_INTERVAL, and those of its index children whose retry is due;
+// SourceSitemapsDue is SitemapsDue for one source: its sitemaps not read for
+// SITEMAP_INTERVAL, and those of its index children whose retry is due;
 // never one recorded as skipped.
 func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before time.Time) ([]Sitemap, error) {
 	out, err := d.checkOutSitemaps(ctx, `SELECT id FROM sitemaps WHERE source_id = $4
@@ -179,8 +193,9 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 	return out, nil
 }
 
-// SiteRetryAt implements crawl.Store: the least of the retry times after
-// now of the site's (unpaused) sources' items that wait for one.
+// SiteRetryAt is the soonest retry after now that the site's items wait for
+// (a page, a feed, a catalogue page, a sitemap, a discovery), of its sources
+// not paused, and false when none waits.
 func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64
 	err := d.lookup.QueryRowContext(ctx, `SELECT MIN(t) FROM (
