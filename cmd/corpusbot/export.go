@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/corpusout"
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/safefile"
 	"corpus.blog/corpusbot/internal/sitemap"
@@ -172,13 +171,13 @@ func export(env environment, args []string) error {
 	out := bufio.NewWriterSize(dest, 64<<10)
 	switch {
 	case *sources:
-		err = exportSources(ctx, st, newLineEncoder(out))
+		err = exportSources(ctx, st.DB, newLineEncoder(out))
 	case *format == formatParquet:
-		err = exportParquet(ctx, st, out)
+		err = exportParquet(ctx, st.DB, out)
 	case *withText:
-		err = exportPostLines(ctx, st, corpusout.NewJSONLines(out))
+		err = exportPostLines(ctx, st.DB, corpusout.NewJSONLines(out))
 	default:
-		err = exportPostLines(ctx, st, corpusout.NewContractLines(out))
+		err = exportPostLines(ctx, st.DB, corpusout.NewContractLines(out))
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -244,7 +243,7 @@ type postWriter interface {
 
 // exportPostLines writes every post, one at a time as the store reads
 // them; w decides which of its fields it writes.
-func exportPostLines(ctx context.Context, st crawl.Store, w postWriter) error {
+func exportPostLines(ctx context.Context, st *store.DB, w postWriter) error {
 	urls, err := sourceURLs(ctx, st)
 	if err != nil {
 		return err
@@ -257,7 +256,7 @@ func exportPostLines(ctx context.Context, st crawl.Store, w postWriter) error {
 	})
 }
 
-func exportParquet(ctx context.Context, st crawl.Store, out io.Writer) error {
+func exportParquet(ctx context.Context, st *store.DB, out io.Writer) error {
 	pw, err := corpusout.NewParquet(out)
 	if err != nil {
 		return err
@@ -278,7 +277,7 @@ func outPost(p store.Post, sourceURL string) corpusout.Post {
 
 // sourceURLs maps every source's ID to its URL: small beside the posts,
 // and read before them so that no store read is open inside another.
-func sourceURLs(ctx context.Context, st crawl.Store) (map[int64]string, error) {
+func sourceURLs(ctx context.Context, st *store.DB) (map[int64]string, error) {
 	urls := map[int64]string{}
 	if err := st.EachSource(ctx, func(s store.Source) error { urls[s.ID] = s.URL; return nil }); err != nil {
 		return nil, err
@@ -286,14 +285,9 @@ func sourceURLs(ctx context.Context, st crawl.Store) (map[int64]string, error) {
 	return urls, nil
 }
 
-// sourcesStore is the store as the sources export reads it: the crawler's
-// records and the public site's source states.
-type sourcesStore interface {
-	crawl.Store
-	SiteData() *store.SiteData
-}
-
-func exportSources(ctx context.Context, st sourcesStore, enc *json.Encoder) error {
+// exportSources writes a line for every source: its records and its state
+// on the public site.
+func exportSources(ctx context.Context, st *store.DB, enc *json.Encoder) error {
 	var srcs []store.Source
 	if err := st.EachSource(ctx, func(s store.Source) error { srcs = append(srcs, s); return nil }); err != nil {
 		return err
@@ -343,7 +337,7 @@ func exportSources(ctx context.Context, st sourcesStore, enc *json.Encoder) erro
 }
 
 // countSkipped adds to line what m and the sitemaps below it skipped.
-func countSkipped(ctx context.Context, st crawl.Store, m store.Sitemap, depth int, line *sourceLine) error {
+func countSkipped(ctx context.Context, st *store.DB, m store.Sitemap, depth int, line *sourceLine) error {
 	line.Skipped.Pages += m.SkippedPages
 	line.Skipped.Taxonomies += m.SkippedTaxonomies
 	line.Skipped.Authors += m.SkippedAuthors

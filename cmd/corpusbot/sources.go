@@ -8,7 +8,6 @@ import (
 	"os"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/sourcelist"
 	"corpus.blog/corpusbot/internal/store"
@@ -71,7 +70,7 @@ func sourcesAdd(env environment, args []string) error {
 	}
 	defer st.Close()
 	for _, u := range urls {
-		src, isNew, err := addSource(ctx, st, u)
+		src, isNew, err := addSource(ctx, st.DB, u)
 		if err != nil {
 			return err
 		}
@@ -103,7 +102,7 @@ func warnGuarded(env environment, allowPrivate bool, u string) {
 	}
 }
 
-func addSource(ctx context.Context, st crawl.Store, u string) (store.Source, bool, error) {
+func addSource(ctx context.Context, st *store.DB, u string) (store.Source, bool, error) {
 	src, isNew, err := st.AddSource(ctx, u, time.Now())
 	if err != nil {
 		return src, false, fmt.Errorf("add %s: %w", u, err)
@@ -158,7 +157,7 @@ func sourcesAddFile(env environment, path, configPath string, fs *flags) error {
 			continue
 		}
 		u := listedURL(e.URL)
-		src, isNew, err := addSource(ctx, st, u)
+		src, isNew, err := addSource(ctx, st.DB, u)
 		if err != nil {
 			return err
 		}

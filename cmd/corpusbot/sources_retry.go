@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -10,11 +9,6 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
-
-// siteRetrier is the store's RetrySite, which both backends have.
-type siteRetrier interface {
-	RetrySite(ctx context.Context, site string) (store.SiteRetryCleared, error)
-}
 
 func sourcesRetry(env environment, args []string) error {
 	fs := newFlags("sources retry", "sources retry [--db PATH] SITE\n\n"+
@@ -53,11 +47,7 @@ func sourcesRetry(env environment, args []string) error {
 		return err
 	}
 	defer db.Close()
-	r, ok := db.Store.(siteRetrier)
-	if !ok {
-		return fmt.Errorf("the store %T cannot clear a site's back-off", db.Store)
-	}
-	c, err := r.RetrySite(ctx, site)
+	c, err := db.RetrySite(ctx, site)
 	if errors.Is(err, model.ErrNotFound) {
 		return fmt.Errorf("no source of %s", site)
 	}

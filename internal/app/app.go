@@ -32,23 +32,11 @@ import (
 	"corpus.blog/corpusbot/internal/web"
 )
 
-// Store is a database as the wiring uses it: the crawler's store, WebSub's
-// subscriptions and the public site's questions, on either backend.
-type Store interface {
-	crawl.Store
-	store.Push
-	fetch.Waits
-	SiteData() *store.SiteData
-	Deliveries(ctx context.Context) (pushed, polled, both int, err error)
-	Ping(ctx context.Context) error
-	Gauges(ctx context.Context, now time.Time) (posts, due map[string]int64, err error)
-	SiteDelivery(ctx context.Context, site string) (map[int64]string, error)
-}
-
-// DB is an open database and what its backend adds to the fetcher: on
-// PostgreSQL, the site leases and robots.txt cache every worker shares.
+// DB is an open database, on either backend, and what its backend adds to
+// the fetcher: on PostgreSQL, the site leases and robots.txt cache every
+// worker shares.
 type DB struct {
-	Store
+	*store.DB
 	pg *postgres.DB
 }
 
@@ -61,13 +49,13 @@ func OpenStore(ctx context.Context, s config.Settings) (*DB, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &DB{Store: db, pg: db}, nil
+		return &DB{DB: db.DB, pg: db}, nil
 	}
 	db, err := sqlite.Open(ctx, s.DB)
 	if err != nil {
 		return nil, err
 	}
-	return &DB{Store: db}, nil
+	return &DB{DB: db.DB}, nil
 }
 
 // Network replaces the fetcher's way to the internet (the offline demo's
@@ -118,8 +106,8 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	if clock == nil {
 		clock = fetch.RealClock{}
 	}
-	c := &crawl.Crawler{Store: db.Store, Clock: clock, Settings: o.Settings, Log: o.Log,
-		CallbackBase: o.Settings.PublicURL, Push: db.Store, Concurrency: o.Concurrency}
+	c := &crawl.Crawler{Store: db.DB, Clock: clock, Settings: o.Settings, Log: o.Log,
+		CallbackBase: o.Settings.PublicURL, Push: db.DB, Concurrency: o.Concurrency}
 	observe := func(r fetch.Record) {
 		if o.Observe != nil {
 			o.Observe(r)
@@ -138,8 +126,8 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		GuessTTL: o.Settings.RobotsGuessTTL, Agent: o.Settings.ProductToken()}
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
-		Refusals: store.NewRefusals(db.Store, o.Log), Robots: store.NewRobotsCache(db.Store, robotsOpts),
-		OptedOut: optedOut(db.Store, o.Log), Waits: db.Store, SlowAfter: o.SlowAfter,
+		Refusals: store.NewRefusals(db.DB, o.Log), Robots: store.NewRobotsCache(db.DB, robotsOpts),
+		OptedOut: optedOut(db.DB, o.Log), Waits: db.DB, SlowAfter: o.SlowAfter,
 		Resolver: o.Network.Resolver, Dial: o.Network.Dial, Proxy: o.Network.Proxy, TLS: o.Network.TLS,
 	}
 	if db.pg != nil {
@@ -211,9 +199,6 @@ func warcPrefix() string {
 	return prefix + "-" + strconv.Itoa(os.Getpid())
 }
 
-// writeTimed is a store that reports the time of its writes (*store.DB).
-type writeTimed interface{ SetWriteObserver(store.WriteObserver) }
-
 // meterCrawl has the crawler and the store report what they do to m (sites
 // in flight, rounds, retries, store write latency) and starts their label
 // sets at zero; the fetcher's records reach m through Observe. Nothing
@@ -224,10 +209,8 @@ func meterCrawl(c *crawl.Crawler, db *DB, m *metrics.Metrics) {
 	}
 	c.Meter = m
 	m.KnownRetryKinds(crawl.RetryKinds()...)
-	if w, ok := db.Store.(writeTimed); ok {
-		m.KnownStoreOps(store.WriteOps()...)
-		w.SetWriteObserver(m.ObserveStoreWrite)
-	}
+	m.KnownStoreOps(store.WriteOps()...)
+	db.SetWriteObserver(m.ObserveStoreWrite)
 }
 
 // Close stores the request log's last records, lets the fetcher's idle
@@ -254,14 +237,14 @@ func (c *Crawl) SiteOptions(s config.Settings) web.Options {
 		Data: c.DB.SiteData(), Settings: s, Resolver: net.DefaultResolver,
 		ClaimFetcher: crawl.ClaimFiles{Fetcher: c.Fetcher, Max: web.MaxClaimFile},
 		PublicURL:    s.PublicURL,
-		WebSub:       c.Crawler, IndexNow: c.DB.Store, IndexNowFetcher: crawl.IndexNowKeys{Fetcher: c.Fetcher},
-		Deliveries: c.DB.Store,
+		WebSub:       c.Crawler, IndexNow: c.DB.DB, IndexNowFetcher: crawl.IndexNowKeys{Fetcher: c.Fetcher},
+		Deliveries: c.DB.DB,
 	}
 }
 
 // optedOut is the fetcher's opt-out check over the store. It fails closed:
 // when the store cannot say, nothing is sent.
-func optedOut(st crawl.Store, log *slog.Logger) func(context.Context, string) bool {
+func optedOut(st *store.DB, log *slog.Logger) func(context.Context, string) bool {
 	return func(ctx context.Context, site string) bool {
 		out, err := st.OptedOut(ctx, site)
 		if err != nil {

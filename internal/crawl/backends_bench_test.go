@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/postgres/pgtest"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -23,28 +23,28 @@ import (
 //	go test -run '^$' -bench CrawlBackends ./internal/crawl
 func BenchmarkCrawlBackends(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) {
-		benchCrawl(b, func(b *testing.B) crawl.Store {
+		benchCrawl(b, func(b *testing.B) *store.DB {
 			db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "crawl.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { db.Close() })
-			return db
+			return db.DB
 		})
 	})
 	b.Run("postgres", func(b *testing.B) {
-		benchCrawl(b, func(b *testing.B) crawl.Store {
+		benchCrawl(b, func(b *testing.B) *store.DB {
 			db, err := postgres.Open(context.Background(), pgtest.DSN(b))
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { db.Close() })
-			return db
+			return db.DB
 		})
 	})
 }
 
-func benchCrawl(b *testing.B, newStore func(*testing.B) crawl.Store) {
+func benchCrawl(b *testing.B, newStore func(*testing.B) *store.DB) {
 	const sites, pages, perPage = 20, 3, 8
 	ctx := context.Background()
 	var day1, day2 time.Duration

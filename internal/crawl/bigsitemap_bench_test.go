@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/memtest"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
@@ -98,38 +97,6 @@ func otherWrites(tb testing.TB, w *world) (stop func() (n int, longest time.Dura
 	}
 }
 
-// meetingStore makes the first two whole-read ingests (IngestSitemap) wait
-// for each other, up to a minute, so that they reach the store's writer
-// together and, with other writes keeping it contended, share its next
-// group commit: what issue 31 saw, and what timing alone makes only now
-// and then (each read's last entries are classified at its own pace). A
-// crawler that streams its entries to the store makes no such call.
-type meetingStore struct {
-	crawl.Store
-	arrived *sync.WaitGroup
-	both    chan struct{}
-}
-
-func meetTwo(s crawl.Store) meetingStore {
-	m := meetingStore{Store: s, arrived: &sync.WaitGroup{}, both: make(chan struct{})}
-	m.arrived.Add(2)
-	go func() { m.arrived.Wait(); close(m.both) }()
-	return m
-}
-
-func (m meetingStore) IngestSitemap(ctx context.Context, sm store.Sitemap, now time.Time, urls []store.SitemapURL, whole bool) (store.Diff, error) {
-	select {
-	case <-m.both:
-	default:
-		m.arrived.Done()
-		select {
-		case <-m.both:
-		case <-time.After(time.Minute):
-		}
-	}
-	return m.Store.IngestSitemap(ctx, sm, now, urls, whole)
-}
-
 // readTogether reads every sitemap at once, each on its own goroutine, as a
 // run's frontier does for sites in flight.
 func readTogether(tb testing.TB, w *world, sms []store.Sitemap) {
@@ -150,8 +117,7 @@ func readTogether(tb testing.TB, w *world, sms []store.Sitemap) {
 // BenchmarkTwoBigSitemaps is issue 31's item 7: two sitemaps of 38,000
 // URLs of 1.3 KB (49.3 MiB each, generated as they are served) read at
 // once by the crawler, their bodies ending together, while other writes
-// go on beside them, into a fresh SQLite store (meetingStore makes a
-// crawler that hands each read over whole hand both over together). Each op is a first read of
+// go on beside them, into a fresh SQLite store. Each op is a first read of
 // both, every URL new. peak-rss-MiB is the whole process's peak resident
 // set during the op (memtest.PeakRSS), the simulated sites and SQLite's
 // page cache included; peak-heap-MiB how far Go's heap rose (the entries
@@ -167,7 +133,6 @@ func BenchmarkTwoBigSitemaps(b *testing.B) {
 		b.StopTimer()
 		w := sitemapWorld(b)
 		gens, sms := bigSitemapSites(b, w, 2, entries, urlBytes)
-		w.c.Store = meetTwo(w.db)
 		stop := otherWrites(b, w)
 		watch := watchSlowOp("TwoBigSitemaps", 30*time.Second)
 		b.StartTimer()

@@ -30,7 +30,7 @@ type Fetcher interface {
 // Crawler holds what every job needs. Its zero value is not usable; fill
 // every field but Log and Concurrency.
 type Crawler struct {
-	Store    Store
+	Store    *store.DB
 	Fetcher  Fetcher
 	Clock    fetch.Clock
 	Settings config.Settings
@@ -58,6 +58,12 @@ type Crawler struct {
 	cadence      time.Duration            // Loop's: a round's summary names the next one
 
 	requests requestLog // Observe's records on their way to the store (requestlog.go)
+	// requestStore, when set, stores the request log instead of Store
+	// (the request log's tests: a disk that hangs, is slow or fails).
+	requestStore requestLogStore
+	// checkouts, when set, checks sites out instead of Store (a test's
+	// checkouts that take a while on the clock).
+	checkouts siteCheckouts
 
 	schedMu    sync.Mutex
 	sched      schedule.Strategy // nil: the fixed rotation; set by calibrate
@@ -80,13 +86,37 @@ func (c *Crawler) Observe(rec fetch.Record) {
 			}
 		}
 	}
-	if c.requests.add(c.Store, c.log(), rec) {
+	if c.requests.add(c.requestSink(), c.log(), rec) {
 		return
 	}
 	// After Close: stored at once.
-	if err := c.Store.LogRequests(context.Background(), []fetch.Record{rec}); err != nil {
+	if err := c.requestSink().LogRequests(context.Background(), []fetch.Record{rec}); err != nil {
 		c.log().Warn("request log write failed", "url", rec.URL, "err", err)
 	}
+}
+
+// requestSink is where the request log is stored: Store, unless a test
+// set requestStore.
+func (c *Crawler) requestSink() requestLogStore {
+	if c.requestStore != nil {
+		return c.requestStore
+	}
+	return c.Store
+}
+
+// siteCheckouts is what the frontier's checkouts of sites ask of the
+// store (frontier.go).
+type siteCheckouts interface {
+	CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error)
+}
+
+// checkoutStore checks the frontier's sites out: Store, unless a test set
+// checkouts.
+func (c *Crawler) checkoutStore() siteCheckouts {
+	if c.checkouts != nil {
+		return c.checkouts
+	}
+	return c.Store
 }
 
 // log is c.Log under the project's one policy for a missing logger. A

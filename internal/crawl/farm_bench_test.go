@@ -64,7 +64,7 @@ func newFarmWorld(b *testing.B, fc farm.Config, sites int, host func(int) string
 	b.Cleanup(func() { db.Close() })
 	w.db = db
 	db.SetCommitClock(w.clock)
-	w.c = scaleCrawler(b, w.s, db, w.web, w.clock, w.observe)
+	w.c = scaleCrawler(b, w.s, db.DB, w.web, w.clock, w.observe)
 	if err := bulkSources(ctx, db, sites, host, farmStart); err != nil {
 		b.Fatal(err)
 	}

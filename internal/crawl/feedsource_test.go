@@ -22,7 +22,7 @@ func rssWithLink(link, post string) string {
 }
 
 // sourcesNow lists the stored sources.
-func sourcesNow(t *testing.T, db crawl.Store) []store.Source {
+func sourcesNow(t *testing.T, db *store.DB) []store.Source {
 	t.Helper()
 	var out []store.Source
 	if err := db.EachSource(context.Background(), func(s store.Source) error { out = append(out, s); return nil }); err != nil {

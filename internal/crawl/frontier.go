@@ -472,7 +472,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 			}
 		}
 		cs.later = still
-		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
 		if err != nil {
 			return out, err
 		}
@@ -488,7 +488,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 			}
 			cs.offered++
 		}
-		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
 		if err != nil {
 			return out, err
 		}
@@ -528,7 +528,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 				break
 			}
 		}
-		got, err := cs.c.Store.CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
 		if err != nil {
 			return out, err
 		}

@@ -10,6 +10,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // siteSpans is, per site, the time from its first request's start to its
@@ -75,10 +76,11 @@ func TestFrontierTakesTheBusiestSiteTime(t *testing.T) {
 	}
 }
 
-// slowCheckouts is a store whose site checkouts take a while on the clock,
-// as a checkout waiting for its commit does, and that counts them.
+// slowCheckouts checks the frontier's sites out of db (crawl.SetCheckouts),
+// each checkout taking a while on the clock as one waiting for its commit
+// does, and counts them.
 type slowCheckouts struct {
-	crawl.Store
+	db           *store.DB
 	clock        *simweb.EventClock
 	mu           sync.Mutex
 	calls, sites int
@@ -88,7 +90,7 @@ func (s *slowCheckouts) CheckOutSites(ctx context.Context, round string, sites [
 	if err := s.clock.Sleep(ctx, 200*time.Millisecond); err != nil {
 		return nil, err
 	}
-	got, err := s.Store.CheckOutSites(ctx, round, sites)
+	got, err := s.db.CheckOutSites(ctx, round, sites)
 	s.mu.Lock()
 	s.calls++
 	s.sites += len(got)
@@ -104,8 +106,8 @@ func TestFrontierRefillsFreedSlotsTogether(t *testing.T) {
 	const sites, concurrency = 48, 8
 	w, clock := newEventWorld(t, func(s *config.Settings) { s.Concurrency = concurrency })
 	w.c.Concurrency = concurrency
-	store := &slowCheckouts{Store: w.c.Store, clock: clock}
-	w.c.Store = store
+	checkouts := &slowCheckouts{db: w.c.Store, clock: clock}
+	crawl.SetCheckouts(w.c, checkouts)
 	blogFarm(w.web, sites, 1, 1) // the same short visit to every site
 	ctx := context.Background()
 	for s := range sites {
@@ -117,14 +119,14 @@ func TestFrontierRefillsFreedSlotsTogether(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.clean()
-	store.mu.Lock()
-	defer store.mu.Unlock()
-	t.Logf("%d sites checked out in %d checkouts", store.sites, store.calls)
-	if store.sites != sites {
-		t.Fatalf("%d sites checked out, want %d", store.sites, sites)
+	checkouts.mu.Lock()
+	defer checkouts.mu.Unlock()
+	t.Logf("%d sites checked out in %d checkouts", checkouts.sites, checkouts.calls)
+	if checkouts.sites != sites {
+		t.Fatalf("%d sites checked out, want %d", checkouts.sites, sites)
 	}
-	if store.calls > sites/2 {
-		t.Errorf("%d checkouts for %d sites at %d at once: freed slots refilled one at a time", store.calls, sites, concurrency)
+	if checkouts.calls > sites/2 {
+		t.Errorf("%d checkouts for %d sites at %d at once: freed slots refilled one at a time", checkouts.calls, sites, concurrency)
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
@@ -103,7 +102,7 @@ type skips struct{ entries, sitemaps [4]int }
 
 // sourceSkips totals the skip counts of all a source's sitemaps, index
 // children included, and returns the sitemaps by path.
-func sourceSkips(t *testing.T, db crawl.Store, host string) (skips, map[string]store.Sitemap) {
+func sourceSkips(t *testing.T, db *store.DB, host string) (skips, map[string]store.Sitemap) {
 	t.Helper()
 	ctx := context.Background()
 	src, _, err := db.AddSource(ctx, "http://"+host+"/", start)

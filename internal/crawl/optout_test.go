@@ -10,7 +10,6 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/internal/store/sqlite"
 )
 
 // The opt-out form's promise, end to end: once PauseSite returns, the
@@ -35,7 +34,7 @@ func TestOptOutMidCrawl(t *testing.T) {
 		<-release
 		page.ServeHTTP(rw, r)
 	}))
-	data := w.db.(*sqlite.DB).SiteData()
+	data := w.db.SiteData()
 	done := make(chan error, 1)
 	go func() { done <- w.c.Once(ctx) }()
 	select {

@@ -2,7 +2,6 @@ package crawl_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -30,12 +29,12 @@ type pushWorld struct {
 func newPushWorld(t *testing.T) *pushWorld {
 	t.Helper()
 	w := newWorld(t, "")
-	pw := &pushWorld{world: w, push: w.db.(store.Push), hub: newTestHub(t)}
+	pw := &pushWorld{world: w, push: w.db, hub: newTestHub(t)}
 	w.c.Push = pw.push
 	srv, err := web.New(web.Options{
-		Data: w.db.(interface{ SiteData() *store.SiteData }).SiteData(), Settings: w.s, WebSub: w.c, Now: w.clock.Now, Log: discard,
+		Data: w.db.SiteData(), Settings: w.s, WebSub: w.c, Now: w.clock.Now, Log: discard,
 		FormLimit: web.RateLimit{Burst: 1000, Every: time.Millisecond},
-		IndexNow:  w.db.(web.IndexNowData), IndexNowFetcher: crawl.IndexNowKeys{Fetcher: w.c.Fetcher},
+		IndexNow:  w.db, IndexNowFetcher: crawl.IndexNowKeys{Fetcher: w.c.Fetcher},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -206,7 +205,7 @@ func TestWebSub(t *testing.T) {
 	}
 
 	// Pause: the subscription is ended with the hub, deliveries answered 410.
-	if _, err := pw.db.(interface{ Writer() *sql.DB }).Writer().ExecContext(ctx, `UPDATE sources SET paused = 1`); err != nil {
+	if _, err := pw.db.Writer().ExecContext(ctx, `UPDATE sources SET paused = 1`); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pw.c.PushSubscriptions(ctx, 10); err != nil {

@@ -30,19 +30,19 @@ func BenchmarkRequestLog(b *testing.B) {
 	ctx := context.Background()
 	paths := []struct {
 		name    string
-		observe func(c *crawl.Crawler, db crawl.Store, rec fetch.Record) error
+		observe func(c *crawl.Crawler, db *store.DB, rec fetch.Record) error
 	}{
-		{"one-tx-per-record", func(c *crawl.Crawler, db crawl.Store, rec fetch.Record) error {
+		{"one-tx-per-record", func(c *crawl.Crawler, db *store.DB, rec fetch.Record) error {
 			return db.LogRequests(ctx, []fetch.Record{rec}) // what Observe did
 		}},
-		{"Observe-batched", func(c *crawl.Crawler, db crawl.Store, rec fetch.Record) error {
+		{"Observe-batched", func(c *crawl.Crawler, db *store.DB, rec fetch.Record) error {
 			c.Observe(rec)
 			return nil
 		}},
 	}
 	for _, st := range []struct {
 		name string
-		open func(b *testing.B) crawl.Store
+		open func(b *testing.B) *store.DB
 	}{{"tx-per-write", openTxPerWrite}, {"group-commit", openSQLite}} {
 		b.Run(st.name, func(b *testing.B) {
 			db := st.open(b)
@@ -82,19 +82,19 @@ func requestRecord(i int64) fetch.Record {
 		Outcome: fetch.OutcomeFetched}
 }
 
-func openSQLite(b *testing.B) crawl.Store {
+func openSQLite(b *testing.B) *store.DB {
 	db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "log.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { db.Close() })
-	return db
+	return db.DB
 }
 
 // openTxPerWrite is the SQLite store as it was before group commit: the
 // file sqlite.Open made, its pools opened as sqlite.Open opens them, and
 // every write a transaction of its own.
-func openTxPerWrite(b *testing.B) crawl.Store {
+func openTxPerWrite(b *testing.B) *store.DB {
 	path := filepath.Join(b.TempDir(), "log.db")
 	made, err := sqlite.Open(context.Background(), path)
 	if err != nil {

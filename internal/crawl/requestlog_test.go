@@ -17,7 +17,6 @@ import (
 // logStore is a store whose request log is a slice, and whose LogRequests
 // waits while gate is open (a slow disk) and fails with err.
 type logStore struct {
-	Store   // nil: only LogRequests is called
 	mu      sync.Mutex
 	batches [][]fetch.Record
 	gate    chan struct{}
@@ -57,10 +56,10 @@ func rec(i int) fetch.Record {
 	return fetch.Record{Site: "a.example", URL: fmt.Sprintf("https://a.example/%d", i), Purpose: fetch.PurposePage, Status: 200}
 }
 
-func logCrawler(st Store) (*Crawler, *bytes.Buffer) {
+func logCrawler(st *logStore) (*Crawler, *bytes.Buffer) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&safeWriter{w: &buf}, nil))
-	return &Crawler{Store: st, Log: log}, &buf
+	return &Crawler{requestStore: st, Log: log}, &buf
 }
 
 type safeWriter struct {

@@ -73,7 +73,7 @@ func rusage() usage {
 
 // scaleCrawler is the crawler of `corpusbot run` over db and web, on clock,
 // with observe (may be nil) seeing every record before the crawler does.
-func scaleCrawler(tb testing.TB, s config.Settings, db crawl.Store, web *simweb.Web, clock fetch.Clock, observe func(fetch.Record)) *crawl.Crawler {
+func scaleCrawler(tb testing.TB, s config.Settings, db *store.DB, web *simweb.Web, clock fetch.Clock, observe func(fetch.Record)) *crawl.Crawler {
 	tb.Helper()
 	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
 	f, err := fetch.New(fetch.Options{

@@ -36,7 +36,7 @@ type world struct {
 	t     testing.TB
 	web   *simweb.Web
 	clock *simweb.Clock
-	db    crawl.Store
+	db    *store.DB
 	c     *crawl.Crawler
 	s     config.Settings
 	mu    sync.Mutex
@@ -76,7 +76,7 @@ func newWorldWith(t testing.TB, dbPath string, wall bool, tweak func(*config.Set
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	w.wire(db, clock)
+	w.wire(db.DB, clock)
 	return w
 }
 
@@ -98,12 +98,12 @@ func newEventWorld(t testing.TB, tweak func(*config.Settings)) (*world, *simweb.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	w.wire(db, clock)
+	w.wire(db.DB, clock)
 	return w, clock
 }
 
 // newWorldOn is newWorld on simulated time over the given store.
-func newWorldOn(t testing.TB, db crawl.Store) *world {
+func newWorldOn(t testing.TB, db *store.DB) *world {
 	t.Helper()
 	w := &world{t: t, s: worldSettings(), clock: simweb.NewClock(start)}
 	w.web = simweb.New(simweb.WithClock(w.clock.Now))
@@ -122,7 +122,7 @@ func worldSettings() config.Settings {
 }
 
 // wire builds the crawler and its fetcher over db.
-func (w *world) wire(db crawl.Store, clock fetch.Clock) {
+func (w *world) wire(db *store.DB, clock fetch.Clock) {
 	t := w.t
 	w.db, w.fclock = db, clock
 	if w.timeouts == (fetch.Timeouts{}) {
@@ -140,7 +140,7 @@ func (w *world) wire(db crawl.Store, clock fetch.Clock) {
 }
 
 // fetchOptions are the fetcher's options over db, as the app wires them.
-func (w *world) fetchOptions(db crawl.Store, clock fetch.Clock) fetch.Options {
+func (w *world) fetchOptions(db *store.DB, clock fetch.Clock) fetch.Options {
 	fo := fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
 		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
@@ -157,9 +157,7 @@ func (w *world) fetchOptions(db crawl.Store, clock fetch.Clock) fetch.Options {
 		},
 		Timeouts:  w.timeouts,
 		SlowAfter: slowAfter(clock),
-	}
-	if waits, ok := db.(fetch.Waits); ok {
-		fo.Waits = waits // as the app wires it
+		Waits:     db, // as the app wires it
 	}
 	return fo
 }

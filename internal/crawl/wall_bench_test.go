@@ -124,7 +124,7 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 	defer db.Close()
 	s := config.Defaults()
 	s.FeedBudget = max(s.FeedBudget, sites)
-	c := scaleCrawler(b, s, db, web, fetch.RealClock{}, nil)
+	c := scaleCrawler(b, s, db.DB, web, fetch.RealClock{}, nil)
 	sitesAtOnce(c, atOnce)
 	for _, u := range pop.Homepages() {
 		if _, _, err := db.AddSource(ctx, u, time.Now()); err != nil {
@@ -150,7 +150,7 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 	floorSite, floor := politenessFloor(reqs, s, delays)
 	p.floor = floor
 	p.maxInFlight = concurrentSites(reqs)
-	p.left, err = sitesLeft(ctx, db, began)
+	p.left, err = sitesLeft(ctx, db.DB, began)
 	if err != nil {
 		b.Error(err)
 	}

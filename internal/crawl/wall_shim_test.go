@@ -23,6 +23,6 @@ func sitesAtOnce(c *crawl.Crawler, n int) { c.Concurrency = n }
 // sitesLeft counts the sites still owing first-pass work after a pass
 // begun at began: a sitemap never read counts, one read during the pass
 // does not.
-func sitesLeft(ctx context.Context, db crawl.Store, began time.Time) (int, error) {
+func sitesLeft(ctx context.Context, db *store.DB, began time.Time) (int, error) {
 	return db.CountDueSites(ctx, store.SiteQuery{Now: time.Now(), SitemapsBefore: began})
 }

@@ -15,6 +15,7 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // bot is the real crawler, wired as `corpusbot run` wires it (the one
@@ -25,7 +26,7 @@ type bot struct {
 	web   *simweb.Web
 	clock *simweb.Clock
 	db    *app.DB
-	st    crawl.Store
+	st    *store.DB
 	wired *app.Crawl
 	c     *crawl.Crawler
 	s     config.Settings
@@ -51,7 +52,7 @@ func newBot(ctx context.Context, pop *Population, dbPath string, log *slog.Logge
 		b.web.Close()
 		return nil, fmt.Errorf("demo database: %w", err)
 	}
-	b.db, b.st = db, db
+	b.db, b.st = db, db.DB
 	// One worker: the simulated clock is shared, and with several workers one
 	// site's pause would move time under another site's request, which the
 	// fetcher would then measure as a slow response and back off from. One

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
@@ -87,7 +86,7 @@ func findings(ctx context.Context, b *bot) (Findings, error) {
 	return f, nil
 }
 
-func sourceGap(ctx context.Context, st crawl.Store, src store.Source, states map[string]int, declined map[string]int, f *Findings) (Gap, error) {
+func sourceGap(ctx context.Context, st *store.DB, src store.Source, states map[string]int, declined map[string]int, f *Findings) (Gap, error) {
 	g := Gap{Source: src.URL}
 	u, err := url.Parse(src.URL)
 	if err != nil {

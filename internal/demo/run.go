@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
@@ -185,7 +184,7 @@ func notSent(recs []fetch.Record) map[string]int {
 	return m
 }
 
-func posts(ctx context.Context, st crawl.Store) (map[string]store.Post, error) {
+func posts(ctx context.Context, st *store.DB) (map[string]store.Post, error) {
 	m := map[string]store.Post{}
 	err := st.EachPost(ctx, func(p store.Post) error {
 		m[p.URL] = p

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/memtest"
 	"corpus.blog/corpusbot/internal/model"
@@ -87,7 +86,6 @@ func (pipeAddr) String() string  { return "pipe" }
 // refusal list outside the process: here nowhere, since every site is asked
 // once and nothing stored is read back. It only counts the writes.
 type keepNothing struct {
-	crawl.Store
 	robots, refusals atomic.Int64
 }
 
@@ -99,6 +97,10 @@ func (k *keepNothing) PutRobots(context.Context, store.RobotsRecord) error {
 	k.robots.Add(1)
 	return nil
 }
+
+// UpdateOriginStanding keeps nothing: the robots cache has no Agent, and
+// so records no origin's standing.
+func (*keepNothing) UpdateOriginStanding(context.Context, model.Origin) error { return nil }
 
 func (*keepNothing) Refusal(context.Context, string) (fetch.RefusalState, error) {
 	return fetch.RefusalState{}, nil

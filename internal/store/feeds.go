@@ -21,9 +21,10 @@ func scanFeed(sc interface{ Scan(...any) error }) (Feed, error) {
 	return f, err
 }
 
-// AddFeed implements crawl.Store. A feed URL a site names with user
-// information is stored without it, as a post's URL is (urlkey): the
-// fetcher sends none, and a stored URL is published.
+// AddFeed stores a feed unless its URL is known, and returns the stored one.
+// A feed URL a site names with user information is stored without it, as a
+// post's URL is (urlkey): the fetcher sends none, and a stored URL is
+// published.
 func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
 	f.URL = scrub(f.URL)
 	if f.State == "" {
@@ -54,7 +55,7 @@ func (d *DB) AddFeed(ctx context.Context, f Feed) (Feed, error) {
 	return out, err
 }
 
-// UpdateFeed implements crawl.Store.
+// UpdateFeed stores f's standing and progress.
 func (d *DB) UpdateFeed(ctx context.Context, f Feed) error {
 	return d.tx(ctx, func(tx conn) error { return d.updateFeed(ctx, tx, f) })
 }
@@ -72,7 +73,7 @@ func (d *DB) updateFeed(ctx context.Context, tx conn, f Feed) error {
 	return nil
 }
 
-// SourceFeeds implements crawl.Store.
+// SourceFeeds lists a source's feeds, by ID.
 func (d *DB) SourceFeeds(ctx context.Context, sourceID int64) ([]Feed, error) {
 	return d.feeds(ctx, d.r, `SELECT `+feedCols+` FROM feeds WHERE source_id = $1 ORDER BY id`, sourceID)
 }
@@ -110,7 +111,8 @@ func (d *DB) feedsDue(ctx context.Context, now, errorBefore, disallowedBefore ti
 	return out, nil
 }
 
-// FeedHistories implements crawl.Store.
+// FeedHistories lists the History of every active feed, for the
+// schedule's calibration.
 func (d *DB) FeedHistories(ctx context.Context) ([]string, error) {
 	var out []string
 	err := d.each(ctx, d.r, `SELECT history FROM feeds WHERE state = `+sqlFeedActive+``, nil, func(rows *sql.Rows) error {
@@ -141,9 +143,10 @@ func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]Feed, 
 	return out, err
 }
 
-// MoveFeed implements crawl.Store. A feed already held at the new URL
-// (the site's homepage named both) keeps it; this one then stays where it
-// was.
+// MoveFeed records that feed id lives at url now (it moved for good: a 301
+// or 308); its old URL stays as an alias, so that a page still naming it
+// finds the same record. A feed already held at the new URL (the site's
+// homepage named both) keeps it; this one then stays where it was.
 func (d *DB) MoveFeed(ctx context.Context, id int64, url string) error {
 	return d.tx(ctx, func(tx conn) error {
 		var old string

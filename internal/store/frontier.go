@@ -44,7 +44,11 @@ func notWaiting(before string) string {
 	return `NOT EXISTS (SELECT 1 FROM site_waits w WHERE w.site = s.site AND w.next >= ` + before + `)`
 }
 
-// DueSites implements crawl.Store.
+// DueSites lists sources with work due (q.After excluded, in ID order)
+// whose site is neither checked out by another live worker nor finished in
+// q.Round. Due work is discovery, sitemap discovery, a feed never tried, a
+// catalogue walk not done, a sitemap to read and a page owed; feeds due for
+// a re-read are chosen apart (PollsDue).
 func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, error) {
 	if q.Round == "" {
 		return nil, errors.New("due sites: no round")
@@ -64,7 +68,8 @@ func (d *DB) DueSites(ctx context.Context, q SiteQuery, limit int) ([]DueSite, e
 	return out, nil
 }
 
-// DueSitesHeld implements crawl.Store.
+// DueSitesHeld counts sites with work due that other live workers have
+// checked out (and not finished in q.Round).
 func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	owner, now, _ := d.checkouts.stamp()
 	var n int
@@ -78,7 +83,7 @@ func (d *DB) DueSitesHeld(ctx context.Context, q SiteQuery) (int, error) {
 	return n, nil
 }
 
-// CountDueSites implements crawl.Store.
+// CountDueSites counts the sites with work due, whoever holds them.
 func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	var n int
 	err := d.r.QueryRowContext(ctx, `SELECT COUNT(DISTINCT s.site) FROM sources s WHERE `+dueSource("$1", "$2")+` AND `+notWaiting("$3"),
@@ -89,7 +94,10 @@ func (d *DB) CountDueSites(ctx context.Context, q SiteQuery) (int, error) {
 	return n, nil
 }
 
-// CheckOutSites implements crawl.Store.
+// CheckOutSites checks out to this worker those of sites that are free
+// (not checked out by another live worker, not finished in round) and
+// returns them; a checkout lasts as long as the item checkouts and is
+// renewed with them.
 func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
 	owner, now, until := d.checkouts.stamp()
 	var out []string
@@ -114,7 +122,8 @@ func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([
 	return out, err
 }
 
-// CheckInSite implements crawl.Store.
+// CheckInSite gives a checked-out site back: finished in round, or, with
+// round "", unfinished (any worker may take it up at once).
 func (d *DB) CheckInSite(ctx context.Context, site, round string) error {
 	owner, _, _ := d.checkouts.stamp()
 	return d.tx(ctx, func(tx conn) error {
@@ -207,8 +216,9 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 	return out, nil
 }
 
-// SiteRetryAt implements crawl.Store: the least of the retry times after
-// now of the site's (unpaused) sources' items that wait for one.
+// SiteRetryAt is the soonest retry after now that the site's items wait for
+// (a page, a feed, a catalogue page, a sitemap, a discovery), of its sources
+// not paused, and false when none waits.
 func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64
 	err := d.lookup.QueryRowContext(ctx, `SELECT MIN(t) FROM (

@@ -178,12 +178,13 @@ func addAlias(ctx context.Context, tx conn, kind, url string, target int64) erro
 	return err
 }
 
-// LearnSpelling implements crawl.Store: like is a key the site itself gave
-// (the target of a permanent redirect, a page's canonical link), and v the
-// ways in which it shows the spelling of its host (urlkey.Variation). The
-// host's spelling is recorded, and the posts of the host still owed their
-// first fetch are spelled again: a post whose new spelling is another
-// record's URL is merged into it, unfetched.
+// LearnSpelling records how a host spells its URLs: like is a key the site
+// itself gave (the target of a permanent redirect, a page's canonical
+// link), and v the ways in which it shows the spelling of its host
+// (urlkey.Variation). The host's spelling is recorded, and the posts of
+// the host still owed their first fetch are spelled again: a post whose
+// new spelling is another record's URL is merged into it, unfetched. It
+// returns how many posts it changed.
 func (d *DB) LearnSpelling(ctx context.Context, like string, v urlkey.Variation) (int, error) {
 	like, err := urlkey.Key(like)
 	if err != nil || v == 0 {

@@ -11,7 +11,8 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// PutOrigin implements crawl.Store.
+// PutOrigin records an origin's robots.txt status and standing, replacing
+// what was recorded.
 func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO origins(origin, status, state, checked, blocked) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT(origin) DO UPDATE SET status = excluded.status, state = excluded.state, checked = excluded.checked,
@@ -23,8 +24,8 @@ func (d *DB) PutOrigin(ctx context.Context, o model.Origin) error {
 	return nil
 }
 
-// UpdateOriginStanding implements crawl.Store: the state, check time and
-// blocked bit of an origin already recorded (its status, the HTTP status
+// UpdateOriginStanding sets the state, check time and blocked bit of an
+// origin already recorded (its status, the HTTP status
 // of the read, is the crawl's to record); an origin not recorded yet is
 // left to the crawl's discovery.
 func (d *DB) UpdateOriginStanding(ctx context.Context, o model.Origin) error {
@@ -36,7 +37,8 @@ func (d *DB) UpdateOriginStanding(ctx context.Context, o model.Origin) error {
 	return nil
 }
 
-// Origin implements crawl.Store.
+// Origin is what PutOrigin recorded of origin; model.ErrNotFound when
+// nothing.
 func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	o := model.Origin{Origin: origin}
 	var checked int64
@@ -50,7 +52,8 @@ func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	return o, err
 }
 
-// Refusal implements crawl.Store; an unknown site has the zero state.
+// Refusal is the 403 refusal standing of site (fetch.Refusals); an
+// unknown site has the zero state.
 func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, error) {
 	var s fetch.RefusalState
 	var asked int64
@@ -63,7 +66,7 @@ func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, erro
 	return s, err
 }
 
-// PutRefusal implements crawl.Store.
+// PutRefusal stores the 403 refusal standing of site.
 func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO refusals(site, consecutive403, served, refused, last_asked) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT(site) DO UPDATE SET consecutive403 = excluded.consecutive403, served = excluded.served,
@@ -72,7 +75,7 @@ func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) 
 	return err
 }
 
-// LogRequests implements crawl.Store.
+// LogRequests appends recs to the request log, in one transaction.
 func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	if len(recs) == 0 {
 		return nil
@@ -98,7 +101,7 @@ func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	})
 }
 
-// RequestCount implements crawl.Store.
+// RequestCount counts logged requests, by purpose when purpose != "".
 func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error) {
 	var n int
 	var err error
@@ -110,9 +113,9 @@ func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, erro
 	return n, err
 }
 
-// PruneRequests implements crawl.Store: at most limit request-log rows
-// that started before before are deleted, oldest first, in one small
-// transaction, so that pruning never holds the writer for long.
+// PruneRequests deletes at most limit request-log rows that started before
+// before, oldest first, in one small transaction, so that pruning never
+// holds the writer for long, and says how many it deleted.
 func (d *DB) PruneRequests(ctx context.Context, before time.Time, limit int) (int64, error) {
 	res, err := d.w.ExecContext(ctx, `DELETE FROM requests WHERE id IN (
 		SELECT id FROM requests WHERE start < $1 ORDER BY start LIMIT $2)`, ts(before), limit)

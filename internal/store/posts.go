@@ -30,7 +30,9 @@ func scanPost(sc interface{ Scan(...any) error }) (Post, error) {
 	return p, nil
 }
 
-// AddPosts implements crawl.Store.
+// AddPosts inserts the posts whose URL is new (first seen at their Seen),
+// in one transaction; a known URL inserts nothing, but an advanced Lastmod
+// makes it due.
 func (d *DB) AddPosts(ctx context.Context, posts []NewPost) (AddResult, error) {
 	var res AddResult
 	err := d.tx(ctx, func(tx conn) error {
@@ -41,7 +43,10 @@ func (d *DB) AddPosts(ctx context.Context, posts []NewPost) (AddResult, error) {
 	return res, err
 }
 
-// FeedRead implements crawl.Store.
+// FeedRead stores what one read of a feed page found and the feed's new
+// standing in one transaction, so that a crash never records the posts
+// without the progress or the progress without the posts: update gets
+// what AddPosts would return and returns the feed to store.
 func (d *DB) FeedRead(ctx context.Context, posts []NewPost, update func(AddResult) Feed) (AddResult, error) {
 	var res AddResult
 	err := d.tx(ctx, func(tx conn) error {
@@ -101,8 +106,8 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 	return res, nil
 }
 
-// Post implements crawl.Store: by any URL that names the post (its key,
-// a variant its site has shown to be the same, an alias).
+// Post finds a post by any URL that names it (its key, a variant its site
+// has shown to be the same, an alias).
 func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 	key, err := postKey(ctx, d.r, newSpellings(), u)
 	if err != nil {
@@ -129,9 +134,9 @@ func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit 
 	return out, nil
 }
 
-// SavePage implements crawl.Store: the outcome of one page fetch and its
-// citations, clearing Due in the same transaction, so a post is fetched
-// again only if the process died between the response and this commit.
+// SavePage stores the outcome of one page fetch and its citations, clearing
+// Due in the same transaction, so a post is fetched again only if the
+// process died between the response and this commit.
 func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 	if !r.Retry.At.IsZero() {
 		_, err := d.w.ExecContext(ctx, `UPDATE posts SET attempts = $1, retry_at = $2, error = $3 WHERE id = $4`,
@@ -190,7 +195,7 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// EachPost implements crawl.Store.
+// EachPost calls fn with every post, by ID.
 func (d *DB) EachPost(ctx context.Context, fn func(Post) error) error {
 	return d.each(ctx, d.r, `SELECT `+postCols+` FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
 		p, err := scanPost(rows)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
@@ -18,14 +17,14 @@ import (
 
 // backends runs fn on SQLite and, when CORPUSBOT_TEST_POSTGRES is set, on
 // PostgreSQL: the queries are shared, and so are their tests.
-func backends(t *testing.T, fn func(t *testing.T, db *store.DB, s crawl.Store)) {
+func backends(t *testing.T, fn func(t *testing.T, db *store.DB)) {
 	t.Run("sqlite", func(t *testing.T) {
 		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "push.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		fn(t, db.DB, db)
+		fn(t, db.DB)
 	})
 	t.Run("postgres", func(t *testing.T) {
 		db, err := postgres.Open(context.Background(), pgtest.DSN(t))
@@ -33,7 +32,7 @@ func backends(t *testing.T, fn func(t *testing.T, db *store.DB, s crawl.Store)) 
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		fn(t, db.DB, db)
+		fn(t, db.DB)
 	})
 }
 
@@ -47,13 +46,13 @@ func pause(t *testing.T, db *store.DB, sourceID int64) {
 }
 
 func TestSubscriptions(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
+	backends(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		src, _, err := st.AddSource(ctx, "https://blog.example/", t0)
+		src, _, err := db.AddSource(ctx, "https://blog.example/", t0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := st.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://blog.example/feed"})
+		f, err := db.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://blog.example/feed"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,12 +121,12 @@ func TestSubscriptions(t *testing.T) {
 }
 
 func TestPushRead(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
+	backends(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		src, _, _ := st.AddSource(ctx, "https://blog.example/", t0)
-		f, _ := st.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://blog.example/feed"})
+		src, _, _ := db.AddSource(ctx, "https://blog.example/", t0)
+		f, _ := db.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: "https://blog.example/feed"})
 		f.ETag, f.LastModified, f.Catalogue, f.NextPage, f.LastRead = `"v1"`, "Mon, 01 Jan 2026 00:00:00 GMT", model.CataloguePending, "https://blog.example/feed?paged=3", t0
-		if err := st.UpdateFeed(ctx, f); err != nil {
+		if err := db.UpdateFeed(ctx, f); err != nil {
 			t.Fatal(err)
 		}
 		db.WantSubscription(ctx, store.Subscription{Callback: "cb", Secret: "s", FeedID: f.ID, SourceID: src.ID, Hub: "https://hub.example/", Topic: f.URL, State: push.StateActive})
@@ -142,7 +141,7 @@ func TestPushRead(t *testing.T) {
 		if err != nil || res.Added != 1 {
 			t.Fatalf("PushRead = %+v, %v", res, err)
 		}
-		feeds, _ := st.SourceFeeds(ctx, src.ID)
+		feeds, _ := db.SourceFeeds(ctx, src.ID)
 		g := feeds[0]
 		if g.ETag != `"v1"` || g.Catalogue != model.CataloguePending || g.NextPage == "" {
 			t.Errorf("a delivery changed the poll's validators or the walk: %+v", g)
@@ -150,7 +149,7 @@ func TestPushRead(t *testing.T) {
 		if !g.LastRead.Equal(now) || g.History != "h1" || !g.NextDue.Equal(now.Add(7*24*time.Hour)) || g.Title != "Blog" {
 			t.Errorf("read standing not stored: %+v", g)
 		}
-		if p, err := st.Post(ctx, "https://blog.example/new"); err != nil || !p.Due || p.State != model.PostPending {
+		if p, err := db.Post(ctx, "https://blog.example/new"); err != nil || !p.Due || p.State != model.PostPending {
 			t.Errorf("post %+v, %v", p, err)
 		}
 		if s, _ := db.Subscription(ctx, "cb"); s.Deliveries != 1 || !s.Delivered.Equal(now) {
@@ -160,11 +159,11 @@ func TestPushRead(t *testing.T) {
 }
 
 func TestIndexNowStore(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
+	backends(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
-		a, _, _ := st.AddSource(ctx, "https://blog.example/", t0)
-		b, _, _ := st.AddSource(ctx, "https://news.blog.example/", t0)
-		p, _, _ := st.AddSource(ctx, "https://paused.example/", t0)
+		a, _, _ := db.AddSource(ctx, "https://blog.example/", t0)
+		b, _, _ := db.AddSource(ctx, "https://news.blog.example/", t0)
+		p, _, _ := db.AddSource(ctx, "https://paused.example/", t0)
 		pause(t, db, p.ID)
 		for host, want := range map[string]bool{"blog.example": true, "www.blog.example": true, "news.blog.example": true,
 			"paused.example": false, "other.example": false, "": false} {
@@ -172,28 +171,28 @@ func TestIndexNowStore(t *testing.T) {
 				t.Errorf("IndexNowHolds(%q) = %v, %v", host, got, err)
 			}
 		}
-		st.AddPosts(ctx, []store.NewPost{{URL: "https://blog.example/old", SourceID: a.ID}, {URL: "https://paused.example/x", SourceID: p.ID}})
-		old, _ := st.Post(ctx, "https://blog.example/old")
-		st.SavePage(ctx, store.PageResult{PostID: old.ID, State: model.PostIndexed, ETag: `"e1"`, LastModified: "lm", Fetched: t0})
+		db.AddPosts(ctx, []store.NewPost{{URL: "https://blog.example/old", SourceID: a.ID}, {URL: "https://paused.example/x", SourceID: p.ID}})
+		old, _ := db.Post(ctx, "https://blog.example/old")
+		db.SavePage(ctx, store.PageResult{PostID: old.ID, State: model.PostIndexed, ETag: `"e1"`, LastModified: "lm", Fetched: t0})
 		n, err := db.IndexNowDue(ctx, t0, []string{"https://blog.example/old", "https://news.blog.example/n", "https://www.blog.example/w",
 			"https://paused.example/x", "https://paused.example/y", "https://other.example/z"})
 		if err != nil || n != 3 {
 			t.Fatalf("IndexNowDue = %d, %v", n, err)
 		}
-		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.Due || p.ETag != `"e1"` || p.LastModified != "lm" || p.State != model.PostIndexed {
+		if p, _ := db.Post(ctx, "https://blog.example/old"); !p.Due || p.ETag != `"e1"` || p.LastModified != "lm" || p.State != model.PostIndexed {
 			t.Errorf("known post: %+v", p)
 		}
-		if p, _ := st.Post(ctx, "https://blog.example/old"); !p.FirstSeen.IsZero() {
+		if p, _ := db.Post(ctx, "https://blog.example/old"); !p.FirstSeen.IsZero() {
 			t.Errorf("known post first seen %v by the submission, want its own (unrecorded) date kept", p.FirstSeen)
 		}
-		if p, _ := st.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != model.PostPending || !p.FirstSeen.Equal(t0) {
+		if p, _ := db.Post(ctx, "https://news.blog.example/n"); p.SourceID != b.ID || !p.Due || p.State != model.PostPending || !p.FirstSeen.Equal(t0) {
 			t.Errorf("new post on the second source's host: %+v", p)
 		}
-		if p, _ := st.Post(ctx, "https://www.blog.example/w"); p.SourceID != a.ID {
+		if p, _ := db.Post(ctx, "https://www.blog.example/w"); p.SourceID != a.ID {
 			t.Errorf("new post of no source's host: source %d, want the oldest %d", p.SourceID, a.ID)
 		}
 		for _, u := range []string{"https://paused.example/y", "https://other.example/z"} {
-			if _, err := st.Post(ctx, u); !errors.Is(err, model.ErrNotFound) {
+			if _, err := db.Post(ctx, u); !errors.Is(err, model.ErrNotFound) {
 				t.Errorf("%s added: %v", u, err)
 			}
 		}
@@ -201,13 +200,13 @@ func TestIndexNowStore(t *testing.T) {
 }
 
 func TestDeliveries(t *testing.T) {
-	backends(t, func(t *testing.T, db *store.DB, st crawl.Store) {
+	backends(t, func(t *testing.T, db *store.DB) {
 		ctx := context.Background()
 		add := func(home string, feeds ...string) (store.Source, []store.Feed) {
-			s, _, _ := st.AddSource(ctx, home, t0)
+			s, _, _ := db.AddSource(ctx, home, t0)
 			var out []store.Feed
 			for _, u := range feeds {
-				f, err := st.AddFeed(ctx, store.Feed{SourceID: s.ID, URL: u})
+				f, err := db.AddFeed(ctx, store.Feed{SourceID: s.ID, URL: u})
 				if err != nil {
 					t.Fatal(err)
 				}

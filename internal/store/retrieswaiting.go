@@ -32,7 +32,9 @@ const retryItems = `SELECT s.id AS sid, s.discover_after AS t, s.error AS why FR
 	UNION ALL SELECT p.source_id, p.retry_at, p.error FROM posts p JOIN sources s ON s.id = p.source_id
 		WHERE p.error <> '' AND s.paused = 0 AND p.due = 1 AND p.retry_at > $1`
 
-// RetriesWaiting implements crawl.Store. It is asked only when a round
+// RetriesWaiting is, over every site, how many sources have items waiting
+// for a retry after now, the soonest and its last failure: what a round
+// that found nothing due says of why. It is asked only when a round
 // found nothing due, so its scan of the waiting items (the posts through
 // posts_failed: one waiting for a retry carries its error) costs no busy
 // round anything.

@@ -10,8 +10,10 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Robots implements crawl.Store. A missing file is NULL, so that an empty
-// file (which allows everything) stays distinct from none.
+// Robots is the stored robots.txt entry of origin (the fetcher's cache,
+// kept across runs: see RobotsCache), model.ErrNotFound for an origin
+// never stored. A missing file is NULL, so that an empty file (which
+// allows everything) stays distinct from none.
 func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
 	r := RobotsRecord{Origin: origin}
 	var file, last sql.NullString
@@ -32,7 +34,7 @@ func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
 	return r, nil
 }
 
-// PutRobots implements crawl.Store.
+// PutRobots stores r, replacing its origin's entry.
 func (d *DB) PutRobots(ctx context.Context, r RobotsRecord) error {
 	file := sql.NullString{String: r.File, Valid: r.HasFile}
 	last := sql.NullString{String: r.LastFile, Valid: r.HasLast}

@@ -7,17 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 )
 
-// robotsStore keeps robots records and counts the reads; every other
-// method of crawl.Store is left unimplemented.
+// robotsStore keeps robots records and counts the reads.
 type robotsStore struct {
-	crawl.Store
 	mu    sync.Mutex
 	rows  map[string]store.RobotsRecord
 	reads int
@@ -43,6 +40,10 @@ func (s *robotsStore) PutRobots(_ context.Context, r store.RobotsRecord) error {
 	s.rows[r.Origin] = r
 	return nil
 }
+
+// UpdateOriginStanding keeps nothing: the caches of these tests have no
+// Agent, and so record no origin's standing.
+func (*robotsStore) UpdateOriginStanding(context.Context, model.Origin) error { return nil }
 
 func entry(i int) fetch.RobotsEntry {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

@@ -56,9 +56,12 @@ func (d *DB) SitemapIngest(sm Sitemap, now time.Time) *SitemapIngest {
 	return &SitemapIngest{db: d, sm: sm, now: now}
 }
 
-// IngestSitemap implements crawl.Store: the read's entries, held already,
-// stored as a SitemapIngest stores them (one write when there are at most
-// SitemapChunk).
+// IngestSitemap stores one whole or partial read of a urlset whose entries
+// are held already, as a SitemapIngest stores them: new URLs become
+// pending posts, advanced lastmods make a re-fetch due, and (when whole)
+// URLs the sitemap no longer lists are marked removed. A read of at most
+// SitemapChunk entries is one write; now is the read's time, the FirstSeen
+// of the posts it adds.
 func (d *DB) IngestSitemap(ctx context.Context, sm Sitemap, now time.Time, urls []SitemapURL, whole bool) (Diff, error) {
 	in := d.SitemapIngest(sm, now)
 	if err := in.Add(ctx, urls...); err != nil {

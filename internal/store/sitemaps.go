@@ -22,10 +22,11 @@ func scanSitemap(sc interface{ Scan(...any) error }) (Sitemap, error) {
 	return s, err
 }
 
-// AddSitemap implements crawl.Store: known (source, URL) pairs are kept
-// (their state and kind are the crawl's to change, by UpdateSitemap), but a
-// child's lastmod as its index now states it is recorded. A URL with user
-// information is stored without it, as AddFeed does.
+// AddSitemap stores a sitemap and returns the stored one: known (source,
+// URL) pairs are kept (their state and kind are the crawl's to change, by
+// UpdateSitemap), but a child's lastmod as its index now states it is
+// recorded. A URL with user information is stored without it, as AddFeed
+// does.
 func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
 	s.URL = scrub(s.URL)
 	if s.State == "" {
@@ -56,7 +57,7 @@ func (d *DB) AddSitemap(ctx context.Context, s Sitemap) (Sitemap, error) {
 	return out, err
 }
 
-// UpdateSitemap implements crawl.Store.
+// UpdateSitemap stores s's standing and what its last read found.
 func (d *DB) UpdateSitemap(ctx context.Context, s Sitemap) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sitemaps SET state = $1, etag = $2, last_modified = $3, last_read = $4, read_lastmod = $5, error = $6,
 		attempts = $8, retry_at = $9, kind = $10, skipped_pages = $11, skipped_taxonomies = $12, skipped_authors = $13, skipped_other = $14,
@@ -69,12 +70,12 @@ func (d *DB) UpdateSitemap(ctx context.Context, s Sitemap) error {
 	return nil
 }
 
-// SourceSitemaps implements crawl.Store: the top-level sitemaps.
+// SourceSitemaps lists a source's top-level sitemaps.
 func (d *DB) SourceSitemaps(ctx context.Context, sourceID int64) ([]Sitemap, error) {
 	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE source_id = $1 AND parent_id = 0 ORDER BY id`, sourceID)
 }
 
-// ChildSitemaps implements crawl.Store, newest lastmod first.
+// ChildSitemaps lists an index's children, newest lastmod first.
 func (d *DB) ChildSitemaps(ctx context.Context, parentID int64) ([]Sitemap, error) {
 	return d.sitemaps(ctx, d.r, `SELECT `+sitemapCols+` FROM sitemaps WHERE parent_id = $1 ORDER BY lastmod DESC, id`, parentID)
 }
@@ -107,8 +108,8 @@ func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]Sit
 	return out, err
 }
 
-// MoveSitemap implements crawl.Store, as MoveFeed for feeds; the alias is
-// of the source's sitemap.
+// MoveSitemap is MoveFeed for a sitemap; the alias is of the source's
+// sitemap.
 func (d *DB) MoveSitemap(ctx context.Context, id int64, url string) error {
 	return d.tx(ctx, func(tx conn) error {
 		var old string

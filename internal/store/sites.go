@@ -11,7 +11,10 @@ import (
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
-// OptedOut implements crawl.Store.
+// OptedOut reports whether the owner of site (a registrable domain, as
+// model.Site has it) opted the whole site out: nothing may be fetched from
+// it (fetch.Options.OptedOut). The sources of such a site are paused, and
+// their work is in no batch.
 func (d *DB) OptedOut(ctx context.Context, site string) (bool, error) {
 	var one int
 	err := d.lookup.QueryRowContext(ctx, `SELECT 1 FROM opted_out WHERE site = $1`, site).Scan(&one)

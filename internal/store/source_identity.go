@@ -166,9 +166,9 @@ func (d *DB) identifySources(ctx context.Context, tx conn) ([]SourceMerge, error
 	return merges, nil
 }
 
-// MergeSource implements crawl.Store: source from (added by a feed's URL,
-// say) is the same blog as source into, and is folded into it (see
-// mergeSource).
+// MergeSource folds source from (added by a feed's URL, say) into source
+// into, the same blog: its feeds, sitemaps, posts and subscriptions move,
+// and from goes (see mergeSource).
 func (d *DB) MergeSource(ctx context.Context, from, into int64) error {
 	err := d.tx(ctx, func(tx conn) error { return d.mergeSource(ctx, tx, from, into) })
 	if err != nil {
@@ -178,8 +178,8 @@ func (d *DB) MergeSource(ctx context.Context, from, into int64) error {
 	return nil
 }
 
-// RehomeSource implements crawl.Store: source id, added by its feed's URL,
-// is the blog whose homepage is home (sourcelist.FeedHome). It takes home
+// RehomeSource records that source id, added by its feed's URL, is the
+// blog whose homepage is home (sourcelist.FeedHome). It takes home
 // as its URL, unless another source already has home's identity: then it
 // is merged into that one. It returns the source that stands for the blog
 // now.

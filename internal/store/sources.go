@@ -24,13 +24,14 @@ func scanSource(sc interface{ Scan(...any) error }) (Source, error) {
 	return s, nil
 }
 
-// AddSource implements crawl.Store; the bool says whether it was new. A URL
-// that cannot be a source (sourcelist.CheckURL: one with a user name or
-// password, say) is refused here too, whoever the caller, so that no path
-// stores a credential. Sources are keyed by their identity
-// (sourcelist.Identity, in the unique column ident): adding any spelling
-// of a stored source's homepage returns that source. A new source is
-// stored under its URL key (sourcelist.SourceURL).
+// AddSource stores a source unless one with the same identity is stored, and
+// returns the stored one; the bool says whether it was new. A URL that
+// cannot be a source (sourcelist.CheckURL: one with a user name or password,
+// say) is refused here too, whoever the caller, so that no path stores a
+// credential. Sources are keyed by their identity (sourcelist.Identity, in
+// the unique column ident): adding any spelling of a stored source's
+// homepage returns that source. A new source is stored under its URL key
+// (sourcelist.SourceURL).
 func (d *DB) AddSource(ctx context.Context, raw string, now time.Time) (Source, bool, error) {
 	u, err := sourcelist.SourceURL(raw)
 	if err != nil {
@@ -80,7 +81,7 @@ func (d *DB) AddSource(ctx context.Context, raw string, now time.Time) (Source, 
 	return s, added, nil
 }
 
-// Source implements crawl.Store.
+// Source is source id; model.ErrNotFound when there is none.
 func (d *DB) Source(ctx context.Context, id int64) (Source, error) {
 	s, err := scanSource(d.lookup.QueryRowContext(ctx, `SELECT `+sourceCols+` FROM sources WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -89,7 +90,7 @@ func (d *DB) Source(ctx context.Context, id int64) (Source, error) {
 	return s, err
 }
 
-// EachSource implements crawl.Store.
+// EachSource calls fn with every source, by ID.
 func (d *DB) EachSource(ctx context.Context, fn func(Source) error) error {
 	return d.each(ctx, d.r, `SELECT `+sourceCols+` FROM sources ORDER BY id`, nil, func(rows *sql.Rows) error {
 		s, err := scanSource(rows)
@@ -107,21 +108,24 @@ func (d *DB) SourcesToDiscover(ctx context.Context, now time.Time, limit int) ([
 		ORDER BY id LIMIT $2`, ts(now), limit)
 }
 
-// PostponeDiscovery implements crawl.Store.
+// PostponeDiscovery keeps a source out of SourcesToDiscover until r.At: its
+// robots.txt or homepage could not be read, and a source is not judged
+// feedless on a failure. r.Attempts and r.Error record why.
 func (d *DB) PostponeDiscovery(ctx context.Context, id int64, r Retry) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discover_after = $1, attempts = $3, error = $4 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
-// PostponeSitemaps implements crawl.Store.
+// PostponeSitemaps is PostponeDiscovery for sitemap discovery.
 func (d *DB) PostponeSitemaps(ctx context.Context, id int64, r Retry) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_after = $1, attempts = $3, error = $4 WHERE id = $2`,
 		ts(r.At), id, r.Attempts, noNUL(r.Error))
 	return err
 }
 
-// MarkDiscovered implements crawl.Store.
+// MarkDiscovered records that a source's robots.txt and feeds were looked
+// for at now, and releases its checkout.
 func (d *DB) MarkDiscovered(ctx context.Context, id int64, now time.Time) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET discovered = $1, attempts = 0, error = '' WHERE id = $2`, ts(now), id)
 	return err
@@ -139,7 +143,8 @@ func (d *DB) SourcesForSitemaps(ctx context.Context, truncated bool, now time.Ti
 	return d.sources(ctx, d.r, q+` ORDER BY id LIMIT $2`, ts(now), limit)
 }
 
-// MarkSitemapsChecked implements crawl.Store.
+// MarkSitemapsChecked records that a source's sitemaps were looked for at
+// now, and releases its checkout.
 func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) error {
 	_, err := d.w.ExecContext(ctx, `UPDATE sources SET sitemaps_checked = $1, attempts = 0, error = '' WHERE id = $2`, ts(now), id)
 	return err

@@ -2,14 +2,17 @@
 // origins, feeds, sitemaps, posts, the 403 refusal list, the request log,
 // WebSub subscriptions and the public site's questions.
 //
-// DB is the one implementation, all its SQL written once (db.go) for both
-// backends: SQLite (store/sqlite, the embedded default) and PostgreSQL
+// DB is the store, all its SQL written once (db.go) for both backends:
+// SQLite (store/sqlite, the embedded default) and PostgreSQL
 // (store/postgres, a cluster of workers on one database). It speaks in the
 // crawler's terms, takes and returns time.Time, and every method that
 // changes more than one row does so atomically, so that a process killed at
-// any moment leaves either all of a change or none of it. The crawler
-// declares the part it uses (crawl.Store); the suites every backend runs
-// are in storetest.
+// any moment leaves either all of a change or none of it. The crawler, the
+// commands and the wiring (package app) hold a *DB itself; a package that
+// wants a stand-in for a few of its methods declares just those where it
+// uses them (the fetcher's robots cache and refusal list, the public site's
+// web.Data, the crawler's request log). The suites every backend runs are
+// in storetest, which imports nothing above this package.
 package store
 
 import (

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
@@ -22,21 +21,21 @@ import (
 // SQLite-only; the crawl itself is network-bound either way.
 func BenchmarkStoreDay(b *testing.B) {
 	b.Run("sqlite", func(b *testing.B) {
-		benchDay(b, func(b *testing.B) crawl.Store {
+		benchDay(b, func(b *testing.B) *store.DB {
 			db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "b.db"))
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.Cleanup(func() { db.Close() })
-			return db
+			return db.DB
 		})
 	})
 	b.Run("postgres", func(b *testing.B) {
-		benchDay(b, func(b *testing.B) crawl.Store { return open(b, testDSN(b)) })
+		benchDay(b, func(b *testing.B) *store.DB { return open(b, testDSN(b)).DB })
 	})
 }
 
-func benchDay(b *testing.B, newStore func(*testing.B) crawl.Store) {
+func benchDay(b *testing.B, newStore func(*testing.B) *store.DB) {
 	ctx := context.Background()
 	const blogs, feedPosts, smURLs = 20, 20, 200
 	pages := 0

@@ -17,6 +17,6 @@ func TestCheckoutSuite(t *testing.T) {
 		a, b := open(t, dsn), open(t, dsn)
 		a.SetCheckouts("worker-a", storetest.CheckoutTTL, clock)
 		b.SetCheckouts("worker-b", storetest.CheckoutTTL, clock)
-		return storetest.CheckoutPair{A: a, B: b, Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
+		return storetest.CheckoutPair{A: a.DB, B: b.DB, Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/storetest"
@@ -15,7 +14,7 @@ func TestSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	storetest.RunSuite(t, func(t *testing.T) crawl.Store { return open(t, testDSN(t)) })
+	storetest.RunSuite(t, func(t *testing.T) *store.DB { return open(t, testDSN(t)).DB })
 }
 
 // Workers starting at once migrate once, and a reopen keeps the data.
@@ -77,5 +76,5 @@ func TestNULInText(t *testing.T) {
 }
 
 func TestSiteDataSuite(t *testing.T) {
-	storetest.RunSiteDataSuite(t, func(t *testing.T) storetest.SiteDataStore { return open(t, testDSN(t)) })
+	storetest.RunSiteDataSuite(t, func(t *testing.T) *store.DB { return open(t, testDSN(t)).DB })
 }

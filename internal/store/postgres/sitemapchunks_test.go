@@ -3,7 +3,7 @@ package postgres_test
 import (
 	"testing"
 
-	"corpus.blog/corpusbot/internal/crawl"
+	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
 
@@ -11,5 +11,5 @@ func TestSitemapChunkSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	storetest.RunSitemapChunkSuite(t, func(t *testing.T) crawl.Store { return open(t, testDSN(t)) })
+	storetest.RunSitemapChunkSuite(t, func(t *testing.T) *store.DB { return open(t, testDSN(t)).DB })
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/storetest"
@@ -23,7 +22,7 @@ func openTemp(t *testing.T) *sqlite.DB {
 }
 
 func TestSitemapChunkSuite(t *testing.T) {
-	storetest.RunSitemapChunkSuite(t, func(t *testing.T) crawl.Store { return openTemp(t) })
+	storetest.RunSitemapChunkSuite(t, func(t *testing.T) *store.DB { return openTemp(t).DB })
 }
 
 // A long read is stored a chunk to a transaction of its own, never in the

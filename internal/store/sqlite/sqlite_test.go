@@ -8,20 +8,19 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 	"corpus.blog/corpusbot/internal/store/storetest"
 )
 
 func TestSuite(t *testing.T) {
-	storetest.RunSuite(t, func(t *testing.T) crawl.Store {
+	storetest.RunSuite(t, func(t *testing.T) *store.DB {
 		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return db
+		return db.DB
 	})
 }
 
@@ -67,7 +66,7 @@ func TestCheckoutSuite(t *testing.T) {
 			db.SetCheckouts(name, storetest.CheckoutTTL, clock)
 			dbs[i] = db
 		}
-		return storetest.CheckoutPair{A: dbs[0], B: dbs[1], Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
+		return storetest.CheckoutPair{A: dbs[0].DB, B: dbs[1].DB, Advance: func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }}
 	})
 }
 
@@ -105,13 +104,13 @@ func TestCheckoutRenewalAndRelease(t *testing.T) {
 }
 
 func TestSiteDataSuite(t *testing.T) {
-	storetest.RunSiteDataSuite(t, func(t *testing.T) storetest.SiteDataStore {
+	storetest.RunSiteDataSuite(t, func(t *testing.T) *store.DB {
 		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return db
+		return db.DB
 	})
 }
 

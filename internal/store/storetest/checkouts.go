@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
-// The frontier's checkouts (crawl.Store's DueSites, CheckOutSites,
+// The frontier's checkouts (the store's DueSites, CheckOutSites,
 // CheckInSite): a site with due work is checked out by one worker at a
 // time, is not taken up again in a round that finished it, and is free at
 // once when given back unfinished or when its checkout lapses.
@@ -23,7 +22,7 @@ func siteQuery(round string, after int64) store.SiteQuery {
 
 // dueSiteNames lists every due site not excluded for round, sweeping as the
 // frontier does.
-func dueSiteNames(t *testing.T, s crawl.Store, round string) []string {
+func dueSiteNames(t *testing.T, s *store.DB, round string) []string {
 	t.Helper()
 	var out []string
 	var after int64
@@ -49,12 +48,12 @@ func testCheckoutsDisjoint(t *testing.T, c CheckoutPair) {
 	if n != 40 {
 		t.Fatalf("CountDueSites = %d, want 40", n)
 	}
-	rounds := map[crawl.Store]string{c.A: "round-a", c.B: "round-b"}
+	rounds := map[*store.DB]string{c.A: "round-a", c.B: "round-b"}
 	// Each worker takes a few due sites at a time and does their work. A
 	// site offered to both is checked out by one; the other, checking it
 	// out after the first finished, finds its work done (an empty pass, as
 	// the crawler's steps find nothing due) and does nothing.
-	a, b := drain(t, c, func(s crawl.Store) ([]int64, error) {
+	a, b := drain(t, c, func(s *store.DB) ([]int64, error) {
 		for {
 			due, err := s.DueSites(bg, siteQuery(rounds[s], 0), 3)
 			if err != nil || len(due) == 0 {
@@ -247,7 +246,7 @@ const CheckoutTTL = time.Minute
 // workers, with checkouts lasting CheckoutTTL on a shared clock that Advance
 // moves forward.
 type CheckoutPair struct {
-	A, B    crawl.Store
+	A, B    *store.DB
 	Advance func(time.Duration)
 }
 
@@ -271,7 +270,7 @@ func RunCheckoutSuite(t *testing.T, newPair func(t *testing.T) CheckoutPair) {
 }
 
 // sources adds n sources, s000.example and on, never discovered.
-func sources(t *testing.T, s crawl.Store, n int) {
+func sources(t *testing.T, s *store.DB, n int) {
 	t.Helper()
 	for i := range n {
 		_, _, err := s.AddSource(bg, fmt.Sprintf("https://s%03d.example/", i), T0)
@@ -281,12 +280,12 @@ func sources(t *testing.T, s crawl.Store, n int) {
 
 // drain runs take on both workers at once until each finds nothing more,
 // and fails if one ID was taken by both.
-func drain(t *testing.T, c CheckoutPair, take func(crawl.Store) ([]int64, error)) (a, b map[int64]bool) {
+func drain(t *testing.T, c CheckoutPair, take func(*store.DB) ([]int64, error)) (a, b map[int64]bool) {
 	t.Helper()
 	got := []map[int64]bool{{}, {}}
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
-	for i, s := range []crawl.Store{c.A, c.B} {
+	for i, s := range []*store.DB{c.A, c.B} {
 		wg.Go(func() {
 			for {
 				ids, err := take(s)

@@ -1,37 +1,22 @@
 package storetest
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"slices"
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/sourcelist"
 	"corpus.blog/corpusbot/internal/store"
 )
-
-// credentialStore is what the credentials test needs of a backend besides
-// crawl.Store: the writer pool, to store what AddSource now refuses (as a
-// database written before it did holds it), and the scrub itself, which
-// Open has already run once on the empty database.
-type credentialStore interface {
-	Writer() *sql.DB
-	ScrubCredentials(ctx context.Context) ([]store.CredentialFix, error)
-}
 
 // No URL with user information is stored: AddSource refuses one, and the
 // scrub takes it out of a database that holds some (stored before the
 // refusal) — the sources, the feeds, sitemaps and posts derived from them,
 // the request log and the aliases — folding a source into another that has
 // its URL already, deterministically (the lower ID stays).
-func testCredentials(t *testing.T, s crawl.Store) {
-	cs, ok := s.(credentialStore)
-	if !ok {
-		t.Skipf("%T has no Writer or ScrubCredentials", s)
-	}
+func testCredentials(t *testing.T, s *store.DB) {
 	if _, _, err := s.AddSource(bg, "http://u:s3cret@refused.example/", T0); !errors.Is(err, sourcelist.ErrUserinfo) || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("AddSource with a password: %v, want ErrUserinfo without the password", err)
 	}
@@ -42,7 +27,7 @@ func testCredentials(t *testing.T, s crawl.Store) {
 		t.Fatal("AddSource with port 0 accepted")
 	}
 
-	w := cs.Writer()
+	w := s.Writer()
 	exec, id, addRaw := rawRows(t, w)
 	feed := func(src int64, u string) int64 {
 		t.Helper()
@@ -91,7 +76,7 @@ func testCredentials(t *testing.T, s crawl.Store) {
 	carolFeed := feed(carol.ID, "https://carol:pw@feedonly.example/rss")
 	medium := source(t, s, "https://medium.example/@writer")
 
-	fixes, err := cs.ScrubCredentials(bg)
+	fixes, err := s.ScrubCredentials(bg)
 	must(t, err)
 	want := []store.CredentialFix{
 		{SourceID: alice, URL: "http://creds.example/", Source: true, Feeds: 1, Sitemaps: 1, Posts: 1, Requests: 1},
@@ -195,7 +180,7 @@ func testCredentials(t *testing.T, s crawl.Store) {
 	}
 
 	// Once scrubbed, there is nothing left to do.
-	again, err := cs.ScrubCredentials(bg)
+	again, err := s.ScrubCredentials(bg)
 	must(t, err)
 	if len(again) != 0 {
 		t.Errorf("second scrub changed %+v", again)

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -13,7 +12,7 @@ import (
 // discovery, a feed, a sitemap, a post), names the soonest retry and its
 // item's last failure, and leaves out retries already due, paused sources
 // and sources with nothing waiting.
-func testRetriesWaiting(t *testing.T, s crawl.Store) {
+func testRetriesWaiting(t *testing.T, s *store.DB) {
 	w, err := s.RetriesWaiting(bg, T0)
 	must(t, err)
 	if w != (store.RetriesWaiting{}) {
@@ -52,7 +51,7 @@ func testRetriesWaiting(t *testing.T, s crawl.Store) {
 // A sitemap's note is stored with it, read back by every query that
 // lists sitemaps, replaced by the next update, and shown on the public
 // site's page of its source.
-func testSitemapNote(t *testing.T, s crawl.Store) {
+func testSitemapNote(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://big.example/")
 	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://big.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
@@ -67,12 +66,10 @@ func testSitemapNote(t *testing.T, s crawl.Store) {
 	if len(got) != 1 || got[0].Note != note || got[0].State != "active" {
 		t.Fatalf("read back: %+v", got)
 	}
-	if sd, ok := s.(interface{ SiteData() *store.SiteData }); ok {
-		d, err := sd.SiteData().Site(bg, "big.example", T0)
-		must(t, err)
-		if len(d.Sources) != 1 || len(d.Sources[0].Sitemaps) != 1 || d.Sources[0].Sitemaps[0].Note != note {
-			t.Errorf("public site: %+v", d.Sources)
-		}
+	d, err := s.SiteData().Site(bg, "big.example", T0)
+	must(t, err)
+	if len(d.Sources) != 1 || len(d.Sources[0].Sitemaps) != 1 || d.Sources[0].Sitemaps[0].Note != note {
+		t.Errorf("public site: %+v", d.Sources)
 	}
 	sm.Note = ""
 	must(t, s.UpdateSitemap(bg, sm))
@@ -85,20 +82,16 @@ func testSitemapNote(t *testing.T, s crawl.Store) {
 
 // A source's discovery failure is on the public site's page of its
 // source, in the form the site may show (PublicSourceError).
-func testSourceErrorPublic(t *testing.T, s crawl.Store) {
-	sd, ok := s.(interface{ SiteData() *store.SiteData })
-	if !ok {
-		t.Skipf("%T has no SiteData", s)
-	}
+func testSourceErrorPublic(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://down.example/")
 	must(t, s.PostponeDiscovery(bg, src.ID, store.Retry{Attempts: 1, At: T0.Add(time.Hour), Error: "robots.txt unreachable: DNS failure"}))
-	d, err := sd.SiteData().Site(bg, "down.example", T0)
+	d, err := s.SiteData().Site(bg, "down.example", T0)
 	must(t, err)
 	if len(d.Sources) != 1 || d.Sources[0].Error != "robots.txt unreachable: DNS failure" {
 		t.Errorf("public site: %+v", d.Sources)
 	}
 	must(t, s.MarkDiscovered(bg, src.ID, T0))
-	d, err = sd.SiteData().Site(bg, "down.example", T0)
+	d, err = s.SiteData().Site(bg, "down.example", T0)
 	must(t, err)
 	if d.Sources[0].Error != "" {
 		t.Errorf("a discovered source keeps its error on the site: %q", d.Sources[0].Error)

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
@@ -13,7 +12,7 @@ import (
 // row, whichever path inserted it; no later read changes it, and when
 // two records of one post merge the earlier date stays (an unknown one,
 // zero, never wins).
-func testFirstSeen(t *testing.T, s crawl.Store) {
+func testFirstSeen(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://seen.example/")
 	at := func(h int) time.Time { return T0.Add(time.Duration(h) * time.Hour) }
 	firstSeen := func(u string) time.Time {

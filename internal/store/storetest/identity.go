@@ -3,7 +3,6 @@ package storetest
 import (
 	"testing"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/urlkey"
@@ -13,7 +12,7 @@ import (
 // RunSuite on every backend.
 
 // postCount counts the posts of the store.
-func postCount(t *testing.T, s crawl.Store) int {
+func postCount(t *testing.T, s *store.DB) int {
 	t.Helper()
 	n := 0
 	must(t, s.EachPost(bg, func(store.Post) error { n++; return nil }))
@@ -24,7 +23,7 @@ func postCount(t *testing.T, s crawl.Store) int {
 // default port, dot segments, percent-encoding, fragment, tracking
 // parameters. Variants only the site can fold (scheme, www., trailing
 // slash) stay apart until it does.
-func testPostKeys(t *testing.T, s crawl.Store) {
+func testPostKeys(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://www.keys.example/")
 	same := []string{
 		"https://www.keys.example/2026/01/post",
@@ -86,7 +85,7 @@ func testPostKeys(t *testing.T, s crawl.Store) {
 // records the post under that URL: renamed when no other record has it,
 // merged into the one that has, the old URL an alias either way. A
 // canonical URL on another site is recorded, not followed.
-func testCanonical(t *testing.T, s crawl.Store) {
+func testCanonical(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://canon.example/")
 	_, err := s.AddPosts(bg, []store.NewPost{
 		{URL: "https://canon.example/?p=12", SourceID: src.ID, Title: "Short link"},
@@ -167,7 +166,7 @@ func testCanonical(t *testing.T, s crawl.Store) {
 
 // A feed or sitemap that moved for good is read at its new URL and found
 // by its old one.
-func testMoved(t *testing.T, s crawl.Store) {
+func testMoved(t *testing.T, s *store.DB) {
 	src := source(t, s, "http://moved.example/")
 	f, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "http://moved.example/feed"})
 	must(t, err)

@@ -1,32 +1,21 @@
 package storetest
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
-
-// siteRetrier is the store's RetrySite (`corpusbot sources retry`).
-type siteRetrier interface {
-	RetrySite(ctx context.Context, site string) (store.SiteRetryCleared, error)
-}
 
 // RetrySite clears a site's guesses and back-off, and nothing of another
 // site's: the robots.txt entries of its origins (its subdomains' too),
 // its refusal record, the retry times and tries of its feeds, sitemaps,
 // posts and discoveries. States and last errors stay. A site with no
 // source is not found and changes nothing.
-func testRetrySite(t *testing.T, s crawl.Store) {
-	r, ok := s.(siteRetrier)
-	if !ok {
-		t.Fatalf("%T has no RetrySite", s)
-	}
+func testRetrySite(t *testing.T, s *store.DB) {
 	later := T0.Add(6 * time.Hour)
 	retry := store.Retry{Attempts: 2, At: later, Error: "status 503"}
 	// Two sources of blog.example, one of other.example, each with a feed,
@@ -74,12 +63,11 @@ func testRetrySite(t *testing.T, s crawl.Store) {
 		must(t, s.PutRefusal(bg, site, fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: T0}))
 	}
 
-	ws := s.(fetch.Waits)
 	for _, site := range []string{"blog.example", "other.example"} {
-		must(t, ws.SaveWait(bg, fetch.SiteWait{Site: site, Until: later, Next: later}))
+		must(t, s.SaveWait(bg, fetch.SiteWait{Site: site, Until: later, Next: later}))
 	}
 
-	got, err := r.RetrySite(bg, "blog.example")
+	got, err := s.RetrySite(bg, "blog.example")
 	must(t, err)
 	want := store.SiteRetryCleared{Sources: 2, Robots: 3, Refusal: true, Wait: true, Feeds: 2, Sitemaps: 2, Posts: 2, Discoveries: 2}
 	if got != want {
@@ -99,7 +87,7 @@ func testRetrySite(t *testing.T, s crawl.Store) {
 	if st, err := s.Refusal(bg, "other.example"); err != nil || !st.Refused {
 		t.Errorf("refusal of other.example cleared: %+v %v", st, err)
 	}
-	waits, err := ws.LoadWaits(bg, T0)
+	waits, err := s.LoadWaits(bg, T0)
 	must(t, err)
 	if len(waits) != 1 || waits[0].Site != "other.example" {
 		t.Errorf("stored waits after clearing blog.example: %+v, want other.example's alone", waits)
@@ -136,12 +124,12 @@ func testRetrySite(t *testing.T, s crawl.Store) {
 	check(o, false)
 
 	// Again: nothing left to clear but the sources counted.
-	got, err = r.RetrySite(bg, "blog.example")
+	got, err = s.RetrySite(bg, "blog.example")
 	must(t, err)
 	if got != (store.SiteRetryCleared{Sources: 2}) {
 		t.Errorf("second time: %+v", got)
 	}
-	if _, err := r.RetrySite(bg, "unknown.example"); !errors.Is(err, model.ErrNotFound) {
+	if _, err := s.RetrySite(bg, "unknown.example"); !errors.Is(err, model.ErrNotFound) {
 		t.Errorf("unknown site: %v, want not found", err)
 	}
 }

@@ -11,16 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
-// SiteDataStore is a store that also serves the public site.
-type SiteDataStore interface {
-	crawl.Store
-	SiteData() *store.SiteData
+// siteStore is a store and the public site's view of it that the suite
+// asks.
+type siteStore struct {
+	*store.DB
+	data *store.SiteData
 }
 
 // SiteData is what the suite asks: the public site's questions (web.Data
@@ -48,10 +48,17 @@ type SiteData interface {
 // through its public API, as the crawler would, and every answer must be
 // the recorded one, on every backend. newStore returns an empty store,
 // closed by the test's cleanup.
-func RunSiteDataSuite(t *testing.T, newStore func(t *testing.T) SiteDataStore) {
+func RunSiteDataSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
+	RunSiteDataSuiteOn(t, newStore, (*store.DB).SiteData)
+}
+
+// RunSiteDataSuiteOn is RunSiteDataSuite asking the public site's
+// questions of the view siteData takes of each store (a variant of the
+// adapter).
+func RunSiteDataSuiteOn(t *testing.T, newStore func(t *testing.T) *store.DB, siteData func(*store.DB) *store.SiteData) {
 	tests := []struct {
 		name string
-		fn   func(*testing.T, SiteDataStore)
+		fn   func(*testing.T, siteStore)
 	}{
 		{"Empty", testSiteDataEmpty},
 		{"Conformance", testSiteDataConformance},
@@ -62,7 +69,10 @@ func RunSiteDataSuite(t *testing.T, newStore func(t *testing.T) SiteDataStore) {
 		{"OptedOutIsWithheld", testSiteDataOptedOutWithheld},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			db := newStore(t)
+			tc.fn(t, siteStore{DB: db, data: siteData(db)})
+		})
 	}
 }
 
@@ -129,15 +139,15 @@ type reqSpec struct {
 // siteWorld is the store and the reference side by side.
 type siteWorld struct {
 	t   *testing.T
-	st  SiteDataStore
+	st  siteStore
 	sql SiteData
 	// compared counts the calls compared, for the log.
 	compared int
 	golden   golden
 }
 
-func newSiteWorld(t *testing.T, st SiteDataStore) *siteWorld {
-	w := &siteWorld{t: t, st: st, sql: st.SiteData()}
+func newSiteWorld(t *testing.T, st siteStore) *siteWorld {
+	w := &siteWorld{t: t, st: st, sql: st.data}
 	t.Cleanup(func() { w.golden.check(t) })
 	return w
 }
@@ -579,7 +589,7 @@ func buildWorld(w *siteWorld) []string {
 		"ten.example", "withheld.example", "farawayrefuser.example", "nowhere.example", "cited03.example", "example", ""}
 }
 
-func testSiteDataEmpty(t *testing.T, st SiteDataStore) {
+func testSiteDataEmpty(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	w.compareAll([]string{"a.example"})
 	c, err := w.sql.Coverage(bg)
@@ -589,7 +599,7 @@ func testSiteDataEmpty(t *testing.T, st SiteDataStore) {
 	}
 }
 
-func testSiteDataConformance(t *testing.T, st SiteDataStore) {
+func testSiteDataConformance(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	sites := buildWorld(w)
 	w.compareAll(sites)
@@ -688,7 +698,7 @@ func testSiteDataConformance(t *testing.T, st SiteDataStore) {
 	t.Logf("%d answers held to the golden file", w.compared)
 }
 
-func testSiteDataOptOut(t *testing.T, st SiteDataStore) {
+func testSiteDataOptOut(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	// Opted out before any source of it is known.
 	res := both(w, "PauseSite", func(d SiteData) (model.PauseResult, error) {
@@ -725,7 +735,7 @@ func testSiteDataOptOut(t *testing.T, st SiteDataStore) {
 	w.compareAll([]string{"later.example", "other.example"})
 }
 
-func testSiteDataNotFound(t *testing.T, st SiteDataStore) {
+func testSiteDataNotFound(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	sd := w.sql
 	if _, err := sd.Site(bg, "nowhere.example", T0); !errors.Is(err, model.ErrNotFound) {
@@ -752,7 +762,7 @@ func testSiteDataNotFound(t *testing.T, st SiteDataStore) {
 	}
 }
 
-func testSiteDataClaims(t *testing.T, st SiteDataStore) {
+func testSiteDataClaims(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	c := model.Claim{ID: strings.Repeat("ab", 32), Site: "beta.example", Token: "corpusbot-claim=xyz", Created: T0, Expires: T0.Add(48 * time.Hour)}
 	for _, d := range []SiteData{w.sql} {
@@ -775,7 +785,7 @@ func testSiteDataClaims(t *testing.T, st SiteDataStore) {
 
 // testSiteDataNoText proves that nothing web.Data answers carries a post's
 // stored text or an internal error, though the store holds them.
-func testSiteDataNoText(t *testing.T, st SiteDataStore) {
+func testSiteDataNoText(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	sites := buildWorld(w)
 	for _, u := range []string{"https://alpha.example/one", "https://alpha.example/many", "https://alpha.example/gone"} {
@@ -802,7 +812,7 @@ func testSiteDataNoText(t *testing.T, st SiteDataStore) {
 
 // testSiteDataOptedOutWithheld: an opted-out record (fetch.OutcomeOptedOut)
 // was never sent, so it is withheld, like disallowed and refused ones.
-func testSiteDataOptedOutWithheld(t *testing.T, st SiteDataStore) {
+func testSiteDataOptedOutWithheld(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	var recs []fetch.Record
 	for i := range 12 {

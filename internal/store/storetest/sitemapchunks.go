@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -20,10 +19,10 @@ import (
 // once, and a read cut off partway (an error, a cancelled context) that
 // marks nothing removed. newStore returns an empty store, closed by the
 // test's cleanup.
-func RunSitemapChunkSuite(t *testing.T, newStore func(t *testing.T) crawl.Store) {
+func RunSitemapChunkSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 	tests := []struct {
 		name string
-		fn   func(*testing.T, crawl.Store)
+		fn   func(*testing.T, *store.DB)
 	}{
 		{"Diff", testChunkedDiff},
 		{"Together", testChunkedTogether},
@@ -52,7 +51,7 @@ func longURLs(host string, from, to int, at time.Time) []store.SitemapURL {
 }
 
 // chunkSitemap records a source of host and its sitemap.
-func chunkSitemap(t *testing.T, s crawl.Store, host string) store.Sitemap {
+func chunkSitemap(t *testing.T, s *store.DB, host string) store.Sitemap {
 	t.Helper()
 	src := source(t, s, "https://"+host+"/")
 	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://" + host + "/sitemap.xml", Via: model.ViaRobots})
@@ -61,7 +60,7 @@ func chunkSitemap(t *testing.T, s crawl.Store, host string) store.Sitemap {
 }
 
 // postStates counts host's posts by state, listed as longURLs lists them.
-func postStates(t *testing.T, s crawl.Store, host string, n int) map[string]int {
+func postStates(t *testing.T, s *store.DB, host string, n int) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for i := range n {
@@ -78,7 +77,7 @@ func postStates(t *testing.T, s crawl.Store, host string, n int) map[string]int 
 
 // ingestEach stores urls through a SitemapIngest, one Add per entry as the
 // crawler's parser hands them over.
-func ingestEach(ctx context.Context, s crawl.Store, sm store.Sitemap, urls []store.SitemapURL, whole bool) (store.Diff, error) {
+func ingestEach(ctx context.Context, s *store.DB, sm store.Sitemap, urls []store.SitemapURL, whole bool) (store.Diff, error) {
 	in := s.SitemapIngest(sm, T0)
 	for _, u := range urls {
 		if err := in.Add(ctx, u); err != nil {
@@ -91,7 +90,7 @@ func ingestEach(ctx context.Context, s crawl.Store, sm store.Sitemap, urls []sto
 // A read of three chunks and a bit stores every entry; the next whole read
 // withdraws what it no longer lists, across more than one chunk of
 // removals, counts the modified and new ones, and brings one back.
-func testChunkedDiff(t *testing.T, s crawl.Store) {
+func testChunkedDiff(t *testing.T, s *store.DB) {
 	const host, n = "chunks.example", 3*store.SitemapChunk + 17
 	sm := chunkSitemap(t, s, host)
 	d, err := ingestEach(bg, s, sm, longURLs(host, 0, n, T0), true)
@@ -131,7 +130,7 @@ func testChunkedDiff(t *testing.T, s crawl.Store) {
 
 // Two long reads stored at once, as two sites in flight give them, store
 // every entry of each.
-func testChunkedTogether(t *testing.T, s crawl.Store) {
+func testChunkedTogether(t *testing.T, s *store.DB) {
 	const n = 2*store.SitemapChunk + 300
 	hosts := []string{"one.example", "two.example"}
 	var wg sync.WaitGroup
@@ -156,7 +155,7 @@ func testChunkedTogether(t *testing.T, s crawl.Store) {
 // A long read abandoned partway (its body broke off, the process died)
 // keeps the chunks it stored and marks nothing removed; the next whole
 // read withdraws only what it does not list.
-func testChunkedAbandoned(t *testing.T, s crawl.Store) {
+func testChunkedAbandoned(t *testing.T, s *store.DB) {
 	const host, n = "abandoned.example", 2 * store.SitemapChunk
 	sm := chunkSitemap(t, s, host)
 	_, err := s.IngestSitemap(bg, sm, T0, longURLs(host, 0, n, T0), true)
@@ -180,7 +179,7 @@ func testChunkedAbandoned(t *testing.T, s crawl.Store) {
 
 // A long read whose context ends partway stops at once with the context's
 // error, keeps what it stored and removes nothing.
-func testChunkedCancelled(t *testing.T, s crawl.Store) {
+func testChunkedCancelled(t *testing.T, s *store.DB) {
 	const host, n = "cancelled.example", 3 * store.SitemapChunk
 	sm := chunkSitemap(t, s, host)
 	_, err := s.IngestSitemap(bg, sm, T0, longURLs(host, 0, n, T0), true)
@@ -211,7 +210,7 @@ func testChunkedCancelled(t *testing.T, s crawl.Store) {
 
 // A read of at most a chunk, and an empty whole read, keep the one-write
 // behaviour: everything stored, everything unlisted removed.
-func testSmallRead(t *testing.T, s crawl.Store) {
+func testSmallRead(t *testing.T, s *store.DB) {
 	const host, n = "small.example", store.SitemapChunk
 	sm := chunkSitemap(t, s, host)
 	d, err := ingestEach(bg, s, sm, longURLs(host, 0, n, T0), true)

@@ -1,18 +1,15 @@
 package storetest
 
 import (
-	"context"
-	"database/sql"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/store"
 )
 
 // One source per homepage, whatever its spelling: AddSource returns the
 // stored source for every spelling sourcelist.Identity folds, and stores a
 // new one under its URL key (the host in punycode).
-func testSourceIdentity(t *testing.T, s crawl.Store) {
+func testSourceIdentity(t *testing.T, s *store.DB) {
 	for _, group := range [][]string{
 		{"https://Example.com/", "https://example.com/", "https://example.com", "https://example.com:443/", "https://example.com/#about", "HTTPS://EXAMPLE.COM./"},
 		{"https://b%C3%BCcher.example/", "https://bücher.example/", "https://xn--bcher-kva.example/", "https://XN--BCHER-KVA.example"},
@@ -53,26 +50,13 @@ func testSourceIdentity(t *testing.T, s crawl.Store) {
 	}
 }
 
-// identityStore is what the migration test needs of a backend besides
-// crawl.Store: the writer pool, to store duplicates as a binary before
-// source identity did, and the migration itself, which Open has already
-// run once on the empty database.
-type identityStore interface {
-	Writer() *sql.DB
-	IdentifySources(ctx context.Context) ([]store.SourceMerge, error)
-}
-
 // Sources stored before identities, several for one homepage, are merged
 // into the earliest of them, keeping every feed, sitemap (with its
 // listings), post, pause and discovery; the survivors take their URL keys
 // and identities, so that AddSource finds them by any spelling.
-func testSourceIdentityMigration(t *testing.T, s crawl.Store) {
-	is, ok := s.(identityStore)
-	if !ok {
-		t.Skipf("%T has no Writer or IdentifySources", s)
-	}
+func testSourceIdentityMigration(t *testing.T, s *store.DB) {
 	// As stored before: the URL as given, no identity.
-	w := is.Writer()
+	w := s.Writer()
 	exec, id, addRaw := rawRows(t, w)
 	upper := addRaw("https://Example.com/", "example.com")
 	port := addRaw("https://example.com:443/#about", "example.com")
@@ -101,7 +85,7 @@ func testSourceIdentityMigration(t *testing.T, s crawl.Store) {
 	exec(`UPDATE sources SET paused = 1, paused_by = 'owner', paused_at = 5, discovered = 9 WHERE id = $1`, puny)
 	exec(`INSERT INTO feeds(source_id, url, state, catalogue) VALUES ($1, 'https://xn--bcher-kva.example/feed', 'active', 'none')`, puny)
 
-	merges, err := is.IdentifySources(bg)
+	merges, err := s.IdentifySources(bg)
 	must(t, err)
 	want := []store.SourceMerge{
 		{SourceID: port, URL: "https://example.com:443/#about", MergedInto: upper},
@@ -163,7 +147,7 @@ func testSourceIdentityMigration(t *testing.T, s crawl.Store) {
 		}
 	}
 	// Run again, it changes nothing.
-	if merges, err := is.IdentifySources(bg); err != nil || len(merges) != 0 {
+	if merges, err := s.IdentifySources(bg); err != nil || len(merges) != 0 {
 		t.Errorf("second run: %+v, %v", merges, err)
 	}
 }
@@ -171,7 +155,7 @@ func testSourceIdentityMigration(t *testing.T, s crawl.Store) {
 // A source added by its feed's URL is the blog its feed names: it takes the
 // homepage as its URL (found again by it), or is merged into the source of
 // that homepage, with its feed.
-func testFeedSource(t *testing.T, s crawl.Store) {
+func testFeedSource(t *testing.T, s *store.DB) {
 	byFeed := source(t, s, "https://blog.example/feed/")
 	f, err := s.AddFeed(bg, store.Feed{SourceID: byFeed.ID, URL: "https://blog.example/feed/"})
 	must(t, err)

@@ -1,4 +1,5 @@
-// Package storetest is the test suite every crawl.Store backend must pass.
+// Package storetest is the test suite the store (*store.DB) must pass on
+// every backend; it imports nothing above the store.
 package storetest
 
 import (
@@ -7,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/robots"
@@ -19,10 +19,10 @@ var T0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
 // RunSuite runs the suite; newStore returns an empty store, closed by the
 // test's cleanup.
-func RunSuite(t *testing.T, newStore func(t *testing.T) crawl.Store) {
+func RunSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 	tests := []struct {
 		name string
-		fn   func(*testing.T, crawl.Store)
+		fn   func(*testing.T, *store.DB)
 	}{
 		{"Sources", testSources},
 		{"Origins", testOrigins},
@@ -67,14 +67,14 @@ func must(t *testing.T, err error) {
 
 var bg = context.Background()
 
-func source(t *testing.T, s crawl.Store, u string) store.Source {
+func source(t *testing.T, s *store.DB, u string) store.Source {
 	t.Helper()
 	src, _, err := s.AddSource(bg, u, T0)
 	must(t, err)
 	return src
 }
 
-func testSources(t *testing.T, s crawl.Store) {
+func testSources(t *testing.T, s *store.DB) {
 	a, isNew, err := s.AddSource(bg, "https://a.example/", T0)
 	must(t, err)
 	if !isNew || a.ID == 0 {
@@ -118,7 +118,7 @@ func testSources(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testOrigins(t *testing.T, s crawl.Store) {
+func testOrigins(t *testing.T, s *store.DB) {
 	if _, err := s.Origin(bg, "https://a.example"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
 	}
@@ -148,7 +148,7 @@ func testOrigins(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testFeeds(t *testing.T, s crawl.Store) {
+func testFeeds(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	f, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: "https://a.example/feed"})
 	must(t, err)
@@ -181,7 +181,7 @@ func testFeeds(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testFeedsDue(t *testing.T, s crawl.Store) {
+func testFeedsDue(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	mk := func(u string, state string, read, checked time.Time) store.Feed {
 		f, err := s.AddFeed(bg, store.Feed{SourceID: src.ID, URL: u})
@@ -219,7 +219,7 @@ func testFeedsDue(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testPosts(t *testing.T, s crawl.Store) {
+func testPosts(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	res, err := s.AddPosts(bg, []store.NewPost{
 		{URL: "https://a.example/1", SourceID: src.ID, Title: "One", Published: T0, Text: "full text"},
@@ -257,7 +257,7 @@ func testPosts(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testPostsModified(t *testing.T, s crawl.Store) {
+func testPostsModified(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	_, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Lastmod: T0}})
 	must(t, err)
@@ -279,7 +279,7 @@ func testPostsModified(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testSavePage(t *testing.T, s crawl.Store) {
+func testSavePage(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	_, err := s.AddPosts(bg, []store.NewPost{{URL: "https://a.example/1", SourceID: src.ID, Title: "Feed title"}})
 	must(t, err)
@@ -302,7 +302,7 @@ func testSavePage(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testSitemaps(t *testing.T, s crawl.Store) {
+func testSitemaps(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	idx, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaRobots})
 	must(t, err)
@@ -336,7 +336,7 @@ func testSitemaps(t *testing.T, s crawl.Store) {
 // testSitemapKinds: a sitemap's kind and skip counts are kept, and a
 // sitemap recorded as skipped is never due: not by itself, not as a
 // child with a retry, not as the "never read" sitemap of a truncated source.
-func testSitemapKinds(t *testing.T, s crawl.Store) {
+func testSitemapKinds(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	must(t, s.MarkDiscovered(bg, src.ID, T0))
 	must(t, s.MarkSitemapsChecked(bg, src.ID, T0))
@@ -419,7 +419,7 @@ func testSitemapKinds(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testIngestDiff(t *testing.T, s crawl.Store) {
+func testIngestDiff(t *testing.T, s *store.DB) {
 	src := source(t, s, "https://a.example/")
 	sm, err := s.AddSitemap(bg, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaWellKnown})
 	must(t, err)
@@ -469,7 +469,7 @@ func testIngestDiff(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testTruncated(t *testing.T, s crawl.Store) {
+func testTruncated(t *testing.T, s *store.DB) {
 	a := source(t, s, "https://a.example/")
 	b := source(t, s, "https://b.example/")
 	must(t, s.MarkDiscovered(bg, a.ID, T0))
@@ -514,7 +514,7 @@ func testTruncated(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testRefusals(t *testing.T, s crawl.Store) {
+func testRefusals(t *testing.T, s *store.DB) {
 	r := store.NewRefusals(s, nil)
 	if got := r.Get(context.Background(), "a.example"); got != (fetch.RefusalState{}) {
 		t.Fatalf("%+v", got)
@@ -526,7 +526,7 @@ func testRefusals(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testRequests(t *testing.T, s crawl.Store) {
+func testRequests(t *testing.T, s *store.DB) {
 	must(t, s.LogRequests(bg, []fetch.Record{
 		{Site: "a.example", URL: "https://a.example/feed", Purpose: fetch.PurposeFeed, Status: 200, Start: T0, Outcome: fetch.OutcomeFetched},
 		{Site: "a.example", URL: "https://a.example/1", Purpose: fetch.PurposePage, Status: 0, Start: T0, Outcome: fetch.OutcomeError, Err: errors.New("boom")},
@@ -542,7 +542,7 @@ func testRequests(t *testing.T, s crawl.Store) {
 	}
 }
 
-func testRobotsCache(t *testing.T, s crawl.Store) {
+func testRobotsCache(t *testing.T, s *store.DB) {
 	if _, err := s.Robots(bg, "https://a.example"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -13,18 +12,14 @@ import (
 // testWaits: a site's stored wait (fetch.Waits) survives, leaves the site
 // out of the due sites while it reaches past the frontier's horizon, is
 // listed among the waiting sites, and is gone once deleted or rested long.
-func testWaits(t *testing.T, s crawl.Store) {
-	ws, ok := s.(fetch.Waits)
-	if !ok {
-		t.Fatalf("%T does not keep site waits", s)
-	}
+func testWaits(t *testing.T, s *store.DB) {
 	sources(t, s, 3) // s000.example … s002.example, never discovered: due
 	day := fetch.SiteWait{Site: "s001.example", Gap: 0, End: T0, Until: T0.Add(24 * time.Hour), Next: T0.Add(24 * time.Hour)}
 	soon := fetch.SiteWait{Site: "s002.example", Gap: 8 * time.Second, End: T0, Next: T0.Add(8 * time.Second)}
-	must(t, ws.SaveWait(bg, day))
-	must(t, ws.SaveWait(bg, soon))
+	must(t, s.SaveWait(bg, day))
+	must(t, s.SaveWait(bg, soon))
 
-	got, err := ws.LoadWaits(bg, T0)
+	got, err := s.LoadWaits(bg, T0)
 	must(t, err)
 	if len(got) != 2 || got[0] != day || got[1] != soon {
 		t.Fatalf("LoadWaits = %+v, want %+v and %+v", got, day, soon)
@@ -66,8 +61,8 @@ func testWaits(t *testing.T, s crawl.Store) {
 	}
 
 	// A zero wait deletes; a wait long rested is pruned on load.
-	must(t, ws.SaveWait(bg, fetch.SiteWait{Site: day.Site}))
-	got, err = ws.LoadWaits(bg, T0.Add(3*time.Hour))
+	must(t, s.SaveWait(bg, fetch.SiteWait{Site: day.Site}))
+	got, err = s.LoadWaits(bg, T0.Add(3*time.Hour))
 	must(t, err)
 	if len(got) != 0 {
 		t.Errorf("after deleting one and resting the other 3 h: %+v", got)
