@@ -68,13 +68,14 @@ type SourceDetail struct {
 	PausedAt time.Time `json:"paused_at,omitzero"`
 	// Error is why the source's last discovery failed, as the public site
 	// may show it (store.PublicSourceError); "" when it did not.
-	Error    string    `json:"error,omitempty"`
-	Feeds    []Feed    `json:"feeds"`    // ascending by URL
-	Sitemaps []Sitemap `json:"sitemaps"` // ascending by URL
+	Error    string          `json:"error,omitempty"`
+	Feeds    []FeedDetail    `json:"feeds"`    // ascending by URL
+	Sitemaps []SitemapDetail `json:"sitemaps"` // ascending by URL
 }
 
-// Feed is a feed's public standing.
-type Feed struct {
+// FeedDetail is a feed's public standing, as the public site and the
+// export show it: a view of the store's feed row (store.Feed), not the row.
+type FeedDetail struct {
 	URL       string    `json:"url"`
 	Title     string    `json:"title,omitempty"`
 	State     string    `json:"state"`     // active | disallowed | error
@@ -84,8 +85,9 @@ type Feed struct {
 	Checked   time.Time `json:"checked,omitzero"`   // last attempt
 }
 
-// Sitemap is a sitemap's public standing.
-type Sitemap struct {
+// SitemapDetail is a sitemap's public standing, as the public site shows
+// it: a view of the store's sitemap row (store.Sitemap), not the row.
+type SitemapDetail struct {
 	URL      string    `json:"url"`
 	Via      string    `json:"via"`   // robots | well-known | index (a child of another sitemap)
 	State    string    `json:"state"` // active | error
