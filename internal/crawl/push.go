@@ -16,7 +16,7 @@ import (
 
 // WebSub, the crawler's side. A poll that finds a hub (noticeHub) records
 // a wanted subscription; the websub job (PushSubscriptions) sends the
-// requests; the public site's callback (PushIntent, PushDelivery) takes
+// requests; the public site's callback (WebSubIntent, WebSubDeliver) takes
 // the hub's verifications and deliveries. A delivery is ingested exactly
 // as a polled body (ingestFeed), and while a feed's subscription is
 // active its polls are stretched to PUSH_SAFETY_POLL (stretch): the hub

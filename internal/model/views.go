@@ -6,7 +6,7 @@ import "time"
 type SitesQuery struct {
 	After string // the Next of the previous page; "" for the first
 	Limit int
-	State string // a SourceState, or "" for every site
+	State string // one of SourceStates, or "" for every site
 }
 
 // SitePage is one page of Sites.
@@ -62,7 +62,7 @@ type SourceDetail struct {
 	URL      string    `json:"url"`
 	Title    string    `json:"title,omitempty"` // the first feed's title, if any
 	Added    time.Time `json:"added"`
-	State    string    `json:"state"` // a SourceState
+	State    string    `json:"state"` // one of SourceStates
 	Paused   bool      `json:"paused"`
 	PausedBy string    `json:"paused_by,omitempty"` // "opt-out form" or "claim"
 	PausedAt time.Time `json:"paused_at,omitzero"`

@@ -120,7 +120,7 @@ func originSQL(col, find string) string {
 		THEN CASE WHEN ` + https + ` THEN ':443' ELSE ':80' END ELSE '' END)`
 }
 
-// SourceStates is every source's state (a model.SourceState) by source
+// SourceStates is every source's state (one of model.SourceStates) by source
 // ID: the export's, computed by the same CASE as the public site's
 // (stateSQL), in one pass over the sources.
 func (s *SiteData) SourceStates(ctx context.Context) (map[int64]string, error) {
