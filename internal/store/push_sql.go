@@ -91,8 +91,8 @@ func (d *DB) PutSubscription(ctx context.Context, s Subscription) error {
 }
 
 // SubscriptionsDue implements Push. Each row is checked out by setting
-// its claimed_until, which only one claimer can do while the last claim
-// runs; PutSubscription releases it.
+// its claimed_until (the column's name predates the word), which only one
+// worker can do while the last checkout runs; PutSubscription releases it.
 func (d *DB) SubscriptionsDue(ctx context.Context, now, checkoutUntil time.Time, limit int) ([]Subscription, error) {
 	var out []Subscription
 	err := d.tx(ctx, func(tx conn) error {
@@ -113,7 +113,7 @@ func (d *DB) SubscriptionsDue(ctx context.Context, now, checkoutUntil time.Time,
 			r, err := tx.ExecContext(ctx, `UPDATE subscriptions SET claimed_until = $1 WHERE callback = $2 AND claimed_until < $3`,
 				ts(checkoutUntil), s.Callback, ts(now))
 			if err != nil {
-				return fmt.Errorf("claim subscription %s: %w", s.Callback, err)
+				return fmt.Errorf("check out subscription %s: %w", s.Callback, err)
 			}
 			if n, _ := r.RowsAffected(); n == 1 {
 				out = append(out, s)

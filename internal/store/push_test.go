@@ -79,7 +79,7 @@ func TestSubscriptions(t *testing.T) {
 			t.Fatalf("due: %+v, %v", due, err)
 		}
 		if due, err = db.SubscriptionsDue(ctx, t0, t0.Add(10*time.Minute), 10); err != nil || len(due) != 0 {
-			t.Fatalf("claimed, yet due again: %+v, %v", due, err)
+			t.Fatalf("checked out, yet due again: %+v, %v", due, err)
 		}
 		// Active, stored with every time; the checkout released.
 		s.State, s.Lease, s.Verified, s.Expires, s.NextAction = push.StateActive, 240*time.Hour, t0, t0.Add(240*time.Hour), t0.Add(216*time.Hour)
