@@ -145,14 +145,15 @@ type SiteCount struct {
 // Requests summarises what the crawler asked of one site.
 type Requests struct {
 	// Total counts requests over the whole log: records where a connection
-	// was made (every outcome but disallowed, refused and opted-out; each redirect hop
-	// is one request). NotModified counts those answered 304; Conditional
-	// those that sent If-None-Match or If-Modified-Since.
+	// was made (every outcome but the declined ones, fetch.Outcome.Declined;
+	// each redirect hop is one request). NotModified counts those answered
+	// 304; Conditional those that sent If-None-Match or If-Modified-Since.
 	Total       int `json:"total"`
 	Conditional int `json:"conditional"`
 	NotModified int `json:"not_modified"`
-	// Withheld counts records where robots.txt or the refusal list stopped
-	// the request before any connection: what we did not ask.
+	// Withheld counts the declined records: robots.txt, the refusal list,
+	// the owner's opt-out or the site's pace stopped the request before any
+	// connection. What we did not ask.
 	Withheld  int            `json:"withheld"`
 	First     time.Time      `json:"first,omitzero"`
 	Last      time.Time      `json:"last,omitzero"`
