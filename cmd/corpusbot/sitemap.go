@@ -109,7 +109,7 @@ func sitemapCut(sum sitemap.Summary) string {
 	return "broken"
 }
 
-// openInput opens a named file, or standard input for "-", to be streamed.
+// openSitemapInput opens a named file, or standard input for "-", to be streamed.
 func openSitemapInput(env environment, name string) (io.Reader, func(), error) {
 	if name == "-" {
 		return env.stdin, func() {}, nil

@@ -23,6 +23,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/metrics"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
@@ -70,8 +71,8 @@ type Network struct {
 // Options are the parts a caller chooses; the rest follows the settings.
 type Options struct {
 	Settings config.Settings
-	Log      *slog.Logger
-	Clock    fetch.Clock // nil: the real clock
+	Log      *slog.Logger // nil: slog.Default (logging.OrDefault)
+	Clock    fetch.Clock  // nil: the real clock
 	Network  Network
 	// Observe, when set, sees every record of the fetcher before the
 	// crawler logs it (the demo keeps its own account).
@@ -99,9 +100,7 @@ type Crawl struct {
 // every page fetched is also written there as WARC (see archivePages), and
 // Close completes the last file.
 func NewCrawl(db *DB, o Options) (*Crawl, error) {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	o.Log = logging.OrDefault(o.Log)
 	clock := o.Clock
 	if clock == nil {
 		clock = fetch.RealClock{}

@@ -129,7 +129,7 @@ var table = []spec{
 	define("CONCURRENCY", "how many sites one process works on at once, each one request at a time",
 		func(s *Settings) *int { return &s.Concurrency }, intKind, within(1, 100000, strconv.Itoa)),
 	// A failure that says "try later" (429, 503, other 5xx, a timeout, a
-	// reset) is retried; only a final answer is final (fetch.Transient).
+	// reset) is retried; only a final answer is final (fetch.Result.Transient).
 	define("RETRY_ATTEMPTS", "how many times an item (a page, a feed, a sitemap, robots.txt, a discovery) is tried when every try fails with a fault that says try later, the first included; after the last it is an error",
 		func(s *Settings) *int { return &s.RetryAttempts }, intKind, within(1, 100, strconv.Itoa)),
 	define("RETRY_WINDOW", "the span the retries of a failing item are spread over: the first as soon as the site's back-off and Retry-After allow, each later one a constant factor longer (0: every retry as soon as politeness allows)",

@@ -90,7 +90,7 @@ func blogFarm(web *simweb.Web, sites, pages, perPage int) map[string]bool {
 // until SIGTERM.
 func TestClusterChild(t *testing.T) {
 	runClusterWorker(t, clusterEnv, clusterWorker{
-		settings: clusterSettings(), claimTTL: clusterCheckoutTTL, pause: 20 * time.Millisecond,
+		settings: clusterSettings(), checkoutTTL: clusterCheckoutTTL, pause: 20 * time.Millisecond,
 		tune: func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB) {
 			rc.HoldTTL = clusterCheckoutTTL
 			o.Lease = postgres.NewLease(db.SQL(), o.Clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard})
@@ -105,11 +105,11 @@ func TestClusterChild(t *testing.T) {
 // rounds, changes to its fetcher's options, and the line it prints to the
 // parent for every record.
 type clusterWorker struct {
-	settings config.Settings
-	claimTTL time.Duration
-	pause    time.Duration
-	tune     func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB)
-	line     func(fetch.Record) string
+	settings    config.Settings
+	checkoutTTL time.Duration
+	pause       time.Duration
+	tune        func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB)
+	line        func(fetch.Record) string
 }
 
 // runClusterWorker is the body of a worker process: the real crawler on
@@ -129,7 +129,7 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.SetCheckouts("worker-"+worker, w.claimTTL, nil)
+	db.SetCheckouts("worker-"+worker, w.checkoutTTL, nil)
 	clock := fetch.RealClock{}
 	c := &crawl.Crawler{Store: db.DB, Clock: clock, Settings: w.settings, Log: discard}
 	defer c.Close()

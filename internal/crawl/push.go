@@ -16,7 +16,7 @@ import (
 
 // WebSub, the crawler's side. A poll that finds a hub (noticeHub) records
 // a wanted subscription; the websub job (PushSubscriptions) sends the
-// requests; the public site's callback (PushIntent, PushDelivery) takes
+// requests; the public site's callback (WebSubIntent, WebSubDeliver) takes
 // the hub's verifications and deliveries. A delivery is ingested exactly
 // as a polled body (ingestFeed), and while a feed's subscription is
 // active its polls are stretched to PUSH_SAFETY_POLL (stretch): the hub
@@ -53,7 +53,7 @@ func (c *Crawler) noticeHub(ctx context.Context, f store.Feed, parsed *feed.Feed
 	_, err = c.Push.WantSubscription(ctx, store.Subscription{
 		Callback: rand.Text(), Secret: rand.Text() + rand.Text(),
 		FeedID: f.ID, SourceID: f.SourceID, Hub: hub, Topic: topic,
-		State: push.StateWanted, NextAction: c.Clock.Now(),
+		State: model.SubscriptionWanted, NextAction: c.Clock.Now(),
 	})
 	if err != nil {
 		c.log().Warn("websub: hub not recorded", "feed", f.URL, "hub", hub, "err", err)
@@ -69,7 +69,7 @@ func (c *Crawler) pushedUntil(ctx context.Context, feedID int64, now time.Time) 
 		return time.Time{}
 	}
 	s, err := c.Push.FeedSubscription(ctx, feedID)
-	if err != nil || s.State != push.StateActive || !now.Before(s.Expires) || s.SourcePaused {
+	if err != nil || s.State != model.SubscriptionActive || !now.Before(s.Expires) || s.SourcePaused {
 		return time.Time{}
 	}
 	return s.Expires

@@ -34,10 +34,10 @@ func (c *Crawler) WebSubIntent(ctx context.Context, callback string, q url.Value
 	now := c.Clock.Now()
 	mode, topic := q.Get("hub.mode"), q.Get("hub.topic")
 	if mode == push.ModeDenied {
-		if topic != s.Topic || (s.State != push.StateRequested && s.State != push.StateActive) {
+		if topic != s.Topic || (s.State != model.SubscriptionRequested && s.State != model.SubscriptionActive) {
 			return "", false, nil
 		}
-		s.State, s.Error, s.NextAction = push.StateInactive, "denied by the hub: "+q.Get("hub.reason"), now.Add(inactiveRecheck)
+		s.State, s.Error, s.NextAction = model.SubscriptionInactive, "denied by the hub: "+q.Get("hub.reason"), now.Add(inactiveRecheck)
 		c.log().Info("websub: denied", "hub", s.Hub, "topic", s.Topic, "reason", q.Get("hub.reason"))
 		return "", true, c.Push.PutSubscription(ctx, s)
 	}
@@ -51,10 +51,10 @@ func (c *Crawler) WebSubIntent(ctx context.Context, callback string, q url.Value
 	switch mode {
 	case push.ModeSubscribe:
 		lease := push.ParseLease(q.Get("hub.lease_seconds"), c.lease())
-		s.State, s.Lease, s.Verified, s.Expires = push.StateActive, lease, now, now.Add(lease)
+		s.State, s.Lease, s.Verified, s.Expires = model.SubscriptionActive, lease, now, now.Add(lease)
 		s.NextAction, s.Attempts, s.Error = push.RenewAt(now, lease), 0, ""
 	case push.ModeUnsubscribe:
-		s.State, s.NextAction, s.Expires = push.StateInactive, now.Add(inactiveRecheck), now
+		s.State, s.NextAction, s.Expires = model.SubscriptionInactive, now.Add(inactiveRecheck), now
 	}
 	if err := c.Push.PutSubscription(ctx, s); err != nil {
 		return "", false, err
@@ -89,7 +89,7 @@ func (c *Crawler) WebSubDeliver(ctx context.Context, callback string, h http.Hea
 	if err != nil {
 		return http.StatusInternalServerError, err
 	}
-	if s.SourcePaused || (s.State != push.StateActive && s.State != push.StateRequested) {
+	if s.SourcePaused || (s.State != model.SubscriptionActive && s.State != model.SubscriptionRequested) {
 		return http.StatusGone, nil
 	}
 	if err := push.CheckSignature(s.Secret, h.Get("X-Hub-Signature"), body); err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -61,9 +62,9 @@ func (c *Crawler) workSubscription(ctx context.Context, s store.Subscription) er
 	now := c.Clock.Now()
 	if s.SourcePaused {
 		switch s.State {
-		case push.StateActive, push.StateRequested:
+		case model.SubscriptionActive, model.SubscriptionRequested:
 			return c.requestHub(ctx, s, push.ModeUnsubscribe)
-		case push.StateUnsubscribing:
+		case model.SubscriptionUnsubscribing:
 			if now.Before(s.Requested.Add(push.VerifyTimeout)) {
 				s.NextAction = s.Requested.Add(push.VerifyTimeout)
 				return c.Push.PutSubscription(ctx, s)
@@ -71,16 +72,16 @@ func (c *Crawler) workSubscription(ctx context.Context, s store.Subscription) er
 			// The hub never confirmed: drop it on our side; its
 			// deliveries are answered 410 Gone.
 		}
-		s.State, s.NextAction = push.StateInactive, now.Add(inactiveRecheck)
+		s.State, s.NextAction = model.SubscriptionInactive, now.Add(inactiveRecheck)
 		return c.Push.PutSubscription(ctx, s)
 	}
 	switch s.State {
-	case push.StateRequested:
+	case model.SubscriptionRequested:
 		if at := s.Requested.Add(push.VerifyTimeout); now.Before(at) {
 			s.NextAction = at
 			return c.Push.PutSubscription(ctx, s)
 		}
-	case push.StateActive:
+	case model.SubscriptionActive:
 		if at := push.RenewAt(s.Verified, s.Lease); now.Before(at) {
 			s.NextAction = at
 			return c.Push.PutSubscription(ctx, s)
@@ -101,10 +102,10 @@ func (c *Crawler) requestHub(ctx context.Context, s store.Subscription, mode str
 	s.Requested, s.NextAction = now, now.Add(push.VerifyTimeout)
 	switch {
 	case mode == push.ModeUnsubscribe:
-		s.State = push.StateUnsubscribing
-	case s.State != push.StateActive:
+		s.State = model.SubscriptionUnsubscribing
+	case s.State != model.SubscriptionActive:
 		// A renewal stays active: deliveries go on while it is verified.
-		s.State = push.StateRequested
+		s.State = model.SubscriptionRequested
 	}
 	if err := c.Push.PutSubscription(ctx, s); err != nil {
 		return err
@@ -141,11 +142,11 @@ func (c *Crawler) requestHub(ctx context.Context, s store.Subscription, mode str
 	case mode == push.ModeUnsubscribe:
 		// We cannot tell the hub (it failed, or its site opted out too):
 		// our side drops it and answers its deliveries 410 Gone.
-		cur.State, cur.NextAction = push.StateInactive, now.Add(inactiveRecheck)
-	case before.State == push.StateActive:
-		cur.State = push.StateActive // the old lease still runs
+		cur.State, cur.NextAction = model.SubscriptionInactive, now.Add(inactiveRecheck)
+	case before.State == model.SubscriptionActive:
+		cur.State = model.SubscriptionActive // the old lease still runs
 	default:
-		cur.State = push.StateWanted
+		cur.State = model.SubscriptionWanted
 	}
 	c.log().Info("websub: request failed", "mode", mode, "hub", s.Hub, "topic", s.Topic, "err", cur.Error)
 	// Recorded, like a feed that could not be read: not a job failure.

@@ -12,7 +12,6 @@ import (
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/web"
 )
@@ -119,7 +118,7 @@ func TestWebSub(t *testing.T) {
 		t.Fatalf("callback %q not verified", callback)
 	}
 	sub := pw.subscription(t, self)
-	if sub.State != push.StateActive || !sub.Expires.Equal(sub.Verified.Add(10*24*time.Hour)) {
+	if sub.State != model.SubscriptionActive || !sub.Expires.Equal(sub.Verified.Add(10*24*time.Hour)) {
 		t.Fatalf("after verification: %+v", sub)
 	}
 	for _, r := range pw.web.RequestsTo("hub.example") {
@@ -192,7 +191,7 @@ func TestWebSub(t *testing.T) {
 	if n != before+1 || req.Get("hub.mode") != "subscribe" || req.Get("hub.callback") != callback {
 		t.Fatalf("no renewal: %d requests, last %v", n, req)
 	}
-	if sub := pw.subscription(t, self); sub.State != push.StateActive || !sub.Expires.After(pw.clock.Now().Add(9*24*time.Hour)) {
+	if sub := pw.subscription(t, self); sub.State != model.SubscriptionActive || !sub.Expires.After(pw.clock.Now().Add(9*24*time.Hour)) {
 		t.Errorf("after renewal: %+v", sub)
 	}
 
@@ -215,7 +214,7 @@ func TestWebSub(t *testing.T) {
 	if req.Get("hub.mode") != "unsubscribe" || req.Get("hub.callback") != callback || !pw.hub.wasVerified(callback) {
 		t.Fatalf("no unsubscription: last %v", req)
 	}
-	if sub := pw.subscription(t, self); sub.State != push.StateInactive {
+	if sub := pw.subscription(t, self); sub.State != model.SubscriptionInactive {
 		t.Errorf("after unsubscription: %+v", sub)
 	}
 	if code := pw.hub.deliverTo(callback, sub.Secret, rssType, pushedRSS(self, reverse(items)), signed); code != http.StatusGone {

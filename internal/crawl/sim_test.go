@@ -113,7 +113,7 @@ func newWorldOn(t testing.TB, db *store.DB) *world {
 }
 
 // worldSettings are the defaults on the seed's fixed rotation: the tests
-// of day-by-day behaviour expect every feed read once a day (TestAdaptive
+// of day-by-day behaviour expect every feed read once a day (TestAdaptiveSchedule
 // runs the adaptive default).
 func worldSettings() config.Settings {
 	s := config.Defaults()

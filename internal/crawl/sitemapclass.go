@@ -19,7 +19,7 @@ import (
 //   - one named for pages, taxonomies, authors or other things (WordPress
 //     core's wp-sitemap-taxonomies-category-1.xml, Yoast's
 //     category-sitemap.xml, Ghost's sitemap-tags.xml...) is recorded, with
-//     its kind, in state store.SitemapSkipped, and never fetched: WantsPage
+//     its kind, in state model.SitemapSkipped, and never fetched: WantsPage
 //     takes none of its entries, so a read would cost the site a request
 //     for nothing. The store never makes it due.
 //   - of a sitemap that is read, the entries WantsPage refuses are counted

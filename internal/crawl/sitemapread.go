@@ -19,7 +19,7 @@ const maxIndexDepth = 2
 
 // ReadSitemap reads a sitemap conditionally. A urlset's URLs that
 // sitemap.WantsPage accepts are diffed against the last read
-// (store.IngestSitemap: new, modified by lastmod, removed when the read was
+// (store.DB.IngestSitemap: new, modified by lastmod, removed when the read was
 // whole); the others are counted by kind (sitemapclass.go). An index
 // records its children's lastmods and kinds and reads, newest first, only
 // the children named like posts or like nothing known, never read or whose

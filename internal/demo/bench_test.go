@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"testing"
 )
@@ -26,6 +27,7 @@ func BenchmarkProposalSite(b *testing.B) {
 		rep, err := Run(ctx, Options{
 			DB: filepath.Join(fastDir(b), "proposal.db"), Days: 2,
 			Specs: []Spec{ProposalSpec(posts, newPerDay, modifiedPerDay)},
+			Log:   slog.New(slog.DiscardHandler),
 		})
 		if err != nil {
 			b.Fatal(err)

@@ -3,6 +3,7 @@ package demo
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +19,8 @@ import (
 // fraction of what the naive crawler did.
 func TestDemoTwoDays(t *testing.T) {
 	ctx := context.Background()
-	rep, err := Run(ctx, Options{DB: filepath.Join(fastDir(t), "demo.db"), Days: 2, Specs: DemoSpecs(0.34)})
+	rep, err := Run(ctx, Options{DB: filepath.Join(fastDir(t), "demo.db"), Days: 2, Specs: DemoSpecs(0.34),
+		Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"time"
 
@@ -21,7 +20,7 @@ type Options struct {
 	Days  int          // simulated days, from 1 (default 2)
 	Specs []Spec       // the population (default DemoSpecs(1))
 	Seed  uint64       // varies the posts and the changes (default 1)
-	Log   *slog.Logger // the crawler's log (default: discarded)
+	Log   *slog.Logger // the crawler's log; nil: slog.Default (logging.OrDefault, in app.NewCrawl)
 }
 
 // Run crawls the population for Days simulated days with the real crawler,
@@ -39,9 +38,6 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	if o.Seed == 0 {
 		o.Seed = 1
-	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	began := time.Now()
 	botPop, naivePop := NewPopulation(o.Specs, o.Seed), NewPopulation(o.Specs, o.Seed)

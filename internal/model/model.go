@@ -1,7 +1,9 @@
 // Package model is corpusbot's vocabulary, shared by the crawl, the store
-// and the public site: the states of sources, feeds, sitemaps and posts, the
-// reasons of the coverage gaps, the site rule (which hosts are one site),
-// and the read-only views the public site shows. It does no I/O and imports
+// and the public site: the states of sources, feeds, sitemaps, posts and
+// WebSub subscriptions, the reasons of the coverage gaps, the site rule
+// (which hosts are one site), and the read-only views the public site
+// shows. (An origin's robots.txt standing is a robots.State, the outcome of
+// that package's policy, and a request's outcome a fetch.Outcome.) It does no I/O and imports
 // nothing of the project, so every other package may import it; a concept
 // named here is named nowhere else.
 package model

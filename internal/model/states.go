@@ -53,10 +53,36 @@ const (
 	SitemapSkipped = "skipped"
 )
 
-// FeedStates, CatalogueStates and SitemapStates list every state a feed, a
-// feed's catalogue walk and a sitemap can hold (PostStates the posts').
+// WebSub subscription states, one per feed whose hub the crawler asks to
+// push (package push speaks the protocol; the store keeps the row).
+const (
+	// SubscriptionWanted: the feed declares a hub and no request is out: a
+	// subscription request is due (again, after a failure or a denial's
+	// back-off).
+	SubscriptionWanted = "wanted"
+	// SubscriptionRequested: a subscribe request was sent; the hub's
+	// verification of intent (WebSub §5.3) is awaited.
+	SubscriptionRequested = "requested"
+	// SubscriptionActive: the hub verified a subscription; deliveries are
+	// taken until the lease expires (renewal re-sends subscribe, staying
+	// active).
+	SubscriptionActive = "active"
+	// SubscriptionUnsubscribing: an unsubscribe request was sent (the
+	// source was paused); its verification is awaited.
+	SubscriptionUnsubscribing = "unsubscribing"
+	// SubscriptionInactive: no subscription (unsubscribed, denied, or the
+	// source paused): deliveries are answered 410 Gone, so the hub drops us
+	// (WebSub §8).
+	SubscriptionInactive = "inactive"
+)
+
+// FeedStates, CatalogueStates, SitemapStates and SubscriptionStates list
+// every state a feed, a feed's catalogue walk, a sitemap and a WebSub
+// subscription can hold (PostStates the posts', SourceStates the sources').
+// The strings are stable: they are stored.
 var (
-	FeedStates      = []string{FeedActive, FeedDisallowed, FeedError}
-	CatalogueStates = []string{CatalogueNone, CataloguePending, CatalogueDone, CatalogueInterrupted}
-	SitemapStates   = []string{SitemapActive, SitemapDisallowed, SitemapError, SitemapSkipped}
+	FeedStates         = []string{FeedActive, FeedDisallowed, FeedError}
+	CatalogueStates    = []string{CatalogueNone, CataloguePending, CatalogueDone, CatalogueInterrupted}
+	SitemapStates      = []string{SitemapActive, SitemapDisallowed, SitemapError, SitemapSkipped}
+	SubscriptionStates = []string{SubscriptionWanted, SubscriptionRequested, SubscriptionActive, SubscriptionUnsubscribing, SubscriptionInactive}
 )

@@ -6,7 +6,7 @@ import "time"
 type SitesQuery struct {
 	After string // the Next of the previous page; "" for the first
 	Limit int
-	State string // a SourceState, or "" for every site
+	State string // one of SourceStates, or "" for every site
 }
 
 // SitePage is one page of Sites.
@@ -62,19 +62,20 @@ type SourceDetail struct {
 	URL      string    `json:"url"`
 	Title    string    `json:"title,omitempty"` // the first feed's title, if any
 	Added    time.Time `json:"added"`
-	State    string    `json:"state"` // a SourceState
+	State    string    `json:"state"` // one of SourceStates
 	Paused   bool      `json:"paused"`
 	PausedBy string    `json:"paused_by,omitempty"` // "opt-out form" or "claim"
 	PausedAt time.Time `json:"paused_at,omitzero"`
 	// Error is why the source's last discovery failed, as the public site
 	// may show it (store.PublicSourceError); "" when it did not.
-	Error    string    `json:"error,omitempty"`
-	Feeds    []Feed    `json:"feeds"`    // ascending by URL
-	Sitemaps []Sitemap `json:"sitemaps"` // ascending by URL
+	Error    string          `json:"error,omitempty"`
+	Feeds    []FeedDetail    `json:"feeds"`    // ascending by URL
+	Sitemaps []SitemapDetail `json:"sitemaps"` // ascending by URL
 }
 
-// Feed is a feed's public standing.
-type Feed struct {
+// FeedDetail is a feed's public standing, as the public site and the
+// export show it: a view of the store's feed row (store.Feed), not the row.
+type FeedDetail struct {
 	URL       string    `json:"url"`
 	Title     string    `json:"title,omitempty"`
 	State     string    `json:"state"`     // active | disallowed | error
@@ -84,8 +85,9 @@ type Feed struct {
 	Checked   time.Time `json:"checked,omitzero"`   // last attempt
 }
 
-// Sitemap is a sitemap's public standing.
-type Sitemap struct {
+// SitemapDetail is a sitemap's public standing, as the public site shows
+// it: a view of the store's sitemap row (store.Sitemap), not the row.
+type SitemapDetail struct {
 	URL      string    `json:"url"`
 	Via      string    `json:"via"`   // robots | well-known | index (a child of another sitemap)
 	State    string    `json:"state"` // active | error
@@ -143,14 +145,15 @@ type SiteCount struct {
 // Requests summarises what the crawler asked of one site.
 type Requests struct {
 	// Total counts requests over the whole log: records where a connection
-	// was made (every outcome but disallowed, refused and opted-out; each redirect hop
-	// is one request). NotModified counts those answered 304; Conditional
-	// those that sent If-None-Match or If-Modified-Since.
+	// was made (every outcome but the declined ones, fetch.Outcome.Declined;
+	// each redirect hop is one request). NotModified counts those answered
+	// 304; Conditional those that sent If-None-Match or If-Modified-Since.
 	Total       int `json:"total"`
 	Conditional int `json:"conditional"`
 	NotModified int `json:"not_modified"`
-	// Withheld counts records where robots.txt or the refusal list stopped
-	// the request before any connection: what we did not ask.
+	// Withheld counts the declined records: robots.txt, the refusal list,
+	// the owner's opt-out or the site's pace stopped the request before any
+	// connection. What we did not ask.
 	Withheld  int            `json:"withheld"`
 	First     time.Time      `json:"first,omitzero"`
 	Last      time.Time      `json:"last,omitzero"`

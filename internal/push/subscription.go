@@ -4,26 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-)
 
-// Subscription states. The strings are stable (stored).
-const (
-	// StateWanted: the feed declares a hub and no request is out: a
-	// subscription request is due (again, after a failure or a denial's
-	// back-off).
-	StateWanted = "wanted"
-	// StateRequested: a subscribe request was sent; the hub's verification
-	// of intent (§5.3) is awaited.
-	StateRequested = "requested"
-	// StateActive: the hub verified a subscription; deliveries are taken
-	// until the lease expires (renewal re-sends subscribe, staying active).
-	StateActive = "active"
-	// StateUnsubscribing: an unsubscribe request was sent (the source was
-	// paused); its verification is awaited.
-	StateUnsubscribing = "unsubscribing"
-	// StateInactive: no subscription (unsubscribed, denied, or the source
-	// paused): deliveries are answered 410 Gone, so the hub drops us (§8).
-	StateInactive = "inactive"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Modes of hub.mode.
@@ -45,9 +27,9 @@ func AcceptsIntent(state, topic, mode, gotTopic string) bool {
 	}
 	switch mode {
 	case ModeSubscribe:
-		return state == StateRequested || state == StateActive
+		return state == model.SubscriptionRequested || state == model.SubscriptionActive
 	case ModeUnsubscribe:
-		return state == StateUnsubscribing
+		return state == model.SubscriptionUnsubscribing
 	}
 	return false
 }

@@ -1,6 +1,8 @@
 package push
 
 import (
+	"corpus.blog/corpusbot/internal/model"
+
 	"testing"
 	"time"
 )
@@ -11,22 +13,22 @@ func TestAcceptsIntent(t *testing.T) {
 		state, mode, topic string
 		want               bool
 	}{
-		{StateRequested, ModeSubscribe, topic, true},
-		{StateActive, ModeSubscribe, topic, true}, // a renewal
-		{StateWanted, ModeSubscribe, topic, false},
-		{StateInactive, ModeSubscribe, topic, false},
-		{StateUnsubscribing, ModeSubscribe, topic, false},
-		{StateUnsubscribing, ModeUnsubscribe, topic, true},
-		{StateActive, ModeUnsubscribe, topic, false}, // someone else asking to end ours
-		{StateRequested, ModeSubscribe, topic + "?x", false},
-		{StateRequested, "SUBSCRIBE", topic, false},
-		{StateRequested, "", topic, false},
+		{model.SubscriptionRequested, ModeSubscribe, topic, true},
+		{model.SubscriptionActive, ModeSubscribe, topic, true}, // a renewal
+		{model.SubscriptionWanted, ModeSubscribe, topic, false},
+		{model.SubscriptionInactive, ModeSubscribe, topic, false},
+		{model.SubscriptionUnsubscribing, ModeSubscribe, topic, false},
+		{model.SubscriptionUnsubscribing, ModeUnsubscribe, topic, true},
+		{model.SubscriptionActive, ModeUnsubscribe, topic, false}, // someone else asking to end ours
+		{model.SubscriptionRequested, ModeSubscribe, topic + "?x", false},
+		{model.SubscriptionRequested, "SUBSCRIBE", topic, false},
+		{model.SubscriptionRequested, "", topic, false},
 	} {
 		if got := AcceptsIntent(tc.state, topic, tc.mode, tc.topic); got != tc.want {
 			t.Errorf("%s %s %s = %v", tc.state, tc.mode, tc.topic, got)
 		}
 	}
-	if AcceptsIntent(StateRequested, "", ModeSubscribe, "") {
+	if AcceptsIntent(model.SubscriptionRequested, "", ModeSubscribe, "") {
 		t.Error("an empty topic accepted")
 	}
 }

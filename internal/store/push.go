@@ -17,7 +17,7 @@ type Subscription struct {
 	Hub      string
 	Topic    string
 	Secret   string // hub.secret: the HMAC key of every delivery
-	State    string // push.StateWanted, …
+	State    string // one of model.SubscriptionStates
 	Lease    time.Duration
 	// Requested is when the last (un)subscribe request was sent; Verified
 	// when the hub last confirmed one; Expires when the lease ends.

@@ -12,8 +12,8 @@ import (
 // deliveryQuery counts, per source with an active feed, its active feeds
 // with and without an active subscription.
 const deliveryQuery = `SELECT f.source_id,
-		SUM(CASE WHEN s.state = 'active' THEN 1 ELSE 0 END),
-		SUM(CASE WHEN s.state = 'active' THEN 0 ELSE 1 END)
+		SUM(CASE WHEN s.state = ` + sqlSubscriptionActive + ` THEN 1 ELSE 0 END),
+		SUM(CASE WHEN s.state = ` + sqlSubscriptionActive + ` THEN 0 ELSE 1 END)
 	FROM feeds f LEFT JOIN subscriptions s ON s.feed_id = f.id
 	JOIN sources src ON src.id = f.source_id
 	WHERE f.state = ` + sqlFeedActive + ` AND src.paused = 0`

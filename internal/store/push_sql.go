@@ -98,7 +98,7 @@ func (d *DB) SubscriptionsDue(ctx context.Context, now, checkoutUntil time.Time,
 	err := d.tx(ctx, func(tx conn) error {
 		var cands []Subscription
 		err := d.each(ctx, tx, `SELECT `+subCols+` FROM subscriptions WHERE held_until < $1 AND (next_action <= $1
-			OR (state IN ('active', 'requested', 'wanted') AND source_id IN (SELECT id FROM sources WHERE paused <> 0)))
+			OR (state IN `+sqlSubscriptionsLive+` AND source_id IN (SELECT id FROM sources WHERE paused <> 0)))
 		ORDER BY next_action, callback LIMIT $2`,
 			[]any{ts(now), limit}, func(rows *sql.Rows) error {
 				s, err := scanSub(rows)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/push"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/postgres/pgtest"
@@ -60,9 +59,9 @@ func TestSubscriptions(t *testing.T) {
 			t.Fatalf("no subscription yet: %v", err)
 		}
 		want := store.Subscription{Callback: "cb1", Secret: "sec", FeedID: f.ID, SourceID: src.ID, Hub: "https://hub.example/",
-			Topic: "https://blog.example/feed", State: push.StateWanted, NextAction: t0}
+			Topic: "https://blog.example/feed", State: model.SubscriptionWanted, NextAction: t0}
 		s, err := db.WantSubscription(ctx, want)
-		if err != nil || s.Callback != "cb1" || s.State != push.StateWanted || !s.NextAction.Equal(t0) || s.SourcePaused {
+		if err != nil || s.Callback != "cb1" || s.State != model.SubscriptionWanted || !s.NextAction.Equal(t0) || s.SourcePaused {
 			t.Fatalf("WantSubscription = %+v, %v", s, err)
 		}
 		// Asked again (another poll): nothing changes, not even the callback.
@@ -78,10 +77,10 @@ func TestSubscriptions(t *testing.T) {
 			t.Fatalf("due: %+v, %v", due, err)
 		}
 		if due, err = db.SubscriptionsDue(ctx, t0, t0.Add(10*time.Minute), 10); err != nil || len(due) != 0 {
-			t.Fatalf("claimed, yet due again: %+v, %v", due, err)
+			t.Fatalf("checked out, yet due again: %+v, %v", due, err)
 		}
 		// Active, stored with every time; the checkout released.
-		s.State, s.Lease, s.Verified, s.Expires, s.NextAction = push.StateActive, 240*time.Hour, t0, t0.Add(240*time.Hour), t0.Add(216*time.Hour)
+		s.State, s.Lease, s.Verified, s.Expires, s.NextAction = model.SubscriptionActive, 240*time.Hour, t0, t0.Add(240*time.Hour), t0.Add(216*time.Hour)
 		s.Requested, s.Attempts, s.Error = t0.Add(-time.Second), 2, "e"
 		if err := db.PutSubscription(ctx, s); err != nil {
 			t.Fatal(err)
@@ -102,7 +101,7 @@ func TestSubscriptions(t *testing.T) {
 		if due, _ = db.SubscriptionsDue(ctx, t0.Add(time.Hour), t0.Add(2*time.Hour), 10); len(due) != 1 || !due[0].SourcePaused {
 			t.Errorf("paused source: %+v", due)
 		}
-		s.State = push.StateInactive
+		s.State = model.SubscriptionInactive
 		db.PutSubscription(ctx, s)
 		if due, _ = db.SubscriptionsDue(ctx, t0.Add(time.Hour), t0.Add(2*time.Hour), 10); len(due) != 0 {
 			t.Errorf("inactive yet due: %+v", due)
@@ -111,7 +110,7 @@ func TestSubscriptions(t *testing.T) {
 		// A new hub starts over.
 		moved := want
 		moved.Hub = "https://hub2.example/"
-		if s, err = db.WantSubscription(ctx, moved); err != nil || s.Callback != "cb1" || s.Hub != moved.Hub || s.State != push.StateWanted || !s.Expires.IsZero() {
+		if s, err = db.WantSubscription(ctx, moved); err != nil || s.Callback != "cb1" || s.Hub != moved.Hub || s.State != model.SubscriptionWanted || !s.Expires.IsZero() {
 			t.Errorf("moved hub: %+v, %v", s, err)
 		}
 		if _, err := db.Subscription(ctx, "nosuch"); !errors.Is(err, model.ErrNotFound) {
@@ -129,7 +128,7 @@ func TestPushRead(t *testing.T) {
 		if err := db.UpdateFeed(ctx, f); err != nil {
 			t.Fatal(err)
 		}
-		db.WantSubscription(ctx, store.Subscription{Callback: "cb", Secret: "s", FeedID: f.ID, SourceID: src.ID, Hub: "https://hub.example/", Topic: f.URL, State: push.StateActive})
+		db.WantSubscription(ctx, store.Subscription{Callback: "cb", Secret: "s", FeedID: f.ID, SourceID: src.ID, Hub: "https://hub.example/", Topic: f.URL, State: model.SubscriptionActive})
 		now := t0.Add(time.Hour)
 		res, err := db.PushRead(ctx, "cb", now, []store.NewPost{{URL: "https://blog.example/new", SourceID: src.ID, Title: "New", Published: now}},
 			func(r store.AddResult) store.Feed {
@@ -218,12 +217,12 @@ func TestDeliveries(t *testing.T) {
 			db.WantSubscription(ctx, store.Subscription{Callback: f.URL, Secret: "s", FeedID: f.ID, SourceID: f.SourceID, Hub: "https://hub.example/", Topic: f.URL, State: state})
 		}
 		pushed, pf := add("https://a.example/", "https://a.example/feed")
-		sub(pf[0], push.StateActive)
+		sub(pf[0], model.SubscriptionActive)
 		both, bf := add("https://b.example/", "https://b.example/feed", "https://b.example/other")
-		sub(bf[0], push.StateActive)
+		sub(bf[0], model.SubscriptionActive)
 		polled, qf := add("https://c.example/", "https://c.example/feed")
-		sub(qf[0], push.StateRequested) // not yet verified: still polled
-		add("https://d.example/")       // no feed: neither
+		sub(qf[0], model.SubscriptionRequested) // not yet verified: still polled
+		add("https://d.example/")               // no feed: neither
 		www, _ := add("https://www.a.example/", "https://www.a.example/feed")
 		p, n, bo, err := db.Deliveries(ctx)
 		if err != nil || p != 1 || n != 2 || bo != 1 {

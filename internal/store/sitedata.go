@@ -54,11 +54,6 @@ func (d *DB) find() string {
 	return "instr"
 }
 
-// withheld are the outcomes of records where no connection was made:
-// robots.txt said no, the site is on the 403 refusal list, or its owner
-// opted out. They are what the crawler did not ask, never requests.
-const withheld = `('disallowed', 'refused', 'opted-out')`
-
 // Day buckets: Unix time has no leap seconds, so UTC days are exact
 // multiples of this many nanoseconds since the epoch.
 const nanosPerDay = int64(24 * time.Hour)

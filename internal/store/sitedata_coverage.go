@@ -61,7 +61,7 @@ func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 		(SELECT count(*) FROM feeds WHERE state = `+sqlFeedError+`),
 		(SELECT count(*) FROM sitemaps WHERE state = `+sqlSitemapError+`),
 		(SELECT count(*) FROM refusals WHERE refused),
-		(SELECT count(*) FROM origins WHERE state IN ('unreachable', 'stale-copy'))`).
+		(SELECT count(*) FROM origins WHERE state IN `+sqlRobotsUnreachable+`)`).
 		Scan(&disallowed, &feedErrors, &sitemapErrors, &refused, &unreachable)
 	if err != nil {
 		return c, fmt.Errorf("coverage: gaps: %w", err)

@@ -77,11 +77,11 @@ func PublicSourceError(stored string) string {
 // each to its public reason. The posts are read through posts_failed, a
 // partial index of the posts that carry an error at all.
 func (s *SiteData) errorReasons(ctx context.Context) ([]model.ErrorReason, error) {
-	failed := `error <> '' AND (state = 'error' OR attempts > 0)`
+	failed := func(errorState string) string { return `error <> '' AND (state = ` + errorState + ` OR attempts > 0)` }
 	byReason := map[string]*model.ErrorReason{}
-	err := s.db.each(ctx, s.db.r, `SELECT 'feed', error, count(*) FROM feeds WHERE `+failed+` GROUP BY error
-		UNION ALL SELECT 'sitemap', error, count(*) FROM sitemaps WHERE `+failed+` GROUP BY error
-		UNION ALL SELECT 'post', error, count(*) FROM posts WHERE `+failed+` GROUP BY error`, nil, func(rows *sql.Rows) error {
+	err := s.db.each(ctx, s.db.r, `SELECT 'feed', error, count(*) FROM feeds WHERE `+failed(sqlFeedError)+` GROUP BY error
+		UNION ALL SELECT 'sitemap', error, count(*) FROM sitemaps WHERE `+failed(sqlSitemapError)+` GROUP BY error
+		UNION ALL SELECT 'post', error, count(*) FROM posts WHERE `+failed(sqlPostError)+` GROUP BY error`, nil, func(rows *sql.Rows) error {
 		var kind, stored string
 		var n int
 		if err := rows.Scan(&kind, &stored, &n); err != nil {

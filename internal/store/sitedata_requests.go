@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 )
 
@@ -34,9 +35,9 @@ func (s *SiteData) requests(ctx context.Context, site string, now time.Time) (mo
 		return r, fmt.Errorf("requests by purpose: %w", err)
 	}
 	r.ByPurpose = []model.PurposeCount{}
-	for _, p := range []string{"robots", "feed", "page", "sitemap", "catalogue"} {
-		if n := purposes[p]; n > 0 {
-			r.ByPurpose = append(r.ByPurpose, model.PurposeCount{Purpose: p, Count: n})
+	for _, p := range []fetch.Purpose{fetch.PurposeRobots, fetch.PurposeFeed, fetch.PurposePage, fetch.PurposeSitemap, fetch.PurposeCatalogue} {
+		if n := purposes[string(p)]; n > 0 {
+			r.ByPurpose = append(r.ByPurpose, model.PurposeCount{Purpose: string(p), Count: n})
 		}
 	}
 	to := utcDay(now).AddDate(0, 0, 1)
@@ -80,7 +81,7 @@ func (s *SiteData) requestDays(ctx context.Context, site string, from, to time.T
 	q := `SELECT ` + day + `, count(*),
 		sum(CASE WHEN conditional THEN 1 ELSE 0 END),
 		sum(CASE WHEN status = 304 THEN 1 ELSE 0 END),
-		sum(CASE WHEN outcome IN ('error', 'status') THEN 1 ELSE 0 END),
+		sum(CASE WHEN outcome IN ` + sqlOutcomesFailed + ` THEN 1 ELSE 0 END),
 		CAST(sum(bytes) AS BIGINT)
 		FROM requests WHERE start >= $1 AND start < $2 AND outcome NOT IN ` + withheld
 	args := []any{lo, hi}

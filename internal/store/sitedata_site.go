@@ -58,7 +58,7 @@ func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 			return err
 		}
 		x.Added, x.Paused, x.PausedAt, x.Error = tm(added), paused != 0, tm(pausedAt), PublicSourceError(stored)
-		x.Feeds, x.Sitemaps = []model.Feed{}, []model.Sitemap{}
+		x.Feeds, x.Sitemaps = []model.FeedDetail{}, []model.SitemapDetail{}
 		byID[x.ID] = &x
 		ids = append(ids, x.ID)
 		return nil
@@ -72,7 +72,7 @@ func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 	err = s.db.each(ctx, s.db.r, `SELECT f.source_id, f.url, f.title, f.state, f.catalogue, f.pages, f.last_read, f.checked
 		FROM feeds f JOIN sources s ON s.id = f.source_id WHERE s.site = $1 ORDER BY f.id`, []any{site}, func(rows *sql.Rows) error {
 		var id, read, checked int64
-		var f model.Feed
+		var f model.FeedDetail
 		if err := rows.Scan(&id, &f.URL, &f.Title, &f.State, &f.Catalogue, &f.Pages, &read, &checked); err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 			AND u.seen = (SELECT max(v.seen) FROM sitemap_urls v WHERE v.sitemap_id = m.id))
 		FROM sitemaps m JOIN sources s ON s.id = m.source_id WHERE s.site = $1`, []any{site}, func(rows *sql.Rows) error {
 		var id, parent, read int64
-		var m model.Sitemap
+		var m model.SitemapDetail
 		if err := rows.Scan(&id, &m.URL, &m.Via, &parent, &m.State, &read, &m.Note, &m.URLs); err != nil {
 			return err
 		}
@@ -110,8 +110,8 @@ func (s *SiteData) siteSources(ctx context.Context, site string, d *model.SiteDe
 	}
 	for _, id := range ids {
 		src := byID[id]
-		slices.SortFunc(src.Feeds, func(a, b model.Feed) int { return cmp.Compare(a.URL, b.URL) })
-		slices.SortFunc(src.Sitemaps, func(a, b model.Sitemap) int { return cmp.Compare(a.URL, b.URL) })
+		slices.SortFunc(src.Feeds, func(a, b model.FeedDetail) int { return cmp.Compare(a.URL, b.URL) })
+		slices.SortFunc(src.Sitemaps, func(a, b model.SitemapDetail) int { return cmp.Compare(a.URL, b.URL) })
 		d.Sources = append(d.Sources, *src)
 	}
 	slices.SortFunc(d.Sources, func(a, b model.SourceDetail) int { return cmp.Compare(a.URL, b.URL) })

@@ -37,7 +37,7 @@ func stateSQL(origin, mayBeBlocked, mayBeUnreachable string) string {
 		AND o.blocked <> 0) THEN '` + model.StateBlocked + `'
 	WHEN s.site IN (SELECT r.site FROM refusals r WHERE r.refused) THEN '` + model.StateRefused + `'
 	WHEN ` + mayBeUnreachable + ` AND EXISTS (SELECT 1 FROM origins o WHERE o.origin = ` + origin + `
-		AND o.state IN ('unreachable', 'stale-copy')) THEN '` + model.StateUnreachable + `'
+		AND o.state IN ` + sqlRobotsUnreachable + `) THEN '` + model.StateUnreachable + `'
 	WHEN NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id AND f.state <> ` + sqlFeedDisallowed + `)
 		AND EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id)
 		AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id) THEN '` + model.StateDisallowed + `'
@@ -64,7 +64,7 @@ func (s *SiteData) stateExpr(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("blocked origins: %w", err)
 	}
-	unreachable, err := s.originSites(ctx, `SELECT origin FROM origins WHERE state IN ('unreachable', 'stale-copy')`)
+	unreachable, err := s.originSites(ctx, `SELECT origin FROM origins WHERE state IN `+sqlRobotsUnreachable)
 	if err != nil {
 		return "", fmt.Errorf("unreachable origins: %w", err)
 	}
@@ -120,7 +120,7 @@ func originSQL(col, find string) string {
 		THEN CASE WHEN ` + https + ` THEN ':443' ELSE ':80' END ELSE '' END)`
 }
 
-// SourceStates is every source's state (a model.SourceState) by source
+// SourceStates is every source's state (one of model.SourceStates) by source
 // ID: the export's, computed by the same CASE as the public site's
 // (stateSQL), in one pass over the sources.
 func (s *SiteData) SourceStates(ctx context.Context) (map[int64]string, error) {

@@ -15,7 +15,7 @@ import (
 // the result is not an http or https URL with a host.
 //
 // Whether the canonical URL is on the same site, and what to do when it is
-// not, is the caller's decision (fetch.SiteOfURL names the site).
+// not, is the caller's decision (model.SiteOfURL names the site).
 func Canonical(base, href string) (string, error) {
 	href = strings.Trim(href, " \t\n\r\f")
 	if strings.ContainsAny(href, "\t\n\r") {

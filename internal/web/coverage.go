@@ -14,7 +14,7 @@ type gapInfo struct {
 	Title   string
 	Unit    string
 	Why     string
-	State   string // a SourceState to list the sources with, or ""
+	State   string // one of model.SourceStates to list the sources with, or ""
 	Posts   bool
 	Missing bool // a reason Data did not report (shown as unknown, never as zero)
 }

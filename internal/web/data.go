@@ -30,7 +30,7 @@ type Data interface {
 	Coverage(ctx context.Context) (model.Coverage, error)
 
 	// Sites lists sites in ascending order of the site name, filtered by
-	// q.State when it is not empty (a SourceState: a site matches when at
+	// q.State when it is not empty (a source state: a site matches when at
 	// least one of its sources is in that state). Pagination is by key: the
 	// page holds the first q.Limit sites whose name is > q.After (all of
 	// them from the start when After is ""); Next is the last site of the
@@ -53,8 +53,8 @@ type Data interface {
 	// were recorded, and never fetched) is in no month.
 	PostsPerMonth(ctx context.Context) ([]model.MonthCount, error)
 
-	// SourcesByState counts sources by their SourceState, in the order of
-	// SourceStates, every state present (Count 0 allowed).
+	// SourcesByState counts sources by their state, in the order of
+	// model.SourceStates, every state present (Count 0 allowed).
 	SourcesByState(ctx context.Context) ([]model.StateCount, error)
 
 	// RequestsPerDay summarises the request log by UTC day for the days

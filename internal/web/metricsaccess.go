@@ -15,7 +15,7 @@ import (
 // X-Forwarded-For can name an allowed client only through a trusted
 // proxy; a request forwarded by a proxy not trusted (whose own address,
 // often loopback, would stand for every visitor) is refused too
-// (clientip.Identified). Every other path passes through unchanged.
+// (clientip.Resolver.Identified). Every other path passes through unchanged.
 func MetricsOnlyFrom(next http.Handler, allowed []netip.Prefix, proxies clientip.Resolver) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Any spelling of the path that a mux would clean into /metrics

@@ -250,7 +250,7 @@ func TestLeaseClockSkewNeverShortensAGap(t *testing.T) {
 	}
 }
 
-func BenchmarkClaims(b *testing.B) {
+func BenchmarkLeases(b *testing.B) {
 	dsn := testDSN(b)
 	open(b, dsn)
 	for _, workers := range []int{1, 4, 16} {
@@ -282,7 +282,7 @@ func BenchmarkClaims(b *testing.B) {
 				})
 			}
 			wg.Wait()
-			b.ReportMetric(float64(per*workers)/time.Since(begin).Seconds(), "claims/s")
+			b.ReportMetric(float64(per*workers)/time.Since(begin).Seconds(), "leases/s")
 		})
 	}
 }

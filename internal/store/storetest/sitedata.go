@@ -99,17 +99,17 @@ type srcSpec struct {
 }
 
 type feedSpec struct {
-	model.Feed        // as it is to be shown
-	Error      string // stored; shown only as its public reason
-	Attempts   int    // failed tries so far (a feed waiting for a retry)
+	model.FeedDetail        // as it is to be shown
+	Error            string // stored; shown only as its public reason
+	Attempts         int    // failed tries so far (a feed waiting for a retry)
 }
 
 type smSpec struct {
-	model.Sitemap            // URL, State, LastRead; Via "index" for a child; URLs is computed
-	Parent        string     // a child's index
-	Reads         [][]string // the URLs of each read, in order
-	Partial       bool       // the last read was partial (the earlier ones whole)
-	Error         string     // stored; shown only as its public reason
+	model.SitemapDetail            // URL, State, LastRead; Via "index" for a child; URLs is computed
+	Parent              string     // a child's index
+	Reads               [][]string // the URLs of each read, in order
+	Partial             bool       // the last read was partial (the earlier ones whole)
+	Error               string     // stored; shown only as its public reason
 }
 
 type postSpec struct {
@@ -376,7 +376,7 @@ func buildWorld(w *siteWorld) []string {
 	t := w.t
 	ctx := context.Background()
 	active := func(u string, read time.Time) feedSpec {
-		return feedSpec{Feed: model.Feed{URL: u, State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 3, LastRead: read, Checked: read}}
+		return feedSpec{FeedDetail: model.FeedDetail{URL: u, State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 3, LastRead: read, Checked: read}}
 	}
 	// alpha.example: an active source with everything, a disallowed one
 	// and one never discovered.
@@ -418,19 +418,19 @@ func buildWorld(w *siteWorld) []string {
 	)
 	w.addSource(srcSpec{URL: "https://alpha.example/", Added: day(40), Discovered: day(39), Posts: alphaPosts,
 		Feeds: []feedSpec{
-			{Feed: model.Feed{URL: "https://alpha.example/feed", Title: "Alpha feed", State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 7, LastRead: day(1), Checked: day(1)}},
-			{Feed: model.Feed{URL: "https://alpha.example/comments/feed", Title: "Comments on Alpha", State: model.FeedActive, Catalogue: model.CatalogueNone, LastRead: day(2), Checked: day(1)}},
+			{FeedDetail: model.FeedDetail{URL: "https://alpha.example/feed", Title: "Alpha feed", State: model.FeedActive, Catalogue: model.CatalogueDone, Pages: 7, LastRead: day(1), Checked: day(1)}},
+			{FeedDetail: model.FeedDetail{URL: "https://alpha.example/comments/feed", Title: "Comments on Alpha", State: model.FeedActive, Catalogue: model.CatalogueNone, LastRead: day(2), Checked: day(1)}},
 		},
 		Sitemaps: []smSpec{
-			{Sitemap: model.Sitemap{URL: "https://alpha.example/sitemap.xml", Via: model.ViaRobots, State: "active", LastRead: day(3)},
+			{SitemapDetail: model.SitemapDetail{URL: "https://alpha.example/sitemap.xml", Via: model.ViaRobots, State: "active", LastRead: day(3)},
 				Reads: [][]string{{"https://alpha.example/one", "https://alpha.example/gone", "https://alpha.example/s/1"}, {"https://alpha.example/one", "https://alpha.example/s/1"}}},
-			{Sitemap: model.Sitemap{URL: "https://alpha.example/sitemap-index.xml", Via: model.ViaWellKnown, State: "active", LastRead: T0.Add(-5 * time.Hour)}},
-			{Sitemap: model.Sitemap{URL: "https://alpha.example/sitemap-posts.xml", Via: "index", State: "active", LastRead: day(4)},
+			{SitemapDetail: model.SitemapDetail{URL: "https://alpha.example/sitemap-index.xml", Via: model.ViaWellKnown, State: "active", LastRead: T0.Add(-5 * time.Hour)}},
+			{SitemapDetail: model.SitemapDetail{URL: "https://alpha.example/sitemap-posts.xml", Via: "index", State: "active", LastRead: day(4)},
 				Parent: "https://alpha.example/sitemap-index.xml",
 				Reads:  [][]string{{"https://alpha.example/s/2", "https://alpha.example/s/3", "https://alpha.example/s/4"}, {"https://alpha.example/s/2"}}, Partial: true},
 		}})
 	w.addSource(srcSpec{URL: "https://blog.alpha.example/", Added: day(30), Discovered: day(29),
-		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://blog.alpha.example/rss", State: model.FeedDisallowed, Catalogue: model.CatalogueNone, Checked: day(3)}}},
+		Feeds: []feedSpec{{FeedDetail: model.FeedDetail{URL: "https://blog.alpha.example/rss", State: model.FeedDisallowed, Catalogue: model.CatalogueNone, Checked: day(3)}}},
 		Posts: []postSpec{{URL: "https://blog.alpha.example/p", Title: "Blog post", Published: day(100), State: model.PostDisallowed}}})
 	w.addSource(srcSpec{URL: "https://www.alpha.example/", Added: day(1)})
 	// beta.example: no feed; and an erring source.
@@ -438,12 +438,12 @@ func buildWorld(w *siteWorld) []string {
 		Posts: []postSpec{{URL: "https://beta.example/b1", Title: "Beta cites", Published: day(8), State: model.PostIndexed,
 			Citations: []string{"https://alpha.example/one", "https://blog.alpha.example/p", "https://delta.example/a"}}}})
 	w.addSource(srcSpec{URL: "https://old.beta.example/", Added: day(20), Discovered: day(19),
-		Feeds:    []feedSpec{{Feed: model.Feed{URL: "https://old.beta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted, Checked: day(2)}, Error: siteSecrets[3]}},
-		Sitemaps: []smSpec{{Sitemap: model.Sitemap{URL: "https://old.beta.example/sitemap.xml", Via: model.ViaWellKnown, State: "error"}, Error: siteSecrets[5]}}})
+		Feeds:    []feedSpec{{FeedDetail: model.FeedDetail{URL: "https://old.beta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted, Checked: day(2)}, Error: siteSecrets[3]}},
+		Sitemaps: []smSpec{{SitemapDetail: model.SitemapDetail{URL: "https://old.beta.example/sitemap.xml", Via: model.ViaWellKnown, State: "error"}, Error: siteSecrets[5]}}})
 	w.addSource(srcSpec{URL: "https://gamma.blogspot.com/", Added: day(1)})
 	// delta.example: robots.txt unreachable on 443, fine on 8080.
 	w.addSource(srcSpec{URL: "https://delta.example/", Added: day(10), Discovered: day(9),
-		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://delta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted}, Error: "timeout"}},
+		Feeds: []feedSpec{{FeedDetail: model.FeedDetail{URL: "https://delta.example/feed", State: model.FeedError, Catalogue: model.CatalogueInterrupted}, Error: "timeout"}},
 		Posts: []postSpec{
 			{URL: "https://delta.example/a", Title: "Delta <b>bold</b>", Published: day(60), State: model.PostIndexed, Citations: []string{"https://www.alpha.example/one"}},
 			{URL: "https://delta.example/b", Title: "Delta error", State: model.PostError, Error: "timeout"},
@@ -457,10 +457,10 @@ func buildWorld(w *siteWorld) []string {
 	w.addSource(srcSpec{URL: "https://shop.epsilon.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://shop.epsilon.example/feed", day(5))}})
 	w.addSource(srcSpec{URL: "https://kappa.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://kappa.example/feed", day(5))}})
 	w.addSource(srcSpec{URL: "https://lambda.example/", Added: day(10), Discovered: day(9),
-		Feeds:    []feedSpec{{Feed: model.Feed{URL: "https://lambda.example/feed", State: model.FeedDisallowed, Catalogue: model.CatalogueNone}}},
-		Sitemaps: []smSpec{{Sitemap: model.Sitemap{URL: "https://lambda.example/sitemap.xml", Via: model.ViaRobots, State: "active", LastRead: day(6)}, Reads: [][]string{{"https://lambda.example/x"}}}}})
+		Feeds:    []feedSpec{{FeedDetail: model.FeedDetail{URL: "https://lambda.example/feed", State: model.FeedDisallowed, Catalogue: model.CatalogueNone}}},
+		Sitemaps: []smSpec{{SitemapDetail: model.SitemapDetail{URL: "https://lambda.example/sitemap.xml", Via: model.ViaRobots, State: "active", LastRead: day(6)}, Reads: [][]string{{"https://lambda.example/x"}}}}})
 	w.addSource(srcSpec{URL: "https://mu.example/", Added: day(10),
-		Feeds: []feedSpec{{Feed: model.Feed{URL: "https://mu.example/feed", State: model.FeedDisallowed, Catalogue: model.CatalogueNone}}}})
+		Feeds: []feedSpec{{FeedDetail: model.FeedDetail{URL: "https://mu.example/feed", State: model.FeedDisallowed, Catalogue: model.CatalogueNone}}}})
 	w.addSource(srcSpec{URL: "https://zeta.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://zeta.example/feed", day(5))}})
 	blogZeta := w.addSource(srcSpec{URL: "https://blog.zeta.example/", Added: day(10), Discovered: day(9)})
 	w.addSource(srcSpec{URL: "https://eta.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://eta.example/feed", day(5))}})
@@ -477,7 +477,7 @@ func buildWorld(w *siteWorld) []string {
 		case 2:
 			s.Discovered, s.Feeds = day(i), []feedSpec{active(fmt.Sprintf("https://p%02d.example/feed", i), day(i))}
 		case 3:
-			s.Discovered, s.Feeds = day(i), []feedSpec{{Feed: model.Feed{URL: fmt.Sprintf("https://p%02d.example/feed", i), Title: fmt.Sprintf("P%d", i),
+			s.Discovered, s.Feeds = day(i), []feedSpec{{FeedDetail: model.FeedDetail{URL: fmt.Sprintf("https://p%02d.example/feed", i), Title: fmt.Sprintf("P%d", i),
 				State: model.FeedError, Catalogue: model.CatalogueNone}, Error: []string{"status 503", "not a feed: an HTML page"}[i/4%2]}}
 		}
 		w.addSource(s)
@@ -490,7 +490,7 @@ func buildWorld(w *siteWorld) []string {
 	// feed and a sitemap are known (robots.txt named the sitemap): blocked,
 	// before refused, which it is too.
 	w.addSource(srcSpec{URL: "https://sigma.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://sigma.example/feed", day(5))},
-		Sitemaps: []smSpec{{Sitemap: model.Sitemap{URL: "https://sigma.example/sitemap.xml", Via: model.ViaRobots, State: "active"}}}})
+		Sitemaps: []smSpec{{SitemapDetail: model.SitemapDetail{URL: "https://sigma.example/sitemap.xml", Via: model.ViaRobots, State: "active"}}}})
 
 	for _, o := range []model.Origin{
 		{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)},

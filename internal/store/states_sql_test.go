@@ -1,0 +1,117 @@
+package store_test
+
+import (
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/robots"
+)
+
+// TestSQLSpellsNoState holds the store's queries to states_sql.go: no SQL
+// string in the store's code (its SQLite and PostgreSQL packages included)
+// spells a state a row can hold, or a request's outcome, by hand, so that
+// the words written and the words read are the model's constants. The
+// migrations and the schema are history, written once with the words of
+// their day, and are not read; store_meta's markers ('done') are no state.
+func TestSQLSpellsNoState(t *testing.T) {
+	stored := map[string]bool{}
+	for _, list := range [][]string{model.FeedStates, model.CatalogueStates, model.SitemapStates,
+		model.PostStates, model.SourceStates, model.SubscriptionStates} {
+		for _, s := range list {
+			stored[s] = true
+		}
+	}
+	for _, s := range []robots.State{robots.StateParsed, robots.StateRefused, robots.StateNoFile, robots.StateRedirect,
+		robots.StateUnreachable, robots.StateStaleCopy, robots.StateAbandoned} {
+		stored[string(s)] = true
+	}
+	for _, o := range fetch.Outcomes() {
+		stored[string(o)] = true
+	}
+	var files []string
+	for _, dir := range []string{".", "sqlite", "postgres"} {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fs...)
+	}
+	quoted := regexp.MustCompile(`'([a-z][a-z-]*)'`)
+	n := 0
+	for _, f := range files {
+		switch base := filepath.Base(f); {
+		case strings.HasSuffix(base, "_test.go"), base == "migrate.go", base == "schema.go", base == "states_sql.go":
+			continue
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(node ast.Node) bool {
+			lit, ok := node.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if strings.Contains(s, "store_meta") {
+				return true
+			}
+			for _, m := range quoted.FindAllStringSubmatch(s, -1) {
+				if stored[m[1]] {
+					t.Errorf("%s: SQL spells the state %q by hand (use states_sql.go): %q", f, m[1], s)
+				}
+			}
+			return true
+		})
+	}
+	if n < 200 {
+		t.Fatalf("only %d string literals in %d files: the check looked at nothing", n, len(files))
+	}
+}
+
+// A record the fetcher declined before any connection (fetch.Outcome.Declined)
+// is withheld on the public site, never a request sent: a site's waiting
+// record as much as its disallowed one.
+func TestDeclinedRecordsAreWithheld(t *testing.T) {
+	db := openSQLite(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var recs []fetch.Record
+	sent, declined := 0, 0
+	for i, o := range fetch.Outcomes() {
+		if o == fetch.OutcomeRedirect {
+			continue // a hop of a request counted by its last record
+		}
+		recs = append(recs, fetch.Record{Site: "w.example", URL: "https://w.example/" + strconv.Itoa(i), Purpose: fetch.PurposePage,
+			Start: now.Add(-time.Duration(i) * time.Minute), Outcome: o})
+		if o.Declined() {
+			declined++
+		} else {
+			sent++
+		}
+	}
+	if err := db.LogRequests(ctx, recs); err != nil {
+		t.Fatal(err)
+	}
+	d, err := db.SiteData().Site(ctx, "w.example", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Requests.Total != sent || d.Requests.Withheld != declined {
+		t.Errorf("requests %d, withheld %d; want %d sent, %d withheld", d.Requests.Total, d.Requests.Withheld, sent, declined)
+	}
+}
