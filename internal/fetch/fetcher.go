@@ -183,6 +183,7 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 	if proxy == nil {
 		proxy = http.ProxyFromEnvironment
 	}
+	tlsConf := withSessionCache(o.TLS)
 	ts := &transports{}
 	ts.build = func() *http.Transport {
 		return &http.Transport{
@@ -218,7 +219,7 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 				}
 				return f.conns.track(ctx, addr, conn), nil
 			},
-			TLSClientConfig:       o.TLS.Clone(),
+			TLSClientConfig:       tlsConf.Clone(), // the transport adds to its own copy (NextProtos)
 			TLSHandshakeTimeout:   f.timeouts.TLS,
 			ResponseHeaderTimeout: f.timeouts.Header,
 			DisableCompression:    true,
@@ -234,6 +235,28 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 		Transport:     ts,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
+}
+
+// sessionCacheSize is how many sites' TLS sessions the fetcher keeps: more
+// than the sites in flight at the default CONCURRENCY (2048), so that a site
+// whose connection closed during its visit (an idle timeout across a long
+// Crawl-delay, a server that hangs up) resumes with an abbreviated handshake
+// rather than a full one, at a few KiB a session.
+const sessionCacheSize = 4096
+
+// withSessionCache is a copy of conf (nil: the system's roots) that keeps
+// TLS sessions for resumption, unless conf has a session cache of its own:
+// Go's transport keeps none by default, so every new connection to a site
+// would pay a full handshake, certificate verification included.
+func withSessionCache(conf *tls.Config) *tls.Config {
+	c := conf.Clone()
+	if c == nil {
+		c = &tls.Config{}
+	}
+	if c.ClientSessionCache == nil {
+		c.ClientSessionCache = tls.NewLRUClientSessionCache(sessionCacheSize)
+	}
+	return c
 }
 
 // CloseIdleConnections closes the connections kept for reuse.

@@ -29,6 +29,8 @@ type Web struct {
 	addrs map[string]netip.Addr // names resolving somewhere other than PublicAddr
 	rec   recorder
 	dials dialCounts
+	// shakes counts the https server's TLS handshakes (Handshakes).
+	shakes handshakeCounts
 	open  atomic.Int64 // connections the servers hold open (OpenConns)
 	// dnsFaults and chaos are the transient faults of transient.go.
 	dnsFaults map[string]int
@@ -53,6 +55,7 @@ func New(opts ...Option) *Web {
 		o(w)
 	}
 	w.rec.now = func() time.Time { return w.now() }
+	w.shakes.perHost = !w.rec.countOnly
 	ca, err := newAuthority()
 	if err != nil {
 		panic(err) // only a broken crypto/rand gets here
@@ -66,7 +69,9 @@ func New(opts ...Option) *Web {
 	w.tls = httptest.NewUnstartedServer(http.HandlerFunc(w.serve))
 	w.tls.Config.ReadHeaderTimeout = 10 * time.Second
 	w.tls.Config.ConnState = w.countConn
-	w.tls.TLS = &tls.Config{GetCertificate: ca.leaf, MinVersion: tls.VersionTLS12}
+	// crypto/tls issues session tickets by default, so a client that keeps
+	// them (a ClientSessionCache) resumes instead of a full handshake.
+	w.tls.TLS = &tls.Config{GetCertificate: ca.leaf, MinVersion: tls.VersionTLS12, VerifyConnection: w.shakes.verify}
 	w.tls.StartTLS()
 	return w
 }
