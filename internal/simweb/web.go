@@ -29,8 +29,6 @@ type Web struct {
 	addrs map[string]netip.Addr // names resolving somewhere other than PublicAddr
 	rec   recorder
 	dials dialCounts
-	// shakes counts the https server's TLS handshakes (Handshakes).
-	shakes handshakeCounts
 	open  atomic.Int64 // connections the servers hold open (OpenConns)
 	// dnsFaults and chaos are the transient faults of transient.go.
 	dnsFaults map[string]int
@@ -39,6 +37,8 @@ type Web struct {
 	latency *Latency
 	// fallback serves the hosts not configured (Fallback); nil: none.
 	fallback func(host string) http.Handler
+	// shakes counts the https server's TLS handshakes (Handshakes).
+	shakes handshakeCounts
 }
 
 // Option configures a Web.
