@@ -16,12 +16,25 @@ import (
 // authority is the simulated web's own certificate authority: it signs a
 // certificate for whatever name a client asks for (by SNI), so that https
 // hosts are verified for real by a client that trusts it (Web.ClientTLS).
+//
+// Every leaf shares one key, generated once, and the authority keeps at
+// most maxLeafs certificates (dropping them all when full): a farm of a
+// hundred thousand https sites would otherwise cost the server a key
+// generation each and tens of MiB of certificates, in the same process as
+// the crawler being measured.
 type authority struct {
-	cert  *x509.Certificate
-	key   *ecdsa.PrivateKey
-	mu    sync.Mutex
-	leafs map[string]*tls.Certificate
+	cert    *x509.Certificate
+	key     *ecdsa.PrivateKey
+	leafKey *ecdsa.PrivateKey
+	mu      sync.Mutex
+	serial  int64
+	leafs   map[string]*tls.Certificate
 }
+
+// maxLeafs bounds the certificates an authority keeps; more than a
+// crawler's sites in flight, so that a site's certificate is signed about
+// once per visit at worst.
+const maxLeafs = 16384
 
 func newAuthority() (*authority, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -45,7 +58,11 @@ func newAuthority() (*authority, error) {
 	if err != nil {
 		return nil, fmt.Errorf("simweb CA: %w", err)
 	}
-	return &authority{cert: cert, key: key, leafs: make(map[string]*tls.Certificate)}, nil
+	leafKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("simweb leaf key: %w", err)
+	}
+	return &authority{cert: cert, key: key, leafKey: leafKey, serial: 1, leafs: make(map[string]*tls.Certificate)}, nil
 }
 
 // leaf returns (making once) a certificate for name.
@@ -59,12 +76,9 @@ func (a *authority) leaf(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
 	if c, ok := a.leafs[name]; ok {
 		return c, nil
 	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
+	a.serial++
 	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(int64(len(a.leafs) + 2)),
+		SerialNumber: big.NewInt(a.serial),
 		Subject:      pkix.Name{CommonName: name},
 		DNSNames:     []string{name},
 		NotBefore:    time.Now().Add(-time.Hour),
@@ -72,11 +86,14 @@ func (a *authority) leaf(hello *tls.ClientHelloInfo) (*tls.Certificate, error) {
 		KeyUsage:     x509.KeyUsageDigitalSignature,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, a.cert, &key.PublicKey, a.key)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, a.cert, &a.leafKey.PublicKey, a.key)
 	if err != nil {
 		return nil, err
 	}
-	c := &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	c := &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: a.leafKey}
+	if len(a.leafs) >= maxLeafs {
+		clear(a.leafs)
+	}
 	a.leafs[name] = c
 	return c, nil
 }
