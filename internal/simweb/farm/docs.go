@@ -35,7 +35,12 @@ func (s Site) Post(n int) Post {
 }
 
 // URL is the absolute URL of path on the site.
-func (s Site) URL(path string) string { return "http://" + s.Host + path }
+func (s Site) URL(path string) string {
+	if s.farm.cfg.HTTPS {
+		return "https://" + s.Host + path
+	}
+	return "http://" + s.Host + path
+}
 
 // FeedURL is the URL of the site's feed ("" without one).
 func (s Site) FeedURL() string {
@@ -113,15 +118,30 @@ const foot = "<footer><p>Written by hand, served by a small server.</p></footer>
 
 // home is the homepage: the newest posts.
 func (s Site) home() string {
+	if s.farm.cfg.Sizes == SizesReal {
+		return s.realHome()
+	}
 	var b strings.Builder
 	s.head(&b, "Home", "")
-	b.WriteString("<main><ul class=\"posts\">\n")
+	b.WriteString("<main>" + s.homeList(false) + "</main>\n" + foot)
+	return b.String()
+}
+
+// homeList is the homepage's list of the newest posts, with their
+// summaries if excerpts is set.
+func (s Site) homeList(excerpts bool) string {
+	var b strings.Builder
+	b.WriteString("<ul class=\"posts\">\n")
 	for n := s.Posts; n > max(0, s.Posts-s.farm.cfg.PageSize); n-- {
 		p := s.Post(n)
-		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <time datetime=\"%s\">%s</time></li>\n",
+		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <time datetime=\"%s\">%s</time>",
 			p.Path, html.EscapeString(p.Title), p.Published.Format(time.RFC3339), p.Published.Format("2 January 2006"))
+		if excerpts {
+			fmt.Fprintf(&b, "<p class=\"excerpt\">%s</p>", s.summary(p))
+		}
+		b.WriteString("</li>\n")
 	}
-	b.WriteString("</ul></main>\n" + foot)
+	b.WriteString("</ul>")
 	return b.String()
 }
 
@@ -132,6 +152,9 @@ func (s Site) page(p Post) string {
 			"<script type=\"module\" src=\"/static/app.%x.js\"></script></head>\n"+
 			"<body><div id=\"root\"></div><noscript>This site needs JavaScript.</noscript></body></html>\n",
 			html.EscapeString(p.Title), s.Host, p.seed%0xffff)
+	}
+	if s.farm.cfg.Sizes == SizesReal {
+		return s.realPage(p)
 	}
 	var b strings.Builder
 	extra := fmt.Sprintf("<meta property=\"article:published_time\" content=\"%s\">\n", p.Published.Format(time.RFC3339))
@@ -149,6 +172,9 @@ func (s Site) page(p Post) string {
 
 // text is a post's whole text, as HTML paragraphs.
 func (s Site) text(p Post) string {
+	if s.farm.cfg.Sizes == SizesReal {
+		return s.realText(p)
+	}
 	var b strings.Builder
 	words := s.farm.cfg.Words
 	for i := range 4 {

@@ -42,8 +42,15 @@ type Config struct {
 	// after the first (default 0.1).
 	Active float64
 	// Words is about how long a post's text is (default 120 words; a
-	// full-content feed carries all of it).
+	// full-content feed carries all of it). SizesReal ignores it.
 	Words int
+	// Sizes is how large pages and feeds are (default SizesSmall).
+	Sizes Sizes
+	// HTTPS makes every URL the sites publish (links, feed entries,
+	// sitemaps, robots.txt's Sitemap lines) https://, as nearly every blog's
+	// is: a crawler given https homepages then stays on https, served by
+	// simweb's https server (Web.ClientTLS).
+	HTTPS bool
 }
 
 // Farm serves a generated population; it holds no state of its own and

@@ -1,0 +1,259 @@
+package farm
+
+import (
+	"fmt"
+	"html"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"time"
+)
+
+// Sizes is how large a farm's documents are.
+type Sizes int
+
+const (
+	// SizesSmall: a post is Words long, a page is the post and a few lines
+	// of markup (a few KB), a full-content feed page ten such posts. The
+	// default, which the published figures were measured with.
+	SizesSmall Sizes = iota
+	// SizesReal: what a crawler meets on real blogs. An article page is
+	// 50–500 KB of HTML (a lognormal around 120 KB, clamped), most of it not
+	// the article: inline CSS and script state, a navigation menu, related
+	// posts, comments and a sidebar of widgets, around an article body with
+	// headings, figures, lists, quotes, code and links. A full-content feed
+	// page of PageSize entries is 100 KB–1 MB (log-uniform per site), each
+	// entry the post's whole body. Homepages take a page's size too; summary
+	// feeds, sitemaps and robots.txt keep theirs. Every size is drawn from a
+	// hash of the site and the document's path, so a document is the same
+	// on every request.
+	SizesReal
+)
+
+// The bounds of SizesReal.
+const (
+	realPageMin, realPageMedian, realPageMax = 50 << 10, 120 << 10, 500 << 10
+	realFeedMin, realFeedMax                 = 100 << 10, 1 << 20
+	realPageSigma                            = 0.6 // of the page size's logarithm
+)
+
+// pageFrame is about what a real page's markup around its content and
+// furniture takes (its head, the article's header, the footer).
+const pageFrame = 2 << 10
+
+// unit maps a hash to [0, 1).
+func unit(h uint64) float64 { return float64(h>>11) / (1 << 53) }
+
+// realPageBytes is the size the page at path is drawn to (before its
+// article body is counted: a body larger than the page's share grows it).
+func (s Site) realPageBytes(path string) int {
+	r := rand.New(rand.NewPCG(hashOf(s.seed, "page-size", path), 0x5123))
+	v := realPageMedian * math.Exp(realPageSigma*r.NormFloat64())
+	return int(min(max(v, realPageMin), realPageMax))
+}
+
+// realBodyBytes is how long post p's article body is, in bytes of HTML:
+// the site's full-content feed page size over PageSize entries, the post's
+// own length within ±25% of that.
+func (s Site) realBodyBytes(p Post) int {
+	lo, hi := math.Log(realFeedMin), math.Log(realFeedMax)
+	feed := math.Exp(lo + unit(hashOf(s.seed, "feed-size"))*(hi-lo))
+	per := feed / float64(s.farm.cfg.PageSize)
+	return int(per * (0.75 + 0.5*unit(hashOf(p.seed, "body-size"))))
+}
+
+// realText is post p's article body at SizesReal: paragraphs with inline
+// links, and between them the headings, figures, lists, quotes and code a
+// long post has, up to realBodyBytes.
+func (s Site) realText(p Post) string {
+	want := s.realBodyBytes(p)
+	var b strings.Builder
+	b.Grow(want + 2048)
+	r := rand.New(rand.NewPCG(p.seed, 0xb0d1))
+	for i := 0; b.Len() < want; i++ {
+		seed := p.seed*31 + uint64(i)
+		switch {
+		case i > 0 && i%4 == 0:
+			fmt.Fprintf(&b, "<h2 id=\"section-%d\">%s</h2>\n", i, prose(seed^0x4242, 4+r.IntN(5), false))
+		case i%7 == 3:
+			img := fmt.Sprintf("/wp-content/uploads/%d/%02d/%x", p.Published.Year(), int(p.Published.Month()), seed&0xffffff)
+			fmt.Fprintf(&b, "<figure class=\"wp-block-image size-large\"><img loading=\"lazy\" decoding=\"async\" width=\"1024\" height=\"683\" src=\"%s-1024x683.jpg\" "+
+				"srcset=\"%[1]s-1024x683.jpg 1024w, %[1]s-300x200.jpg 300w, %[1]s-768x512.jpg 768w, %[1]s-1536x1024.jpg 1536w, %[1]s.jpg 1920w\" "+
+				"sizes=\"(max-width: 1024px) 100vw, 1024px\" alt=\"%s\"><figcaption class=\"wp-element-caption\">%s</figcaption></figure>\n",
+				img, prose(seed^0x1a1a, 5, false), prose(seed^0xca9, 8+r.IntN(10), true))
+		case i%9 == 5:
+			b.WriteString("<ul class=\"wp-block-list\">\n")
+			for j := range 3 + r.IntN(4) {
+				fmt.Fprintf(&b, "<li>%s</li>\n", prose(seed*7+uint64(j), 8+r.IntN(16), true))
+			}
+			b.WriteString("</ul>\n")
+		case i%11 == 6:
+			fmt.Fprintf(&b, "<blockquote class=\"wp-block-quote\"><p>%s</p><cite>%s</cite></blockquote>\n",
+				prose(seed^0xb10c, 20+r.IntN(30), true), prose(seed^0xc17e, 2, false))
+		case i%13 == 8:
+			b.WriteString("<pre class=\"wp-block-code\"><code>")
+			for j := range 4 + r.IntN(12) {
+				fmt.Fprintf(&b, "%s(%q, %d) // %s\n", Words[r.IntN(len(Words))], Words[r.IntN(len(Words))], j, prose(seed+uint64(j), 4, false))
+			}
+			b.WriteString("</code></pre>\n")
+		default:
+			b.WriteString("<p>")
+			b.WriteString(prose(seed, 40+r.IntN(90), true))
+			if i%3 == 1 {
+				fmt.Fprintf(&b, " As <a href=\"https://ref-%d.example/%d/%s\">%s</a> put it.", r.IntN(50), r.IntN(1000),
+					Words[r.IntN(len(Words))], prose(seed^0x11, 3, false))
+			}
+			b.WriteString("</p>\n")
+		}
+	}
+	return b.String()
+}
+
+// furniture is what a real blog page carries besides its content, sized
+// to fill the page to want bytes: the parts before the content (inline CSS
+// and JSON-LD in the head, the navigation menu) and after it (related
+// posts, comments, a sidebar of widgets, the footer, inline script state).
+type furniture struct{ head, nav, after, tail string }
+
+// realFurniture builds the furniture of the page at path, about budget
+// bytes in all; title and published describe the page's own post (zero
+// for a homepage).
+func (s Site) realFurniture(path, title string, published time.Time, budget int) furniture {
+	r := rand.New(rand.NewPCG(hashOf(s.seed, "furniture", path), 0xf0f0))
+	budget = max(budget, 8<<10)
+	var f furniture
+
+	// The head: social metadata, preloads, a theme's inline CSS (a fifth of
+	// the budget) and the article's JSON-LD.
+	var h strings.Builder
+	fmt.Fprintf(&h, "<meta name=\"description\" content=\"%s\">\n", html.EscapeString(prose(hashOf(s.seed, path, "desc"), 25, true)))
+	fmt.Fprintf(&h, "<meta property=\"og:type\" content=\"article\"><meta property=\"og:title\" content=\"%s\"><meta property=\"og:url\" content=\"%s\">"+
+		"<meta property=\"og:image\" content=\"%s\"><meta name=\"twitter:card\" content=\"summary_large_image\">\n",
+		html.EscapeString(title), s.URL(path), s.URL("/wp-content/uploads/cover.jpg"))
+	for i := range 6 {
+		fmt.Fprintf(&h, "<link rel=\"preload\" as=\"font\" type=\"font/woff2\" crossorigin href=\"/wp-content/themes/t/fonts/f%d.woff2\">\n", i)
+	}
+	h.WriteString("<style id=\"global-styles-inline-css\">\n")
+	for i := 0; h.Len() < budget/5; i++ {
+		fmt.Fprintf(&h, ".wp-block-%s-%d{margin:0 0 %.2frem;padding:%dpx %dpx;color:#%06x;font-size:clamp(1rem,%.2fvw,%.1frem)}\n",
+			Words[r.IntN(len(Words))], i, r.Float64()*3, r.IntN(40), r.IntN(40), r.IntN(1<<24), 1+r.Float64()*2, 1+r.Float64()*2)
+	}
+	h.WriteString("</style>\n")
+	fmt.Fprintf(&h, "<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"BlogPosting\",\"headline\":%q,\"url\":%q,\"publisher\":{\"@type\":\"Organization\",\"name\":%q}",
+		title, s.URL(path), s.Host)
+	if !published.IsZero() {
+		fmt.Fprintf(&h, ",\"datePublished\":%q", published.Format(time.RFC3339))
+	}
+	h.WriteString("}</script>\n")
+	f.head = h.String()
+
+	// The menu: a few dozen categories.
+	var n strings.Builder
+	n.WriteString("<nav class=\"main-navigation\" aria-label=\"Primary\"><ul class=\"menu\">\n")
+	for i := range 20 + r.IntN(40) {
+		w := Words[r.IntN(len(Words))]
+		fmt.Fprintf(&n, "<li class=\"menu-item menu-item-%d\"><a href=\"/category/%s/\">%s</a></li>\n", 100+i, w, w)
+	}
+	n.WriteString("</ul></nav>\n")
+	f.nav = n.String()
+
+	var a strings.Builder
+	// Related posts and an author box.
+	a.WriteString("<section class=\"related-posts\"><h2>Related</h2><ul>\n")
+	for i := 1; i <= min(6, s.Posts); i++ {
+		p := s.Post(1 + (int(hashOf(s.seed, path, fmt.Sprint(i)))%s.Posts+s.Posts)%s.Posts)
+		fmt.Fprintf(&a, "<li><a href=\"%s\">%s</a></li>\n", p.Path, html.EscapeString(p.Title))
+	}
+	a.WriteString("</ul></section>\n")
+	fmt.Fprintf(&a, "<div class=\"author-bio\"><img src=\"/avatar.png\" alt=\"\" width=\"64\" height=\"64\"><p>%s</p></div>\n", prose(hashOf(s.seed, "bio"), 30, true))
+	// Comments: three tenths of the budget.
+	stop := a.Len() + budget*3/10
+	a.WriteString("<section id=\"comments\" class=\"comments-area\"><h2 class=\"comments-title\">Comments</h2><ol class=\"comment-list\">\n")
+	for i := 0; a.Len() < stop; i++ {
+		fmt.Fprintf(&a, "<li id=\"comment-%d\" class=\"comment depth-1\"><div class=\"comment-body\"><footer class=\"comment-meta\"><b class=\"fn\">%s</b> "+
+			"<a href=\"#comment-%[1]d\"><time datetime=\"%s\">%s</time></a></footer><div class=\"comment-content\"><p>%s</p></div>"+
+			"<div class=\"reply\"><a rel=\"nofollow\" class=\"comment-reply-link\" href=\"#comment-%[1]d\">Reply</a></div></div></li>\n",
+			1000+i, prose(uint64(r.IntN(500)), 2, false), s.farm.cfg.Start.Add(-time.Duration(r.IntN(5000))*time.Hour).Format(time.RFC3339),
+			"a while ago", prose(hashOf(s.seed, path, "c", fmt.Sprint(i)), 15+r.IntN(80), true))
+	}
+	a.WriteString("</ol></section>\n")
+	// The sidebar: a sixth of the budget in widgets.
+	stop = a.Len() + budget/6
+	a.WriteString("<aside id=\"secondary\" class=\"sidebar widget-area\">\n<section class=\"widget widget_search\"><form role=\"search\" action=\"/\"><input type=\"search\" name=\"s\"><button>Search</button></form></section>\n")
+	a.WriteString("<section class=\"widget widget_recent_entries\"><h2>Recent posts</h2><ul>\n")
+	for n := s.Posts; n > max(0, s.Posts-10); n-- {
+		p := s.Post(n)
+		fmt.Fprintf(&a, "<li><a href=\"%s\">%s</a></li>\n", p.Path, html.EscapeString(p.Title))
+	}
+	a.WriteString("</ul></section>\n<section class=\"widget widget_archive\"><h2>Archives</h2><ul>\n")
+	for m := 0; m < 36 && a.Len() < stop; m++ {
+		t := s.farm.cfg.Start.AddDate(0, -m, 0)
+		fmt.Fprintf(&a, "<li><a href=\"/%s/\">%s</a></li>\n", t.Format("2006/01"), t.Format("January 2006"))
+	}
+	a.WriteString("</ul></section>\n<section class=\"widget widget_tag_cloud\"><h2>Tags</h2><div class=\"tagcloud\">\n")
+	for a.Len() < stop {
+		w := Words[r.IntN(len(Words))]
+		fmt.Fprintf(&a, "<a href=\"/tag/%s/\" class=\"tag-cloud-link\" style=\"font-size: %.1fpt;\" aria-label=\"%s (%d items)\">%s</a>\n", w, 8+r.Float64()*14, w, 1+r.IntN(40), w)
+	}
+	a.WriteString("</div></section>\n</aside>\n")
+	f.after = a.String()
+
+	// After the footer: a theme's script state, the rest of the budget.
+	var t strings.Builder
+	stop = budget - len(f.head) - len(f.nav) - len(f.after)
+	t.WriteString("<script id=\"theme-state\">window.__THEME_STATE__={\"posts\":[")
+	for i := 0; t.Len() < stop; i++ {
+		if i > 0 {
+			t.WriteByte(',')
+		}
+		fmt.Fprintf(&t, "{\"id\":%d,\"slug\":%q,\"excerpt\":%q,\"views\":%d}", 4000+i, Words[r.IntN(len(Words))], prose(uint64(r.IntN(1<<20)), 12+r.IntN(20), true), r.IntN(100000))
+	}
+	t.WriteString("]};</script>\n")
+	f.tail = t.String()
+	return f
+}
+
+// realPage is post p's page at SizesReal.
+func (s Site) realPage(p Post) string {
+	body := s.realText(p)
+	budget := s.realPageBytes(p.Path) - len(body) - pageFrame
+	f := s.realFurniture(p.Path, p.Title, p.Published, budget)
+	var b strings.Builder
+	b.Grow(len(body) + budget + 4096)
+	extra := fmt.Sprintf("<meta property=\"article:published_time\" content=\"%s\">\n", p.Published.Format(time.RFC3339))
+	if p.Noindex {
+		extra += "<meta name=\"robots\" content=\"noindex\">\n"
+	}
+	s.head(&b, p.Title, extra+f.head)
+	b.WriteString(f.nav)
+	fmt.Fprintf(&b, "<div id=\"page\" class=\"site\"><main id=\"main\" class=\"site-main\"><article class=\"post type-post\">\n<header class=\"entry-header\"><h1 class=\"entry-title\">%s</h1>\n"+
+		"<p class=\"meta\"><time datetime=\"%s\">%s</time></p></header>\n<div class=\"entry-content\">\n",
+		html.EscapeString(p.Title), p.Published.Format(time.RFC3339), p.Published.Format("2 January 2006"))
+	b.WriteString(body)
+	fmt.Fprintf(&b, "<p>See <a href=\"https://cited-%d.example/notes/%d\">as argued elsewhere</a>.</p>\n", p.seed%7, p.seed%97)
+	b.WriteString("</div></article>\n")
+	b.WriteString(f.after)
+	b.WriteString("</main></div>\n")
+	b.WriteString(strings.TrimSuffix(foot, "</body></html>\n"))
+	b.WriteString(f.tail)
+	b.WriteString("</body></html>\n")
+	return b.String()
+}
+
+// realHome is the homepage at SizesReal: the list of newest posts, with
+// their excerpts, in a page's furniture.
+func (s Site) realHome() string {
+	list := s.homeList(true)
+	f := s.realFurniture("/", "Home", time.Time{}, s.realPageBytes("/")-len(list)-pageFrame)
+	var b strings.Builder
+	s.head(&b, "Home", f.head)
+	b.WriteString(f.nav)
+	b.WriteString("<main id=\"main\">")
+	b.WriteString(list)
+	b.WriteString(f.after)
+	b.WriteString("</main>\n")
+	b.WriteString(strings.TrimSuffix(foot, "</body></html>\n"))
+	b.WriteString(f.tail)
+	b.WriteString("</body></html>\n")
+	return b.String()
+}
