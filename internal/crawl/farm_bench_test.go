@@ -55,6 +55,10 @@ func newFarmWorld(b *testing.B, fc farm.Config, sites int, host func(int) string
 		simweb.WithLatency(simweb.Latency{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, Seed: 13, Sleep: w.clock.Sleep}))
 	b.Cleanup(w.web.Close)
 	fc.Start, fc.Now = farmStart, w.clock.Now
+	fc.HTTPS = benchTLS()
+	if benchRealSizes() {
+		fc.Sizes = farm.SizesReal
+	}
 	w.farm = farm.New(fc)
 	w.web.Fallback(w.farm.Handler)
 	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "crawl.db"))
@@ -90,7 +94,8 @@ func (w *farmWorld) takeTally() map[string]int {
 	return t
 }
 
-// bulkSources adds sites sources (http://host(i)/) in one transaction, as
+// bulkSources adds sites sources (http://host(i)/, https:// under
+// CORPUSBOT_BENCH_TLS) in one transaction, as
 // AddSource would add them one by one (the same columns): a hundred
 // thousand single-row commits would take the setup minutes.
 func bulkSources(ctx context.Context, db *sqlite.DB, n int, host func(int) string, now time.Time) error {
@@ -104,7 +109,7 @@ func bulkSources(ctx context.Context, db *sqlite.DB, n int, host func(int) strin
 		return err
 	}
 	for i := range n {
-		u := "http://" + host(i) + "/"
+		u := benchScheme() + "://" + host(i) + "/"
 		if _, err := st.ExecContext(ctx, u, now.UnixNano(), model.SiteOfURL(u)); err != nil {
 			return fmt.Errorf("source %s: %w", u, err)
 		}
@@ -120,6 +125,7 @@ type pass struct {
 	wall, sim, cpu time.Duration
 	requests       int64 // as the server counted them
 	connections    int   // the crawler opened
+	shakes         simweb.Handshakes
 	group          store.GroupStats
 	records        map[string]int
 	kinds          []kindShare
@@ -129,7 +135,7 @@ type pass struct {
 func (w *farmWorld) measure(b *testing.B, fn func() error) pass {
 	b.Helper()
 	w.takeTally()
-	t0, r0, u0, c0 := time.Now(), w.web.Tally().Requests, rusage(), w.web.Dials("")
+	t0, r0, u0, c0, h0 := time.Now(), w.web.Tally().Requests, rusage(), w.web.Dials(""), w.web.Handshakes()
 	sim0 := w.clock.Now()
 	g0 := w.db.GroupStats()
 	prof := startProfile(b)
@@ -138,6 +144,8 @@ func (w *farmWorld) measure(b *testing.B, fn func() error) pass {
 	}
 	p := pass{wall: time.Since(t0), cpu: rusage().cpu - u0.cpu, requests: w.web.Tally().Requests - r0, sim: w.clock.Now().Sub(sim0),
 		connections: w.web.Dials("") - c0}
+	h1 := w.web.Handshakes()
+	p.shakes = simweb.Handshakes{Full: h1.Full - h0.Full, Resumed: h1.Resumed - h0.Resumed}
 	p.kinds = prof.stop(b)
 	p.records = w.takeTally()
 	g1 := w.db.GroupStats()
@@ -146,6 +154,17 @@ func (w *farmWorld) measure(b *testing.B, fn func() error) pass {
 }
 
 func (p pass) perCPU() float64 { return float64(p.requests) / p.cpu.Seconds() }
+
+// reportTLS reports the pass's TLS handshakes per site and the share of
+// them resumed, under CORPUSBOT_BENCH_TLS.
+func (p pass) reportTLS(b *testing.B, prefix string, sites int) {
+	if !benchTLS() {
+		return
+	}
+	b.ReportMetric(float64(p.shakes.Total())/float64(sites), prefix+"handshakes/site")
+	b.ReportMetric(100*float64(p.shakes.Resumed)/float64(max(1, p.shakes.Total())), prefix+"resumed-%")
+	b.ReportMetric(float64(p.requests)/float64(max(1, p.shakes.Total())), prefix+"requests/handshake")
+}
 
 // perCrawlerCPU is perCPU without the simulated server's share of the CPU
 // profile: what the crawler alone would spend, the web being elsewhere in
@@ -185,8 +204,8 @@ func (p pass) count(suffix string, purposes ...fetch.Purpose) int {
 }
 
 func (p pass) log(b *testing.B, name string) {
-	b.Logf("%s: %d requests on %d connections in %v of simulated time, %v wall, %v CPU: %.0f requests per CPU-second (%.0f without the simulated server's share); %d store writes (%.1f a request) in %d transactions (%.1f writes each); records %v",
-		name, p.requests, p.connections, p.sim.Round(time.Second), p.wall.Round(time.Millisecond), p.cpu.Round(time.Millisecond), p.perCPU(), p.perCrawlerCPU(),
+	b.Logf("%s: %d requests on %d connections (TLS handshakes: %d full, %d resumed) in %v of simulated time, %v wall, %v CPU: %.0f requests per CPU-second (%.0f without the simulated server's share); %d store writes (%.1f a request) in %d transactions (%.1f writes each); records %v",
+		name, p.requests, p.connections, p.shakes.Full, p.shakes.Resumed, p.sim.Round(time.Second), p.wall.Round(time.Millisecond), p.cpu.Round(time.Millisecond), p.perCPU(), p.perCrawlerCPU(),
 		p.group.Writes, float64(p.group.Writes)/float64(max(1, p.requests)), p.group.Batches, float64(p.group.Writes)/float64(max(1, p.group.Batches)), p.records)
 }
 
@@ -206,6 +225,11 @@ func (p pass) log(b *testing.B, name string) {
 // part. Peak RSS is the process's (getrusage maxrss), with what it was
 // made of at the largest of the once-a-second samples (watchMemory). Goals: ≥ 1,000
 // requests per CPU-second for the feed and sitemap work, RSS ≤ 1 GiB.
+//
+// CORPUSBOT_BENCH_TLS=1 makes the sites https (and reports TLS handshakes
+// per site, the share resumed and requests per handshake);
+// CORPUSBOT_BENCH_SIZES=real gives them real blogs' sizes (farm.SizesReal:
+// pages 50–500 KB, full-content feeds 100 KB–1 MB).
 //
 //	CORPUSBOT_BENCH_FARM_SITES=5000 go test -run '^$' -bench FarmThroughput -benchtime 1x ./internal/crawl
 func BenchmarkFarmThroughput(b *testing.B) {
@@ -245,6 +269,7 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			b.ReportMetric(day1.sim.Hours(), "d1-sim-h")
 			b.ReportMetric(float64(day1.count("", fetch.PurposePage)), "d1-page-requests")
 			b.ReportMetric(float64(left), "d1-sites-left")
+			day1.reportTLS(b, "d1-", sites)
 			b.ReportMetric(float64(day2.requests), "d2-requests")
 			b.ReportMetric(float64(day2.connections), "d2-connections")
 			b.ReportMetric(day2.perCPU(), "d2-req/cpu-s")
@@ -252,6 +277,7 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			b.ReportMetric(day2.wall.Seconds(), "d2-wall-s")
 			b.ReportMetric(100*float64(day2.count(fmt.Sprint(http.StatusNotModified)))/float64(max(1, day2.requests)), "d2-%304")
 			b.ReportMetric(float64(newPosts), "d2-new-posts")
+			day2.reportTLS(b, "d2-", sites)
 			b.ReportMetric(float64(day1.requests+day2.requests)/(day1.cpu+day2.cpu).Seconds(), "req/cpu-s")
 			b.ReportMetric(float64(rss)/(1<<20), "peak-rss-MiB")
 			b.ReportMetric(float64(mem.goHeld)/(1<<20), "peak-go-MiB")
@@ -293,6 +319,7 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			b.ReportMetric(day1.wall.Seconds(), "wall-s")
 			b.ReportMetric(day1.sim.Hours(), "sim-h")
 			b.ReportMetric(float64(rusage().maxRSS)/(1<<20), "peak-rss-MiB")
+			day1.reportTLS(b, "", sites)
 			reportKinds(b, "pages", day1.kinds)
 		}
 	})

@@ -29,7 +29,10 @@ var cpuKinds = []struct {
 	{"sitemap parse", []string{"internal/sitemap."}},
 	{"robots parse", []string{"internal/robots."}},
 	{"store (SQLite)", []string{"internal/store", "database/sql.", "modernc.org/"}},
-	{"HTTP client, fetcher", []string{"net/http.", "internal/fetch.", "net.", "crypto/tls.", "compress/", "vendor/golang.org/x/net/http"}},
+	// The client's TLS: handshakes (key exchange, certificate chains
+	// verified) and record encryption, under CORPUSBOT_BENCH_TLS.
+	{"TLS (client)", []string{"crypto/tls."}},
+	{"HTTP client, fetcher", []string{"net/http.", "internal/fetch.", "net.", "compress/", "vendor/golang.org/x/net/http"}},
 	{"crawler (other)", []string{"internal/crawl."}},
 	{"GC, runtime", []string{"runtime.gcBgMarkWorker", "runtime.bgsweep", "runtime.bgscavenge", "runtime.mcall", "runtime.morestack", "runtime.sysmon", "runtime."}},
 }

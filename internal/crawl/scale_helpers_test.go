@@ -54,6 +54,23 @@ func benchEnvInts(name string, def []int) []int {
 	return out
 }
 
+// benchTLS is CORPUSBOT_BENCH_TLS=1: the scale benchmarks' sites publish
+// https URLs and are added as https sources, so that every connection pays
+// a TLS handshake (or resumes one), served by simweb's https server.
+func benchTLS() bool { return os.Getenv("CORPUSBOT_BENCH_TLS") == "1" }
+
+// benchScheme is the sources' scheme, "https" under benchTLS.
+func benchScheme() string {
+	if benchTLS() {
+		return "https"
+	}
+	return "http"
+}
+
+// benchRealSizes is CORPUSBOT_BENCH_SIZES=real: the farm's pages and feeds
+// at the sizes of real blogs (farm.SizesReal) instead of a few KB.
+func benchRealSizes() bool { return os.Getenv("CORPUSBOT_BENCH_SIZES") == "real" }
+
 // usage is the process's CPU time so far and its peak resident set.
 type usage struct {
 	cpu    time.Duration

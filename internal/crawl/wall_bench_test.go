@@ -38,6 +38,10 @@ import (
 // first reads (which it counted against the budget) all happen in one
 // round, as the frontier's do.
 //
+// CORPUSBOT_BENCH_TLS=1 serves and adds the sites as https (their feeds,
+// sitemaps and links https too) and reports the TLS handshakes per site and
+// the share resumed.
+//
 //	CORPUSBOT_BENCH_SITES=200 go test -run '^$' -bench FirstPassWall -benchtime 1x ./internal/crawl
 func BenchmarkFirstPassWall(b *testing.B) {
 	sites := benchEnv("CORPUSBOT_BENCH_SITES", 2000)
@@ -60,6 +64,8 @@ type wallPass struct {
 	load                    float64
 	requests, sites, left   int
 	violations, maxInFlight int
+	shakes                  simweb.Handshakes
+	maxRSS                  int64
 }
 
 func (m *wallPass) add(p wallPass) {
@@ -74,6 +80,9 @@ func (m *wallPass) add(p wallPass) {
 	m.left += p.left
 	m.violations += p.violations
 	m.maxInFlight = max(m.maxInFlight, p.maxInFlight)
+	m.shakes.Full += p.shakes.Full
+	m.shakes.Resumed += p.shakes.Resumed
+	m.maxRSS = max(m.maxRSS, p.maxRSS)
 }
 
 func (m wallPass) report(b *testing.B) {
@@ -91,6 +100,13 @@ func (m wallPass) report(b *testing.B) {
 	b.ReportMetric(float64(m.left)/n, "sites-left")
 	b.ReportMetric(float64(m.violations), "violations")
 	b.ReportMetric(float64(m.maxInFlight), "max-sites-in-flight")
+	b.ReportMetric(m.cpu.Seconds()/n, "cpu-s")
+	b.ReportMetric(float64(m.requests)/m.cpu.Seconds(), "req/cpu-s")
+	b.ReportMetric(float64(m.maxRSS)/(1<<20), "peak-rss-MiB")
+	if benchTLS() {
+		b.ReportMetric(float64(m.shakes.Total())/float64(m.sites), "handshakes/site")
+		b.ReportMetric(100*float64(m.shakes.Resumed)/float64(max(1, m.shakes.Total())), "resumed-%")
+	}
 }
 
 // wallSpecs is the demo population repeated to n blogs, each copy under
@@ -103,6 +119,7 @@ func wallSpecs(n int, scale float64) []demo.Spec {
 				break
 			}
 			s.Host = strings.TrimSuffix(s.Host, ".example") + fmt.Sprintf("-c%d.example", c)
+			s.HTTPS = benchTLS()
 			out = append(out, s)
 		}
 	}
@@ -136,7 +153,9 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 	if err := c.Once(ctx); err != nil {
 		b.Errorf("round: %v", err)
 	}
-	p := wallPass{runs: 1, wall: time.Since(began), cpu: rusage().cpu - u0.cpu, sites: sites, load: (load0 + loadAverage()) / 2}
+	end := rusage()
+	p := wallPass{runs: 1, wall: time.Since(began), cpu: end.cpu - u0.cpu, sites: sites, load: (load0 + loadAverage()) / 2,
+		shakes: web.Handshakes(), maxRSS: end.maxRSS}
 	reqs := web.Requests()
 	p.requests = len(reqs)
 	site, bound := busiestSite(reqs)
@@ -159,10 +178,10 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 	for _, line := range v[:min(len(v), 5)] {
 		b.Error(line)
 	}
-	b.Logf("%s=%d: %d sites, %d requests in %v; busiest site %s %v (%.2f×); floor %s %v (%.2f×); %d sites left; CPU %v; peak sites at once %d; load %.1f",
+	b.Logf("%s=%d: %d sites, %d requests in %v; busiest site %s %v (%.2f×); floor %s %v (%.2f×); %d sites left; CPU %v; peak sites at once %d; load %.1f; TLS handshakes %d full, %d resumed; %d connections",
 		passLabel, atOnce, sites, p.requests, p.wall.Round(time.Millisecond), site, bound.Round(time.Millisecond),
 		p.wall.Seconds()/bound.Seconds(), floorSite, floor.Round(time.Millisecond), p.wall.Seconds()/floor.Seconds(),
-		p.left, p.cpu.Round(time.Millisecond), p.maxInFlight, p.load)
+		p.left, p.cpu.Round(time.Millisecond), p.maxInFlight, p.load, p.shakes.Full, p.shakes.Resumed, web.Dials(""))
 	return p
 }
 

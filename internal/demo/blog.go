@@ -30,6 +30,7 @@ type Spec struct {
 	Noindex   int  // every Noindex-th post says noindex (0: none)
 	Private   int  // every Private-th post lives under /private/ (0: none)
 	Changes   Rates
+	HTTPS     bool // the blog's URLs are https:// (served by simweb's https server)
 }
 
 // Rates are how many posts a blog adds, modifies and removes a day, at most
@@ -74,7 +75,12 @@ func (b *Blog) live() []*Post {
 }
 
 // URL is the absolute URL of path on the blog.
-func (b *Blog) URL(path string) string { return "http://" + b.Host + path }
+func (b *Blog) URL(path string) string {
+	if b.HTTPS {
+		return "https://" + b.Host + path
+	}
+	return "http://" + b.Host + path
+}
 
 // FeedPath is where the feed is served.
 func (b *Blog) FeedPath() string {
