@@ -149,16 +149,12 @@ type SourceWork struct {
 var sourceWorkCols = sourceCols + `, ` + discoveryDue("sources", "$1") + `, ` + sitemapDiscoveryDue("sources", "$1")
 
 func (d *DB) sourceWork(ctx context.Context, q string, args ...any) ([]SourceWork, error) {
-	var out []SourceWork
-	err := d.each(ctx, d.r, q, args, func(rows *sql.Rows) error {
+	return collect(ctx, d, d.r, q, args, func(row interface{ Scan(...any) error }) (SourceWork, error) {
 		var w SourceWork
-		var discover, sitemaps bool
-		s, err := scanSource(scanTail{rows, []any{&discover, &sitemaps}})
-		w.Source, w.DiscoveryDue, w.SitemapDiscoveryDue = s, discover, sitemaps
-		out = append(out, w)
-		return err
+		s, err := scanSource(scanTail{row, []any{&w.DiscoveryDue, &w.SitemapDiscoveryDue}})
+		w.Source = s
+		return w, err
 	})
-	return out, err
 }
 
 // SiteSources lists the site's sources that are not paused, by ID, each
