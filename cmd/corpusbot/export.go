@@ -14,10 +14,10 @@ import (
 	"corpus.blog/corpusbot/internal/corpusout"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/safefile"
-	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // sourceLine is the contract's JSON line of a source, field for field (a

@@ -7,8 +7,8 @@ import (
 	"corpus.blog/corpusbot/internal/extract"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/urlkey"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // URL identity (store: one post, one record). What a site shows of where

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // Sitemaps of things that are not posts (issue 15). A sitemap's name

@@ -10,8 +10,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // maxIndexDepth bounds sitemap indexes listing indexes.

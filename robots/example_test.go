@@ -3,7 +3,7 @@ package robots_test
 import (
 	"fmt"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Parse reads a robots.txt body (it never fails: what is not a rule is

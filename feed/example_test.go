@@ -3,7 +3,7 @@ package feed_test
 import (
 	"fmt"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 // Parse reads RSS, Atom and JSON Feed alike; relative links resolve

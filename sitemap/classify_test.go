@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // classifyFixtures are sitemaps shaped like each generator's output, under

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // Read streams a sitemap's entries to a function, whatever the document
