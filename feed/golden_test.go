@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files from the current output")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 func addSeeds(f *testing.F, pattern string) {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/mmcdole/gofeed"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 // TestGofeedDisagreements runs gofeed, the comparison peer, over the same

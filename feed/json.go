@@ -14,7 +14,7 @@ import (
 )
 
 // jsonItem is the part of a JSON Feed item (https://jsonfeed.org/version/1.1)
-// the crawler reads.
+// this package reads.
 type jsonItem struct {
 	ID            flexString `json:"id"`
 	URL           string     `json:"url"`

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/feed"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/feed"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // TestFeedAndSitemapAgree reads each feed in testdata/agree with both the

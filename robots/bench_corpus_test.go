@@ -13,7 +13,7 @@ import (
 
 	"github.com/temoto/robotstxt"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // The benchmark corpus: three files in testdata/bench and one generated file

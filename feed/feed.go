@@ -63,16 +63,19 @@ const MaxURLLength = 4096
 
 // Options bound what one parse may cost. The zero value means the defaults.
 type Options struct {
-	// MaxBytes is how much of the document is read (default DefaultMaxBytes,
-	// the crawler's body cap); the rest is ignored and the feed is Truncated.
+	// MaxBytes is how much of the document is read (default DefaultMaxBytes);
+	// the rest is ignored and the feed is Truncated.
 	MaxBytes int
 	// MaxEntries is how many entries are kept (default DefaultMaxEntries);
 	// past it reading stops and the feed is Truncated.
 	MaxEntries int
 }
 
+// The defaults of Options. 5 MB is corpusbot's default cap on a response
+// body, well above the size of real feeds; 10,000 entries bound what one
+// parse returns.
 const (
-	DefaultMaxBytes   = 5 * 1000 * 1000 // BODY_MAX's default
+	DefaultMaxBytes   = 5 * 1000 * 1000
 	DefaultMaxEntries = 10000
 )
 

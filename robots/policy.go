@@ -33,7 +33,7 @@ type Fetch struct {
 	Redirects int // redirects already followed to reach this response
 }
 
-// Copy is the last file a site served us with a 2xx status.
+// Copy is the last file a site served with a 2xx status, and when.
 type Copy struct {
 	File      *File
 	FetchedAt time.Time
@@ -41,10 +41,13 @@ type Copy struct {
 
 // TTLs are how long each kind of answer is kept before robots.txt is asked
 // again: answers the site gave (a file, a refusal) and guesses (no file, an
-// unreachable site).
+// unreachable site). RFC 9309 §2.4 asks that a file be kept no longer than
+// 24 hours; a guess is best kept shorter, so that a site back from an outage
+// is read again soon. corpusbot sets them from ROBOTS_TTL and
+// ROBOTS_GUESS_TTL.
 type TTLs struct {
-	Answer time.Duration // ROBOTS_TTL
-	Guess  time.Duration // ROBOTS_GUESS_TTL
+	Answer time.Duration // for StateParsed and StateRefused
+	Guess  time.Duration // for StateNoFile, StateUnreachable, StateStaleCopy and StateAbandoned
 }
 
 // Verdict is what to obey after a fetch, and for how long.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 func TestIsCommentFeedURL(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 // TestDiscoverGolden reads every testdata/discover/NAME.html as the page at

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 var update = flag.Bool("update", false, "rewrite the testdata/*.golden files from what Read gives")

@@ -1,4 +1,4 @@
-package sitemap
+package sitemapclass
 
 import (
 	"net/url"
@@ -42,9 +42,9 @@ type Class struct {
 }
 
 // WantsPage is the rule for which entries are owed a page fetch, by the
-// Kind of the sitemap that lists them (ClassifySitemap; a top-level sitemap
+// Kind of the sitemap that lists them (OfSitemap; a top-level sitemap
 // named by robots.txt or found at /sitemap.xml is classified the same way)
-// and the Class of the entry (ClassifyEntry):
+// and the Class of the entry (OfEntry):
 //   - a posts sitemap: every entry, except one whose shape says it is the
 //     home page, a listing, a search, a feed or a date archive (Yoast and
 //     Rank Math put the home page or the posts page first in
@@ -69,12 +69,12 @@ func WantsPage(sitemap Kind, entry Class) bool {
 	return false
 }
 
-// ClassifySitemap classifies a sitemap by its URL: a child of a sitemap
+// OfSitemap classifies a sitemap by its URL: a child of a sitemap
 // index, or a top-level sitemap. Only the file name (and, for generators
 // that use them, the query parameters) is read. Names no generator below
 // uses, and generic ones (sitemap.xml, sitemap-1.xml, sitemap_index.xml),
 // are KindUnknown.
-func ClassifySitemap(loc string) Class {
+func OfSitemap(loc string) Class {
 	u, err := url.Parse(loc)
 	if err != nil {
 		return Class{KindUnknown, "unparsable URL"}
@@ -215,7 +215,7 @@ func postTypeClass(postType, why string) Class {
 }
 
 // typeNames are the type words in {type}-sitemap.xml and sitemap-{type}.xml
-// names, from the generators ClassifySitemap cites.
+// names, from the generators OfSitemap cites.
 var typeNames = map[string]Kind{
 	"post": KindPosts, "posts": KindPosts, "blog-posts": KindPosts,
 	// News sitemaps (Yoast News SEO, Rank Math, Jetpack, XML Sitemap &

@@ -1,11 +1,11 @@
-package sitemap
+package sitemapclass
 
 import (
 	"net/url"
 	"strings"
 )
 
-// Entry shapes, from the URL schemes of the generators ClassifySitemap
+// Entry shapes, from the URL schemes of the generators OfSitemap
 // cites: WordPress (/category/x/, /tag/x/, /author/x/, /page/2/, /?s=,
 // /type/aside/, date archives /2024/ and /2024/05/; without pretty
 // permalinks ?p=, ?page_id=, ?cat=, ?tag=, ?author=, ?m=), Ghost (/tag/x/,
@@ -41,7 +41,7 @@ var sectionWords = map[string]bool{
 	"blog": true, "posts": true, "articles": true, "archive": true, "archives": true,
 }
 
-// ClassifyEntry classifies the page an entry URL names by its shape alone,
+// OfEntry classifies the page an entry URL names by its shape alone,
 // for the entries of sitemaps whose name says nothing. Term archives
 // (/tag/…, /category/…, /tags/…, ?tag=), author archives (/author/…), the
 // home page, listings (/page/N, a blog's index, date archives), searches and
@@ -49,7 +49,7 @@ var sectionWords = map[string]bool{
 // the rest is KindUnknown. A term or author word counts only within the
 // first three segments and with at most three after it, so that a post
 // whose slug merely holds the word is not taken for an archive.
-func ClassifyEntry(loc string) Class {
+func OfEntry(loc string) Class {
 	u, err := url.Parse(loc)
 	if err != nil {
 		return Class{KindUnknown, "unparsable URL"}

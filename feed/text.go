@@ -141,7 +141,7 @@ func collapseSpace(s string) string {
 // UTF-8 sequences are all 0x80 or above, so a byte test is a rune test here.
 func isXMLSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// parseDate reads a feed date in any of the forms internal/dates knows, in
+// parseDate reads a feed date in any of the forms package dates knows, in
 // UTC; one it cannot read is no date.
 func parseDate(s string) time.Time {
 	t, ok := dates.Parse(s)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/temoto/robotstxt"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // The benchmarks compare this package with github.com/temoto/robotstxt and

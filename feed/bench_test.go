@@ -14,7 +14,7 @@ import (
 
 	"github.com/mmcdole/gofeed"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 // The benchmarks compare this package with github.com/mmcdole/gofeed on the
