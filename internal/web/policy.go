@@ -7,8 +7,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/robots"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // /crawler/policy.json is the crawler page for programs: every rule the
