@@ -14,7 +14,7 @@ import (
 	"corpus.blog/corpusbot/internal/corpusout"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/safefile"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/internal/sitemapclass"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -46,7 +46,7 @@ type sourceLine struct {
 }
 
 // kindCounts are counts by the kinds of things that are not posts
-// (sitemap.Kind).
+// (sitemapclass.Kind).
 type kindCounts struct {
 	Pages      int `json:"pages"`
 	Taxonomies int `json:"taxonomies"`
@@ -344,11 +344,11 @@ func countSkipped(ctx context.Context, st *store.DB, m store.Sitemap, depth int,
 	line.Skipped.Other += m.SkippedOther
 	if m.State == model.SitemapSkipped {
 		switch m.Kind {
-		case sitemap.KindPages.String():
+		case sitemapclass.KindPages.String():
 			line.SitemapsSkipped.Pages++
-		case sitemap.KindTaxonomies.String():
+		case sitemapclass.KindTaxonomies.String():
 			line.SitemapsSkipped.Taxonomies++
-		case sitemap.KindAuthors.String():
+		case sitemapclass.KindAuthors.String():
 			line.SitemapsSkipped.Authors++
 		default:
 			line.SitemapsSkipped.Other++
@@ -376,7 +376,7 @@ func sitemapKind(m store.Sitemap) string {
 	if m.Kind != "" {
 		return m.Kind
 	}
-	return sitemap.ClassifySitemap(m.URL).Kind.String()
+	return sitemapclass.OfSitemap(m.URL).Kind.String()
 }
 
 func exportTime(t time.Time) string {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 func feedParse(env environment, args []string) error {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 func robotsCheck(env environment, args []string) error {

@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 func sitemapParse(env environment, args []string) error {

@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/robots"
 )
 
 const ua = "CorpusBot/1.0 (+https://corpus.blog/crawler)"

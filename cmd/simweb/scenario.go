@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/robots"
 )
 
 // The "days" scenario: eight blogs, http://203.0.113.1/ to

@@ -3,7 +3,7 @@ package config
 import (
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Settings is the crawler's whole configuration. The zero value is not

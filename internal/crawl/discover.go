@@ -6,13 +6,13 @@ import (
 	"net/url"
 	"strings"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/sourcelist"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/urlkey"
+	"corpus.blog/corpusbot/robots"
 )
 
 // WellKnownFeedPaths are tried, in order, only when the homepage declares no

@@ -7,7 +7,7 @@ import (
 	"corpus.blog/corpusbot/internal/extract"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/internal/sitemapclass"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
@@ -45,8 +45,8 @@ func pageHome(postURL string, res fetch.Result, page extract.Page) home {
 		}
 		// A link to the home page, a listing or an archive is a template's
 		// mistake, not the post's address: every post would fold into it.
-		switch sitemap.ClassifyEntry(link).Kind {
-		case sitemap.KindOther, sitemap.KindTaxonomies, sitemap.KindAuthors:
+		switch sitemapclass.OfEntry(link).Kind {
+		case sitemapclass.KindOther, sitemapclass.KindTaxonomies, sitemapclass.KindAuthors:
 		default:
 			if same(link, postURL) {
 				return home{fromLink: true, self: true}

@@ -8,8 +8,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/robots"
 )
 
 // FetchPage fetches one post's page (conditionally when it was fetched

@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"time"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/robots"
 )
 
 // PollFeed reads page one of a feed, conditionally. A 304 changes nothing

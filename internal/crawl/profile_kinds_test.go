@@ -25,9 +25,9 @@ var cpuKinds = []struct {
 }{
 	{serverKind, []string{"internal/simweb.", "net/http.(*conn).serve", "internal/simweb/farm."}},
 	{"extraction", []string{"internal/extract.", "go-readability", "go-shiori/dom", "internal/crawl.htmlText", "internal/crawl.(*Crawler).extract"}},
-	{"feed parse", []string{"internal/feed."}},
-	{"sitemap parse", []string{"internal/sitemap."}},
-	{"robots parse", []string{"internal/robots."}},
+	{"feed parse", []string{"corpusbot/feed."}},
+	{"sitemap parse", []string{"corpusbot/sitemap."}},
+	{"robots parse", []string{"corpusbot/robots."}},
 	{"store (SQLite)", []string{"internal/store", "database/sql.", "modernc.org/"}},
 	// The client's TLS: handshakes (key exchange, certificate chains
 	// verified) and record encryption, under CORPUSBOT_BENCH_TLS.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"

@@ -149,13 +149,3 @@ func (h *testHub) wasVerified(callback string) bool {
 	defer h.mu.Unlock()
 	return h.verified[callback]
 }
-
-func (h *testHub) callbacks() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []string
-	for cb := range h.subs {
-		out = append(out, cb)
-	}
-	return out
-}

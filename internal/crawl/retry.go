@@ -8,8 +8,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Retries. A try that fails with a fault that says "try later" (429, 503,

@@ -6,14 +6,14 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/internal/sitemapclass"
 	"corpus.blog/corpusbot/internal/store"
 )
 
 // Sitemaps of things that are not posts (issue 15). A sitemap's name
-// (sitemap.ClassifySitemap) decides whether it is fetched at all, and the
-// shape of each entry of one that is read (sitemap.ClassifyEntry, under
-// sitemap.WantsPage) whether the entry is owed a page fetch:
+// (sitemapclass.OfSitemap) decides whether it is fetched at all, and the
+// shape of each entry of one that is read (sitemapclass.OfEntry, under
+// sitemapclass.WantsPage) whether the entry is owed a page fetch:
 //   - a sitemap named for posts, or named in no way the generators use
 //     (unknown), is read;
 //   - one named for pages, taxonomies, authors or other things (WordPress
@@ -29,9 +29,9 @@ import (
 // sitemapClass is what a sitemap's name says it lists, and whether the
 // crawl reads it: it does when WantsPage could take one of its entries, a
 // posts or an unknown sitemap.
-func sitemapClass(u string) (sitemap.Class, bool) {
-	c := sitemap.ClassifySitemap(u)
-	return c, c.Kind == sitemap.KindPosts || c.Kind == sitemap.KindUnknown
+func sitemapClass(u string) (sitemapclass.Class, bool) {
+	c := sitemapclass.OfSitemap(u)
+	return c, c.Kind == sitemapclass.KindPosts || c.Kind == sitemapclass.KindUnknown
 }
 
 // skipSitemap records sm as a sitemap that is never read, its name saying
@@ -40,7 +40,7 @@ func sitemapClass(u string) (sitemap.Class, bool) {
 // nothing withdraws them (IngestSitemap: removed unless another sitemap
 // lists them, the record and its text kept), so that no page fetch stays
 // owed for a tag or author archive.
-func (c *Crawler) skipSitemap(ctx context.Context, sm store.Sitemap, class sitemap.Class) error {
+func (c *Crawler) skipSitemap(ctx context.Context, sm store.Sitemap, class sitemapclass.Class) error {
 	if sm.State != model.SitemapSkipped && !sm.LastRead.IsZero() {
 		diff, err := c.Store.IngestSitemap(ctx, sm, c.Clock.Now(), nil, true)
 		if err != nil {

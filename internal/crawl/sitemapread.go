@@ -10,15 +10,16 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/internal/sitemapclass"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // maxIndexDepth bounds sitemap indexes listing indexes.
 const maxIndexDepth = 2
 
 // ReadSitemap reads a sitemap conditionally. A urlset's URLs that
-// sitemap.WantsPage accepts are diffed against the last read
+// sitemapclass.WantsPage accepts are diffed against the last read
 // (store.DB.IngestSitemap: new, modified by lastmod, removed when the read was
 // whole); the others are counted by kind (sitemapclass.go). An index
 // records its children's lastmods and kinds and reads, newest first, only
@@ -60,7 +61,7 @@ type sitemapRead struct {
 }
 
 // urlSink takes a urlset's entries as the parser finds them. Those
-// sitemap.WantsPage accepts for a sitemap of kind are handed to the store
+// sitemapclass.WantsPage accepts for a sitemap of kind are handed to the store
 // (store.SitemapIngest, which stores them a chunk at a time) and not kept;
 // the others are counted by their kind. The kind is the sitemap's as named
 // by the URL read (not by where a redirect took it: that is known only at
@@ -71,7 +72,7 @@ type sitemapRead struct {
 // sitemap. An open that returns no ingest drops the entries (a sitemap
 // held already, not stored again).
 type urlSink struct {
-	kind      sitemap.Kind
+	kind      sitemapclass.Kind
 	open      func(context.Context) (*store.SitemapIngest, error) // nil once called
 	openAfter int
 	in        *store.SitemapIngest
@@ -87,14 +88,14 @@ type urlSink struct {
 // parse.
 func (s *urlSink) add(ctx context.Context, u store.SitemapURL) error {
 	s.listed++
-	entry := sitemap.ClassifyEntry(u.Loc)
-	if !sitemap.WantsPage(s.kind, entry) {
+	entry := sitemapclass.OfEntry(u.Loc)
+	if !sitemapclass.WantsPage(s.kind, entry) {
 		switch entry.Kind {
-		case sitemap.KindPages:
+		case sitemapclass.KindPages:
 			s.pages++
-		case sitemap.KindTaxonomies:
+		case sitemapclass.KindTaxonomies:
 			s.taxonomies++
-		case sitemap.KindAuthors:
+		case sitemapclass.KindAuthors:
 			s.authors++
 		default:
 			s.other++

@@ -118,7 +118,7 @@ func (c *Crawler) siteSteps(r *round, pass int) []siteStep {
 		{stepCatalogues, func(ctx context.Context, src *store.SourceWork) error { return c.cataloguesStep(ctx, r, src) }},
 		{stepSitemapDiscovery, c.sitemapDiscoveryStep},
 		{stepSitemaps, func(ctx context.Context, src *store.SourceWork) error { return c.sitemapsStep(ctx, r, src) }},
-		{stepPages, c.pagesStep},
+		{stepPages, func(ctx context.Context, src *store.SourceWork) error { return c.pagesStep(ctx, r, src) }},
 	}
 	var out []siteStep
 	for _, s := range all {
@@ -249,11 +249,14 @@ func (c *Crawler) sitemapsStep(ctx context.Context, r *round, src *store.SourceW
 	return errors.Join(errs...)
 }
 
-// pagesPerVisit is how many pages owed are read from the store at a time.
+// pagesPerVisit is how many pages owed are read from the store at a time,
+// and how many a batch command's round fetches of one source: the rest
+// are left to later commands or to run.
 const pagesPerVisit = 1000
 
-// pagesStep fetches every page the source owes, a batch at a time.
-func (c *Crawler) pagesStep(ctx context.Context, src *store.SourceWork) error {
+// pagesStep fetches every page the source owes, a batch at a time (a
+// batch command's round: one batch).
+func (c *Crawler) pagesStep(ctx context.Context, r *round, src *store.SourceWork) error {
 	var errs []error
 	for ctx.Err() == nil {
 		posts, err := c.Store.PostsDue(ctx, src.ID, c.Clock.Now(), pagesPerVisit)
@@ -278,7 +281,7 @@ func (c *Crawler) pagesStep(ctx context.Context, src *store.SourceWork) error {
 		}
 		// A batch none of whose results could be stored would come back
 		// whole: leave it to the next round rather than spin.
-		if len(posts) < pagesPerVisit || failed == len(posts) {
+		if len(posts) < pagesPerVisit || failed == len(posts) || r.only != nil {
 			break
 		}
 	}

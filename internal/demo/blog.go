@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb/farm"
+	"corpus.blog/corpusbot/robots"
 )
 
 // The blogs' shapes — feed format, catalogue style, sitemap style,

@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/net/html"
 
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Naive is the baseline: the crawler the proposal describes as wasteful. It

@@ -9,9 +9,9 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Options configure a demo run.

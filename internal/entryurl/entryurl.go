@@ -1,6 +1,6 @@
 // Package entryurl is the one rule for which URL a feed entry gives as its
-// post's page. The feed parser (internal/feed) and the sitemap reader, which
-// reads feeds as sitemaps too (internal/sitemap), both apply it, so that one
+// post's page. The feed parser (package feed) and the sitemap reader, which
+// reads feeds as sitemaps too (package sitemap), both apply it, so that one
 // post has one URL whichever of them reads it.
 //
 // The rule:

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // attempt is one request the fetcher is about to make, or to decline: one

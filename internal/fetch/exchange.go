@@ -47,6 +47,10 @@ func (ex *exchange) failed() bool {
 	return ex.outcome == OutcomeError || ex.status >= 500 || ex.status == http.StatusTooManyRequests
 }
 
+// AcceptEncoding is the Accept-Encoding of every request: the encodings the
+// fetcher decodes itself, within BODY_MAX (body.go).
+const AcceptEncoding = "gzip, br"
+
 var accept = map[Purpose]string{
 	PurposeRobots:    "text/plain, */*;q=0.1",
 	PurposePage:      "text/html, application/xhtml+xml;q=0.9, */*;q=0.1",
@@ -93,7 +97,7 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	}
 	// Header values are set on the map directly: sent exactly as given.
 	req.Header["User-Agent"] = []string{f.s.UserAgent}
-	req.Header["Accept-Encoding"] = []string{"gzip, br"}
+	req.Header["Accept-Encoding"] = []string{AcceptEncoding}
 	req.Header["Accept"] = []string{accept[a.purpose]}
 	if a.etag != "" {
 		req.Header["If-None-Match"] = []string{a.etag}

@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Fetch sends req through every rule of the crawler and reports what became

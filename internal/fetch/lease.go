@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Lease grants the right to send one request to a site. Acquire blocks until

@@ -13,7 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // refusedByGuard fails the test unless res is the private-address guard's

@@ -12,8 +12,8 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/robots"
 )
 
 const rss = `<?xml version="1.0"?><rss version="2.0"><channel><title>t</title></channel></rss>`

@@ -13,8 +13,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/simweb"
+	"corpus.blog/corpusbot/robots"
 )
 
 // blindResolver is our resolver behind an egress proxy that does the DNS:

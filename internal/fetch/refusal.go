@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"time"
 )
@@ -21,6 +22,10 @@ type Refusals interface {
 	Put(ctx context.Context, site string, s RefusalState)
 }
 
+// RefusalStatus is the answer that counts towards the refusal list: a site
+// that forbids us, as opposed to one that fails.
+const RefusalStatus = http.StatusForbidden
+
 // RefusalThreshold is how many 403s in a row put a site that never served us
 // on the refusal list.
 const RefusalThreshold = 3
@@ -39,7 +44,7 @@ func (s RefusalState) after(status int, now time.Time) RefusalState {
 		s.LastAsked = now // a recheck was spent, answered or not
 	}
 	switch {
-	case status == 403:
+	case status == RefusalStatus:
 		s.Consecutive403++
 		if !s.Refused && s.Consecutive403 >= RefusalThreshold && !s.Served {
 			s.Refused = true

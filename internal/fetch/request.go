@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/url"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Purpose is why a URL is fetched; it decides the accepted content types and

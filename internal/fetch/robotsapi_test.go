@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 func TestRobotsPurposeAndEntry(t *testing.T) {

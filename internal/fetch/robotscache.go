@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // RobotsEntry is what is known of one origin's robots.txt.

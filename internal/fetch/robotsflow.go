@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // errRobotsAbandoned is a robots.txt read given up because the caller's

@@ -8,7 +8,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/memtest"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // BenchmarkSitemapFetch reads the 50,000-URL sitemap of TestSitemapOverBodyMax

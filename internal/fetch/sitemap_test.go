@@ -13,7 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // bigSitemap is a urlset of n entries of about 175 bytes: 50,000 make

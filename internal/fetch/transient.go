@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Transient reports whether a result says "try later" rather than giving a

@@ -12,6 +12,12 @@ import (
 // and, for comparison, the proportional one — all in the same run over the
 // same publications. Run with -benchtime=1x: one iteration is one whole
 // simulation of each.
+//
+// Beside the measured ratio it prints the optimum for the same population
+// and budget (PredictDelays, optimum.go): polls ∝ √rate without bounds,
+// (mean √λ)²/mean λ of the rotation's delay, and the same law within the
+// policy's 1 h floor and 7-day ceiling, which is the least any schedule that
+// keeps FEED_MAX_INTERVAL can reach. "gap" is measured ÷ optimum.
 func BenchmarkFreshness(b *testing.B) {
 	pop := NewPopulation(DefaultPopulation())
 	cfg := DefaultSim()
@@ -32,6 +38,22 @@ func BenchmarkFreshness(b *testing.B) {
 		b.Logf("%-12s mean %5.1f h  median %5.1f  p90 %5.1f  p99 %5.1f  max %3.0f | posts %d, missed off page one %d | polls %d, %.1f%% found nothing | max gap %.0f h",
 			r.Strategy, r.MeanDelay, r.MedianDelay, r.P90Delay, r.P99Delay, r.MaxDelay, r.Posts, r.Missed, r.Polls, 100*r.EmptyShare(), r.MaxGap)
 	}
+	reportOptimum(b, pop, cfg, DefaultPolicy(), fixed, ad)
+}
+
+// reportOptimum sets the measured adaptive/fixed ratio beside the optimum
+// for the population's true rates at the same budget, unbounded and within
+// p's floor and ceiling.
+func reportOptimum(b *testing.B, pop *Population, cfg SimConfig, p Policy, fixed, ad SimResult) {
+	opt := PredictDelays(pop.Rates, float64(cfg.Budget), p.Floor, p.Ceiling)
+	measured := ad.MeanDelay / fixed.MeanDelay
+	b.ReportMetric(opt.OptimumRatio(), "optimum/fixed-mean-delay")
+	b.ReportMetric(measured/opt.OptimumRatio(), "adaptive/optimum-gap")
+	b.ReportMetric(opt.BoundedRatio(), "bounded-optimum/fixed-mean-delay")
+	b.ReportMetric(measured/opt.BoundedRatio(), "adaptive/bounded-optimum-gap")
+	b.Logf("adaptive/fixed %.3f | optimum (polls ∝ √rate) %.3f (%.1f h), gap %.2f | within %g–%g h %.3f (%.1f h), gap %.2f | rotation predicted %.1f h, measured %.1f h",
+		measured, opt.OptimumRatio(), opt.Optimum, measured/opt.OptimumRatio(),
+		p.Floor.Hours(), p.Ceiling.Hours(), opt.BoundedRatio(), opt.Bounded, measured/opt.BoundedRatio(), opt.Fixed, fixed.MeanDelay)
 }
 
 func report(b *testing.B, name string, r SimResult) {
@@ -65,6 +87,7 @@ func BenchmarkFreshnessCeiling(b *testing.B) {
 			}
 			b.ReportMetric(r.MeanDelay, "mean-delay-hours")
 			b.ReportMetric(r.MeanDelay/fixed.MeanDelay, "adaptive/fixed-mean-delay")
+			reportOptimum(b, pop, cfg, p, fixed, r)
 			b.Logf("ceiling %2dd: mean %5.1f h (fixed %5.1f)  median %5.1f  p90 %5.1f  p99 %5.1f | missed %d of %d | polls %d (fixed %d), %.1f%% found nothing | max gap %.0f h",
 				c, r.MeanDelay, fixed.MeanDelay, r.MedianDelay, r.P90Delay, r.P99Delay, r.Missed, r.Posts, r.Polls, fixed.Polls, 100*r.EmptyShare(), r.MaxGap)
 		})

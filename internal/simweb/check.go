@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Violations checks every recorded request against the politeness rules

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // Fallback serves every host name not configured with Host: fn(host)

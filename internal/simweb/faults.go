@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 )
 
@@ -162,6 +161,3 @@ func SetCookie(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
-
-// HasCookie reports whether r carries any cookie.
-func HasCookie(r *http.Request) bool { return strings.TrimSpace(r.Header.Get("Cookie")) != "" }

@@ -77,3 +77,35 @@ func sitemapDue(m, now, before string) string {
 func pageDue(p, now string) string {
 	return `(` + p + `.due = 1 AND ` + p + `.retry_at <= ` + now + `)`
 }
+
+// The complements: an item that would be due but for the retry it waits
+// for after now (its last try failed with a fault that says "try later").
+// A site's soonest retry (SiteRetryAt) and a round's "why nothing was due"
+// (RetriesWaiting) are both asked through these.
+
+// discoveryWaits: source s's discovery is put off past now. (The unary
+// plus keeps SQLite from reading the discovered index for it: a site's
+// sources are found by site.)
+func discoveryWaits(s, now string) string {
+	return `(+` + s + `.discovered = 0 AND ` + s + `.discover_after > ` + now + `)`
+}
+
+// sitemapDiscoveryWaits: source s's sitemap discovery is put off past now.
+func sitemapDiscoveryWaits(s, now string) string {
+	return `(` + s + `.discovered <> 0 AND ` + s + `.sitemaps_checked = 0 AND ` + s + `.sitemaps_after > ` + now + `)`
+}
+
+// feedWaits: active feed f (a read or a catalogue page) waits for a retry.
+func feedWaits(f, now string) string {
+	return `(` + f + `.state = ` + sqlFeedActive + ` AND ` + f + `.retry_at > ` + now + `)`
+}
+
+// sitemapWaits: sitemap m, one that is read, waits for a retry.
+func sitemapWaits(m, now string) string {
+	return `(` + m + `.state <> ` + sqlSitemapSkipped + ` AND ` + m + `.retry_at > ` + now + `)`
+}
+
+// pageWaits: post p is owed a page fetch that waits for a retry.
+func pageWaits(p, now string) string {
+	return `(` + p + `.due = 1 AND ` + p + `.retry_at > ` + now + `)`
+}

@@ -134,13 +134,7 @@ func (d *DB) CataloguesDue(ctx context.Context, now time.Time, limit int) ([]Fee
 }
 
 func (d *DB) feeds(ctx context.Context, c conn, q string, args ...any) ([]Feed, error) {
-	var out []Feed
-	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
-		f, err := scanFeed(rows)
-		out = append(out, f)
-		return err
-	})
-	return out, err
+	return collect(ctx, d, c, q, args, scanFeed)
 }
 
 // MoveFeed records that feed id lives at url now (it moved for good: a 301

@@ -149,16 +149,12 @@ type SourceWork struct {
 var sourceWorkCols = sourceCols + `, ` + discoveryDue("sources", "$1") + `, ` + sitemapDiscoveryDue("sources", "$1")
 
 func (d *DB) sourceWork(ctx context.Context, q string, args ...any) ([]SourceWork, error) {
-	var out []SourceWork
-	err := d.each(ctx, d.r, q, args, func(rows *sql.Rows) error {
+	return collect(ctx, d, d.r, q, args, func(row interface{ Scan(...any) error }) (SourceWork, error) {
 		var w SourceWork
-		var discover, sitemaps bool
-		s, err := scanSource(scanTail{rows, []any{&discover, &sitemaps}})
-		w.Source, w.DiscoveryDue, w.SitemapDiscoveryDue = s, discover, sitemaps
-		out = append(out, w)
-		return err
+		s, err := scanSource(scanTail{row, []any{&w.DiscoveryDue, &w.SitemapDiscoveryDue}})
+		w.Source = s
+		return w, err
 	})
-	return out, err
 }
 
 // SiteSources lists the site's sources that are not paused, by ID, each
@@ -222,15 +218,14 @@ func (d *DB) SourceSitemapsDue(ctx context.Context, sourceID int64, now, before 
 func (d *DB) SiteRetryAt(ctx context.Context, site string, now time.Time) (time.Time, bool, error) {
 	var at sql.NullInt64
 	err := d.lookup.QueryRowContext(ctx, `SELECT MIN(t) FROM (
-		SELECT s.discover_after AS t FROM sources s WHERE s.site = $1 AND s.paused = 0 AND +s.discovered = 0 AND s.discover_after > $2
-		UNION ALL SELECT s.sitemaps_after FROM sources s WHERE s.site = $1 AND s.paused = 0 AND s.discovered <> 0
-			AND s.sitemaps_checked = 0 AND s.sitemaps_after > $2
+		SELECT s.discover_after AS t FROM sources s WHERE s.site = $1 AND `+sourceLive("s")+` AND `+discoveryWaits("s", "$2")+`
+		UNION ALL SELECT s.sitemaps_after FROM sources s WHERE s.site = $1 AND `+sourceLive("s")+` AND `+sitemapDiscoveryWaits("s", "$2")+`
 		UNION ALL SELECT f.retry_at FROM sources s CROSS JOIN feeds f
-			WHERE f.source_id = s.id AND s.site = $1 AND s.paused = 0 AND f.state = `+sqlFeedActive+` AND f.retry_at > $2
+			WHERE f.source_id = s.id AND s.site = $1 AND `+sourceLive("s")+` AND `+feedWaits("f", "$2")+`
 		UNION ALL SELECT m.retry_at FROM sitemaps m JOIN sources s ON s.id = m.source_id
-			WHERE s.site = $1 AND s.paused = 0 AND m.retry_at > $2
+			WHERE s.site = $1 AND `+sourceLive("s")+` AND `+sitemapWaits("m", "$2")+`
 		UNION ALL SELECT p.retry_at FROM posts p JOIN sources s ON s.id = p.source_id
-			WHERE s.site = $1 AND s.paused = 0 AND p.due = 1 AND p.retry_at > $2) r`, site, ts(now)).Scan(&at)
+			WHERE s.site = $1 AND `+sourceLive("s")+` AND `+pageWaits("p", "$2")+`) r`, site, ts(now)).Scan(&at)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("retries of %s: %w", site, err)
 	}

@@ -207,11 +207,5 @@ func (d *DB) EachPost(ctx context.Context, fn func(Post) error) error {
 }
 
 func (d *DB) posts(ctx context.Context, q string, args ...any) ([]Post, error) {
-	var out []Post
-	err := d.each(ctx, d.r, q, args, func(rows *sql.Rows) error {
-		p, err := scanPost(rows)
-		out = append(out, p)
-		return err
-	})
-	return out, err
+	return collect(ctx, d, d.r, q, args, scanPost)
 }

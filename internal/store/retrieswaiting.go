@@ -20,17 +20,18 @@ type RetriesWaiting struct {
 
 // retryItems are the items of every unpaused source that wait for a retry
 // after $1 (SiteRetryAt's, over all sites): source id, retry time, last
-// failure.
-const retryItems = `SELECT s.id AS sid, s.discover_after AS t, s.error AS why FROM sources s
-		WHERE s.paused = 0 AND s.discovered = 0 AND s.discover_after > $1
+// failure. A post waiting for a retry carries its error, which lets the
+// posts be read through posts_failed.
+var retryItems = `SELECT s.id AS sid, s.discover_after AS t, s.error AS why FROM sources s
+		WHERE ` + sourceLive("s") + ` AND ` + discoveryWaits("s", "$1") + `
 	UNION ALL SELECT s.id, s.sitemaps_after, s.error FROM sources s
-		WHERE s.paused = 0 AND s.discovered <> 0 AND s.sitemaps_checked = 0 AND s.sitemaps_after > $1
+		WHERE ` + sourceLive("s") + ` AND ` + sitemapDiscoveryWaits("s", "$1") + `
 	UNION ALL SELECT f.source_id, f.retry_at, f.error FROM feeds f JOIN sources s ON s.id = f.source_id
-		WHERE s.paused = 0 AND f.state = ` + sqlFeedActive + ` AND f.retry_at > $1
+		WHERE ` + sourceLive("s") + ` AND ` + feedWaits("f", "$1") + `
 	UNION ALL SELECT m.source_id, m.retry_at, m.error FROM sitemaps m JOIN sources s ON s.id = m.source_id
-		WHERE s.paused = 0 AND m.retry_at > $1
+		WHERE ` + sourceLive("s") + ` AND ` + sitemapWaits("m", "$1") + `
 	UNION ALL SELECT p.source_id, p.retry_at, p.error FROM posts p JOIN sources s ON s.id = p.source_id
-		WHERE p.error <> '' AND s.paused = 0 AND p.due = 1 AND p.retry_at > $1`
+		WHERE p.error <> '' AND ` + sourceLive("s") + ` AND ` + pageWaits("p", "$1")
 
 // RetriesWaiting is, over every site, how many sources have items waiting
 // for a retry after now, the soonest and its last failure: what a round

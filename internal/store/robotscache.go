@@ -10,7 +10,7 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // RobotsCache is fetch.RobotsCache kept in a Store, with a memory layer in

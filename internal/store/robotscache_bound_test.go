@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/robots"
 )
 
 // An expiry stored under a longer ROBOTS_TTL or ROBOTS_GUESS_TTL is cut to

@@ -9,8 +9,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/robots"
 )
 
 // robotsStore keeps robots records and counts the reads.

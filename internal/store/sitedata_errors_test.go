@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
-	"corpus.blog/corpusbot/internal/sitemap"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/robots"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 // TestPublicReasonKnowsFetch: every reason fetch.Result.Reason gives, for

@@ -99,13 +99,7 @@ func (d *DB) SitemapsDue(ctx context.Context, now, before time.Time, truncated b
 }
 
 func (d *DB) sitemaps(ctx context.Context, c conn, q string, args ...any) ([]Sitemap, error) {
-	var out []Sitemap
-	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
-		s, err := scanSitemap(rows)
-		out = append(out, s)
-		return err
-	})
-	return out, err
+	return collect(ctx, d, c, q, args, scanSitemap)
 }
 
 // MoveSitemap is MoveFeed for a sitemap; the alias is of the source's

@@ -151,10 +151,15 @@ func (d *DB) MarkSitemapsChecked(ctx context.Context, id int64, now time.Time) e
 }
 
 func (d *DB) sources(ctx context.Context, c conn, q string, args ...any) ([]Source, error) {
-	var out []Source
+	return collect(ctx, d, c, q, args, scanSource)
+}
+
+// collect runs a read query and returns its rows, each read by scan.
+func collect[T any](ctx context.Context, d *DB, c conn, q string, args []any, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	var out []T
 	err := d.each(ctx, c, q, args, func(rows *sql.Rows) error {
-		s, err := scanSource(rows)
-		out = append(out, s)
+		v, err := scan(rows)
+		out = append(out, v)
 		return err
 	})
 	return out, err

@@ -5,7 +5,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // The model's states as SQL string literals, for the queries that test a

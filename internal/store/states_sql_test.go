@@ -2,9 +2,6 @@ package store_test
 
 import (
 	"context"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -14,7 +11,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // TestSQLSpellsNoState holds the store's queries to states_sql.go: no SQL
@@ -47,36 +44,25 @@ func TestSQLSpellsNoState(t *testing.T) {
 		files = append(files, fs...)
 	}
 	quoted := regexp.MustCompile(`'([a-z][a-z-]*)'`)
-	n := 0
+	var read []string
 	for _, f := range files {
 		switch base := filepath.Base(f); {
 		case strings.HasSuffix(base, "_test.go"), base == "migrate.go", base == "schema.go", base == "states_sql.go":
 			continue
 		}
-		file, err := parser.ParseFile(token.NewFileSet(), f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+		read = append(read, f)
+	}
+	n := 0
+	for f, lit := range stringLiterals(t, read) {
+		n++
+		if strings.Contains(lit, "store_meta") {
+			continue
 		}
-		ast.Inspect(file, func(node ast.Node) bool {
-			lit, ok := node.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
-				return true
+		for _, m := range quoted.FindAllStringSubmatch(lit, -1) {
+			if stored[m[1]] {
+				t.Errorf("%s: SQL spells the state %q by hand (use states_sql.go): %q", f, m[1], lit)
 			}
-			s, err := strconv.Unquote(lit.Value)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
-			if strings.Contains(s, "store_meta") {
-				return true
-			}
-			for _, m := range quoted.FindAllStringSubmatch(s, -1) {
-				if stored[m[1]] {
-					t.Errorf("%s: SQL spells the state %q by hand (use states_sql.go): %q", f, m[1], s)
-				}
-			}
-			return true
-		})
+		}
 	}
 	if n < 200 {
 		t.Fatalf("only %d string literals in %d files: the check looked at nothing", n, len(files))

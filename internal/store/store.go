@@ -133,13 +133,13 @@ type Sitemap struct {
 	Note     string
 	Attempts int       // reads that failed in a row with a fault that says "try later"
 	RetryAt  time.Time // after such a failure, not read again before this
-	// Kind is what its name says it lists (sitemap.Kind's words: posts,
+	// Kind is what its name says it lists (sitemapclass.Kind's words: posts,
 	// pages, taxonomies, authors, other, unknown; "" not yet classified).
 	// A sitemap of pages, taxonomies, authors or other is recorded in
 	// State SitemapSkipped and never read.
 	Kind string
 	// The entries its last read did not queue, by the kind their shape
-	// says (sitemap.WantsPage): counted, not stored as posts.
+	// says (sitemapclass.WantsPage): counted, not stored as posts.
 	SkippedPages, SkippedTaxonomies, SkippedAuthors, SkippedOther int
 }
 

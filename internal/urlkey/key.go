@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/net/idna"
 
-	"corpus.blog/corpusbot/internal/robots"
+	"corpus.blog/corpusbot/robots"
 )
 
 // ErrNotHTTP is wrapped by the errors for URLs that are not absolute http or

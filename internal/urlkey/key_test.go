@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/urlkey"
+	"corpus.blog/corpusbot/robots"
 )
 
 // keyCases are input URLs and the key each must get; want "" means Key must

@@ -6,6 +6,11 @@
 //	                     words written from config.Settings, how to stop and
 //	                     how to verify the crawler
 //	/crawler/ips.json    the egress addresses, in Googlebot's googlebot.json shape
+//	/crawler/policy.json the crawl policy in force, machine-readable: the user
+//	                     agent, gaps, robots.txt TTLs and status rules, the
+//	                     refusal rule, retries, limits, what is never
+//	                     fetched, egress, opt-out and verification routes
+//	                     (policy.go; schema: docs/policy-json.md)
 //	/coverage            every gap with its reason and count, and SVG charts
 //	/sources             sites, paginated by key (?after=SITE&limit=N&state=S)
 //	/sources/{site}      one site: sources, feeds, sitemaps, robots.txt,

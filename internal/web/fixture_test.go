@@ -126,14 +126,10 @@ type fixturePost struct {
 	err       string // the failure stored with a post in state error
 }
 
-// seed fills a temporary SQLite store with two sites of several sources
+// seedAt fills a temporary SQLite store with two sites of several sources
 // each, posts in every interesting state (with secret texts, one indexed
 // with no published date), citations across sites, origins, a refusal and
-// a request log with 304s, dated up to testNow.
-func seed(t testing.TB) (*testStore, map[string]int64) { return seedAt(t, testNow) }
-
-// seedAt is seed with every date relative to dataNow instead of testNow:
-// a store whose data lies far from the clock serving it.
+// a request log with 304s, every date relative to dataNow.
 func seedAt(t testing.TB, dataNow time.Time) (*testStore, map[string]int64) {
 	t.Helper()
 	ctx := context.Background()

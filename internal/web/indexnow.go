@@ -102,8 +102,11 @@ func (s *Server) indexNowPost(w http.ResponseWriter, r *http.Request) {
 // indexNowAllowed answers 404 when IndexNow is not offered and 429 when
 // the client has sent too many submissions (a token bucket per address,
 // shaped like the forms' but its own).
+// indexNowOn reports whether this site takes IndexNow submissions.
+func (s *Server) indexNowOn() bool { return s.opt.IndexNow != nil && s.opt.IndexNowFetcher != nil }
+
 func (s *Server) indexNowAllowed(w http.ResponseWriter, r *http.Request) bool {
-	if s.opt.IndexNow == nil || s.opt.IndexNowFetcher == nil {
+	if !s.indexNowOn() {
 		http.NotFound(w, r)
 		return false
 	}

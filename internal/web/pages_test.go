@@ -22,7 +22,7 @@ func TestPagesRender(t *testing.T) {
 		absent []string
 	}{
 		{"/", 200, "text/html", []string{"A polite crawler", "CorpusBot/1.0 (+https://corpus.blog/crawler)", "4</span> sites"}, nil},
-		{"/crawler", 200, "text/html", []string{"CorpusBot/1.0 (+https://corpus.blog/crawler)", "User-agent: CorpusBot", "Disallow: /", "Crawl-delay", "/crawler/ips.json", "corpusbot verify", "MIN_GAP", "at least 1 second"}, []string{"./corpusbot.db"}},
+		{"/crawler", 200, "text/html", []string{"CorpusBot/1.0 (+https://corpus.blog/crawler)", "User-agent: CorpusBot", "Disallow: /", "Crawl-delay", "/crawler/ips.json", "/crawler/policy.json", "corpusbot verify", "MIN_GAP", "at least 1 second"}, []string{"./corpusbot.db"}},
 		{"/coverage", 200, "text/html", []string{"Client-rendered shells", "No feed and no sitemap", "Refused (403)", "robots.txt unreachable", "<svg", "<title id=\"posts-month-t\">", "<desc id=\"requests-day-d\">", "Data table"}, nil},
 		{"/sources", 200, "text/html", []string{"alpha.example", "beta.example", "Beta &amp; &lt;Friends&gt;", "4 sites"}, []string{"Beta & <Friends>"}},
 		{"/sources/alpha.example", 200, "text/html", []string{"https://alpha.example/feed", "https://alpha.example/sitemap.xml", "First post", "links out to other sites", "What we asked of this site", "disallowed"}, nil},
@@ -37,6 +37,7 @@ func TestPagesRender(t *testing.T) {
 		{"/api/sources/alpha.example", 200, "application/json", []string{`"feeds"`, `"citations"`}, nil},
 		{"/api/crawler", 200, "application/json", []string{`"user_agent": "CorpusBot/1.0 (+https://corpus.blog/crawler)"`, `"MIN_GAP"`}, nil},
 		{"/crawler/ips.json", 200, "application/json", []string{`"creationTime"`, `"prefixes"`}, nil},
+		{"/crawler/policy.json", 200, "application/json", []string{`"schema": "corpusbot-crawl-policy"`, `"min_gap"`}, []string{"./corpusbot.db"}},
 		{"/nope", 404, "text/html", []string{"Page not found"}, nil},
 		{"/api/nope", 404, "application/json", []string{`"error"`}, nil},
 		{"/sources/unknown.example", 404, "text/html", []string{"Site not found"}, nil},

@@ -62,7 +62,7 @@ func TestNoBodyTextServed(t *testing.T) {
 	}
 
 	seen := map[string]bool{}
-	queue := []string{"/", "/api", path, "/api/coverage", "/api/crawler", "/crawler/ips.json", "/api/sources?limit=1"}
+	queue := []string{"/", "/api", path, "/api/coverage", "/api/crawler", "/crawler/ips.json", "/crawler/policy.json", "/api/sources?limit=1"}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]

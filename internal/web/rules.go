@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
+	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/robots"
 )
 
 // ruleGroup is one heading of the crawler page's rules.
@@ -37,22 +39,22 @@ func crawlerRules(s config.Settings) []ruleGroup {
 			{Text: "We read /robots.txt (RFC 9309) before anything else on a host, and every request of every kind asks the same parsed file first: feeds, pages, sitemaps, catalogue pages, and each redirect hop against the rules of the host it lands on."},
 			{Text: fmt.Sprintf("A group naming %s replaces the * group rather than adding to it. The longest matching rule wins; a tie goes to Allow. * and $ work, percent-encoding is normalised, and the query string is part of the path matched.", token)},
 			{Text: fmt.Sprintf("An answer your site gave us (a file, or 401/403) is kept for %s. A guess (no file, or the site unreachable) is kept for %s, because it is a guess.", humanDuration(s.RobotsTTL), humanDuration(s.RobotsGuessTTL)), Settings: []string{"ROBOTS_TTL", "ROBOTS_GUESS_TTL"}},
-			{Text: "A robots.txt that answers 401 or 403 is a refusal: we fetch nothing. One that answers another 4xx means there are no rules. A 5xx, 429, timeout or network failure pauses crawling; a copy read in the last 30 days is obeyed meanwhile."},
+			{Text: fmt.Sprintf("A robots.txt that answers 401 or 403 is a refusal: we fetch nothing. One that answers another 4xx means there are no rules. A 5xx, 429, timeout or network failure pauses crawling; a copy read in the last %s is obeyed meanwhile.", humanDuration(robots.MaxCopyAge))},
 			{Text: fmt.Sprintf("A feed your robots.txt disallows is kept but not read; we check the rule again every %s and resume by ourselves when it goes.", humanDuration(s.DisallowedRecheck)), Settings: []string{"DISALLOWED_RECHECK"}},
 		}},
 		{"Pace", []rule{
 			{Text: "A site is its registrable domain: all its subdomains share one budget. We have at most one request in flight to a site, across all our machines."},
 			{Text: fmt.Sprintf("Between the end of one request and the start of the next to the same site we wait at least %s, or your Crawl-delay if it is longer — Crawl-delay is a floor under our pause, never a ceiling.", humanDuration(s.MinGap)), Settings: []string{"MIN_GAP"}},
 			{Text: privateRule(s.AllowPrivate), Settings: []string{"ALLOW_PRIVATE"}},
-			{Text: "We back off on trouble: 429 and 503 with Retry-After are obeyed; errors double the pause (up to an hour), slow answers lengthen it, and a success narrows it again."},
-			{Text: fmt.Sprintf("A site that answers 403 three times in a row and has never served us a page goes on a refusal list; we then ask once every %s, and one success takes it off.", humanDuration(s.RefusalRecheck)), Settings: []string{"REFUSAL_RECHECK"}},
+			{Text: fmt.Sprintf("We back off on trouble: 429 and 503 with Retry-After are obeyed; errors double the pause (up to %s), slow answers lengthen it, and a success narrows it again.", humanDuration(fetch.MaxBackoff))},
+			{Text: fmt.Sprintf("A site that answers %d %s times in a row and has never served us a page goes on a refusal list; we then ask once every %s, and one success takes it off.", fetch.RefusalStatus, countWord(fetch.RefusalThreshold), humanDuration(s.RefusalRecheck)), Settings: []string{"REFUSAL_RECHECK"}},
 		}},
 		{"What we fetch", []rule{
 			{Text: "Your robots.txt's Sitemap: lines, your feeds (those your homepage declares with <link rel=\"alternate\">, and only if it declares none, a few well-known paths), and the pages your feeds and sitemaps name. No site-wide crawl, no images, scripts or styles, no comment feeds, and no links out of your posts (they are recorded as citations)."},
 			feedRule(s),
 			{Text: fmt.Sprintf("Once per feed, never again once finished, we walk its older pages (?paged=2, 3, … or the feed's own next link): one page at a time, %s apart (or your Crawl-delay), stopping when a page adds nothing new and after %s pages at most.", humanDuration(s.CataloguePageDelay), strconv.Itoa(s.CatalogueMaxPages)), Settings: []string{"CATALOGUE_PAGE_DELAY", "CATALOGUE_MAX_PAGES"}},
 			{Text: "Every re-read is conditional (If-None-Match, If-Modified-Since with the validators your server sent, exactly as sent), so an unchanged file costs you a 304 and no body. A page is fetched at most once, and again only when your sitemap or feed says it changed."},
-			{Text: fmt.Sprintf("We ask for gzip or brotli, check Content-Type before reading a body, close non-HTML pages unread, read at most %s of any response, and follow at most 5 redirects.", sizeWords(s.BodyMax)), Settings: []string{"BODY_MAX"}},
+			{Text: fmt.Sprintf("We ask for gzip or brotli, check Content-Type before reading a body, close non-HTML pages unread, read at most %s of any response, and follow at most %d redirects.", sizeWords(s.BodyMax), fetch.MaxRedirects), Settings: []string{"BODY_MAX"}},
 			{Text: fmt.Sprintf("Work that is due is started in rounds, one every %s; nothing is polled continuously.", humanDuration(s.RunInterval)), Settings: []string{"RUN_INTERVAL"}},
 			{Text: "A page marked noindex (meta robots, meta " + strings.ToLower(token) + ", or X-Robots-Tag) keeps no text; nofollow keeps its links out of the citations."},
 		}},
@@ -98,6 +100,16 @@ func humanDuration(d time.Duration) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// countWord writes a small count as a word ("three"), a larger one in
+// digits.
+func countWord(n int) string {
+	words := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+	if n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n)
 }
 
 func plural(n int, unit string) string {

@@ -150,6 +150,7 @@ func (s *Server) routes() *http.ServeMux {
 	mux.HandleFunc("GET /{$}", s.home)
 	mux.HandleFunc("GET /crawler", s.crawler)
 	mux.HandleFunc("GET /crawler/ips.json", s.ipsJSON)
+	mux.HandleFunc("GET "+routePolicy, s.policyJSON)
 	mux.HandleFunc("GET /coverage", s.coverage)
 	mux.HandleFunc("GET /sources", s.sources)
 	mux.HandleFunc("GET /sources/{site}", s.sourceDetail)

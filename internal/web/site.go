@@ -134,16 +134,6 @@ func publicSuffixOf(host string) string {
 	return ps
 }
 
-// originOf is scheme://host:port of a URL, the key of the robots.txt
-// standing (model.OriginOf), or "" when the URL has no host.
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	return model.OriginOf(u)
-}
-
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= 0x80 {

@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/feed"
-	"corpus.blog/corpusbot/internal/robots"
-	"corpus.blog/corpusbot/internal/sitemap"
+	"corpus.blog/corpusbot/feed"
+	"corpus.blog/corpusbot/robots"
+	"corpus.blog/corpusbot/sitemap"
 )
 
 var day1 = time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)

@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/robots"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
+	"corpus.blog/corpusbot/robots"
 )
 
 // One worker holds an origin's robots.txt read; another waits for its

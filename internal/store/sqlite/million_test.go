@@ -23,8 +23,8 @@ const millionSources = 1_000_000
 //
 //	go test -run '^$' -bench MillionSources -benchtime 10x ./internal/store/sqlite
 //
-// ns/op is one `articles fetch --limit 300` batch choice (FeedsDue, which
-// also checks out the batch) with a warm cache, each batch polled (untimed)
+// ns/op is one `articles fetch --limit 300` batch choice (FeedsDue) with a
+// warm cache, each batch polled (untimed)
 // before the next is chosen; first-batch-ms is the first one after opening. disk-B/source
 // is the database file (checkpointed) divided by the sources, feed rows and
 // the posts included; rss-MiB is the whole test process's resident memory after

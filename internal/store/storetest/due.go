@@ -17,7 +17,8 @@ import (
 // every source (SourcesToDiscover, SourcesForSitemaps, FeedsDue,
 // CataloguesDue, SitemapsDue, PostsDue of all) — finds the same items due,
 // over a population of every standing an item can have, at moments
-// before, at and after its times.
+// before, at and after its times; and the soonest retry of each site
+// (SiteRetryAt) agrees with the soonest of all (RetriesWaiting).
 func testDueAgree(t *testing.T, s *store.DB) {
 	rng := rand.New(rand.NewPCG(33, 1))
 	at := func() time.Time { return T0.Add(time.Duration(rng.IntN(5)-2) * time.Hour) } // T0-2h … T0+2h
@@ -190,6 +191,20 @@ func testDueAgree(t *testing.T, s *store.DB) {
 				pIDs = append(pIDs, p.ID)
 			}
 			agree(t, "PostsDue of every source", "PostsDue of each", pIDs, pages)
+			// The complements: a site's soonest retry and the soonest of all.
+			var soonest time.Time
+			for _, site := range siteNames(srcs) {
+				at, ok, err := s.SiteRetryAt(bg, site, now)
+				must(t, err)
+				if ok && (soonest.IsZero() || at.Before(soonest)) {
+					soonest = at
+				}
+			}
+			w, err := s.RetriesWaiting(bg, now)
+			must(t, err)
+			if !w.Next.Equal(soonest) {
+				t.Errorf("RetriesWaiting's next retry %v, the sites' soonest (SiteRetryAt) %v", w.Next, soonest)
+			}
 			if len(discover)+len(polls)+len(catalogues)+len(sitemaps)+len(pages)+len(fresh) == 0 {
 				t.Error("nothing due at all: the population tests nothing")
 			}
