@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"corpus.blog/corpusbot/internal/extract"
-	"corpus.blog/corpusbot/internal/feed"
+	"corpus.blog/corpusbot/feed"
 )
 
 // At SizesReal, article pages are 50–500 KB of HTML, spread over the range
