@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/extract"
 	"corpus.blog/corpusbot/feed"
+	"corpus.blog/corpusbot/internal/extract"
 )
 
 // At SizesReal, article pages are 50–500 KB of HTML, spread over the range
