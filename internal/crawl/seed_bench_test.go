@@ -85,6 +85,7 @@ func BenchmarkSeedFirstPass(b *testing.B) {
 		b.ReportMetric(float64(postponed), "undiscovered-sources")
 		b.ReportMetric(float64(rusage().maxRSS)/(1<<20), "peak-rss-MiB")
 		b.ReportMetric(float64(w.web.Tally().Overlaps), "overlaps")
+		pass{requests: reqs, shakes: w.web.Handshakes()}.reportTLS(b, "", sources)
 		if o := w.web.Tally().Overlaps; o > 0 {
 			b.Errorf("%d requests overlapped another to the same site", o)
 		}
