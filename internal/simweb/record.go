@@ -17,7 +17,7 @@ type Request struct {
 	URI      string // path and query as requested
 	Header   http.Header
 	Start    time.Time
-	End      time.Time // when the handler returned
+	End      time.Time // when the handler returned, or, if it wrote a body, when the body's last piece began to go out
 	Status   int
 	Bytes    int64 // body bytes written
 	InFlight int   // requests to the same site in flight when this one started, itself included
@@ -43,8 +43,10 @@ type Tally struct {
 // memory. Requests then returns none, and Violations finds nothing.
 func CountOnly() Option { return func(w *Web) { w.rec.countOnly = true } }
 
-// begin records a request's start; the returned func records its end.
-func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes int64) {
+// begin records a request's start; the returned func records its end:
+// sent (when the body's last piece began to go out, see statusWriter) if
+// not zero, else now.
+func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes int64, sent time.Time) {
 	site := siteOf(host)
 	rc.mu.Lock()
 	if rc.inFlight == nil {
@@ -57,7 +59,7 @@ func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes i
 	}
 	if rc.countOnly {
 		rc.mu.Unlock()
-		return func(int, int64) {
+		return func(int, int64, time.Time) {
 			rc.mu.Lock()
 			defer rc.mu.Unlock()
 			if rc.inFlight[site]--; rc.inFlight[site] == 0 {
@@ -68,11 +70,15 @@ func (rc *recorder) begin(host string, r *http.Request) func(status int, bytes i
 	req := &Request{Host: host, Site: site, URI: r.URL.RequestURI(), Header: r.Header.Clone(), Start: rc.now(), InFlight: rc.inFlight[site]}
 	rc.reqs = append(rc.reqs, req)
 	rc.mu.Unlock()
-	return func(status int, bytes int64) {
+	return func(status int, bytes int64, sent time.Time) {
+		end := rc.now()
+		if !sent.IsZero() {
+			end = sent
+		}
 		rc.mu.Lock()
 		defer rc.mu.Unlock()
 		rc.inFlight[site]--
-		req.End, req.Status, req.Bytes = rc.now(), status, bytes
+		req.End, req.Status, req.Bytes = end, status, bytes
 	}
 }
 

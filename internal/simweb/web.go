@@ -128,8 +128,8 @@ func (w *Web) serve(rw http.ResponseWriter, r *http.Request) {
 		name = h
 	}
 	done := w.rec.begin(name, r)
-	sw := &statusWriter{ResponseWriter: rw}
-	defer func() { done(sw.status, sw.bytes) }()
+	sw := &statusWriter{ResponseWriter: rw, now: w.rec.now}
+	defer func() { done(sw.status, sw.bytes, sw.sent) }()
 	if w.latency != nil && !w.latency.wait(name, r) {
 		return // the client went away
 	}
@@ -156,7 +156,22 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	now    func() time.Time
+	// sent is when the body's last piece (or the last Flush) began to go
+	// out: a body larger than net/http's buffer reaches the client before
+	// the handler returns, and a client that has read it all may act on
+	// it before this goroutine records its return. The client cannot have
+	// had the last byte before its piece began to go out, so a request's
+	// End taken from here is never later than the client's own end (a
+	// polite client's next request is never seen too soon), and it is at
+	// most one piece's write earlier.
+	sent time.Time
 }
+
+// writePiece is the most of a body written in one call, so that sent is
+// close to when the body's last byte went out, not when a large body
+// began to.
+const writePiece = 16 << 10
 
 func (s *statusWriter) WriteHeader(code int) {
 	if s.status == 0 {
@@ -169,13 +184,24 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
-	n, err := s.ResponseWriter.Write(b)
-	s.bytes += int64(n)
-	return n, err
+	written := 0
+	for len(b) > 0 {
+		piece := b[:min(len(b), writePiece)]
+		s.sent = s.now()
+		n, err := s.ResponseWriter.Write(piece)
+		written += n
+		s.bytes += int64(n)
+		if err != nil {
+			return written, err
+		}
+		b = b[len(piece):]
+	}
+	return written, nil
 }
 
 func (s *statusWriter) Flush() {
 	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		s.sent = s.now()
 		f.Flush()
 	}
 }
