@@ -175,38 +175,45 @@ func TestClock(t *testing.T) {
 // client had the whole body, or a client that waits its gap from there
 // would be seen asking too soon (a false violation).
 func TestEndIsNotAfterTheClientHadTheBody(t *testing.T) {
-	w := simweb.New()
-	defer w.Close()
 	body := strings.Repeat("x", 300<<10)
-	w.Host("big.example").Handle("/big", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-		rw.Header().Set("Content-Length", fmt.Sprint(len(body)))
-		_, _ = io.WriteString(rw, body)
-		time.Sleep(200 * time.Millisecond) // the handler's goroutine, late to return
-	}))
-	c := client(w)
-	resp, err := c.Get("http://big.example/big")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, _ := io.Copy(io.Discard, resp.Body)
-	had := time.Now()
-	resp.Body.Close()
-	if n != int64(len(body)) {
-		t.Fatalf("read %d bytes, want %d", n, len(body))
-	}
-	var rs []simweb.Request
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if rs = w.RequestsTo("big.example"); len(rs) == 1 && !rs[0].End.IsZero() {
-			break
-		}
-	}
-	if len(rs) != 1 || rs[0].End.IsZero() {
-		t.Fatalf("requests recorded: %+v", rs)
-	}
-	if rs[0].End.After(had) {
-		t.Errorf("End %v is %v after the client had the whole body", rs[0].End, rs[0].End.Sub(had))
-	}
-	if rs[0].Bytes != int64(len(body)) {
-		t.Errorf("Bytes = %d, want %d", rs[0].Bytes, len(body))
+	for name, write := range map[string]func(http.ResponseWriter){
+		"Write":       func(rw http.ResponseWriter) { _, _ = rw.Write([]byte(body)) },
+		"WriteString": func(rw http.ResponseWriter) { _, _ = io.WriteString(rw, body) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			w := simweb.New()
+			defer w.Close()
+			w.Host("big.example").Handle("/big", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				rw.Header().Set("Content-Length", fmt.Sprint(len(body)))
+				write(rw)
+				time.Sleep(200 * time.Millisecond) // the handler's goroutine, late to return
+			}))
+			c := client(w)
+			resp, err := c.Get("http://big.example/big")
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, _ := io.Copy(io.Discard, resp.Body)
+			had := time.Now()
+			resp.Body.Close()
+			if n != int64(len(body)) {
+				t.Fatalf("read %d bytes, want %d", n, len(body))
+			}
+			var rs []simweb.Request
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+				if rs = w.RequestsTo("big.example"); len(rs) == 1 && !rs[0].End.IsZero() {
+					break
+				}
+			}
+			if len(rs) != 1 || rs[0].End.IsZero() {
+				t.Fatalf("requests recorded: %+v", rs)
+			}
+			if rs[0].End.After(had) {
+				t.Errorf("End %v is %v after the client had the whole body", rs[0].End, rs[0].End.Sub(had))
+			}
+			if rs[0].Bytes != int64(len(body)) {
+				t.Errorf("Bytes = %d, want %d", rs[0].Bytes, len(body))
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package simweb
 
 import (
 	"crypto/tls"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -195,6 +196,28 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 			return written, err
 		}
 		b = b[len(piece):]
+	}
+	return written, nil
+}
+
+// WriteString is Write for a body held as a string (package farm's
+// documents), without copying it into a []byte first: net/http's writer
+// takes strings as they are.
+func (s *statusWriter) WriteString(str string) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	written := 0
+	for len(str) > 0 {
+		piece := str[:min(len(str), writePiece)]
+		s.sent = s.now()
+		n, err := io.WriteString(s.ResponseWriter, piece)
+		written += n
+		s.bytes += int64(n)
+		if err != nil {
+			return written, err
+		}
+		str = str[len(piece):]
 	}
 	return written, nil
 }
