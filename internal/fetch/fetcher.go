@@ -226,7 +226,7 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 			ForceAttemptHTTP2:     true,
 			MaxIdleConns:          4096,
 			MaxIdleConnsPerHost:   1, // one request in flight per site: one connection is all a host needs
-			IdleConnTimeout:       10 * time.Second,
+			IdleConnTimeout:       idleConnTimeout,
 		}
 	}
 	ts.cur.Store(ts.build())
@@ -236,6 +236,18 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }
+
+// idleConnTimeout is how long a site's connection is kept between two
+// requests: longer than any wait within a visit (MIN_GAP, a Crawl-delay,
+// the catalogue delay, up to the crawler's horizon of 30 s beyond which a
+// site leaves to wait), also when the process comes back to the site late
+// because its CPU was busy with other sites. At 10 s, the seed's first
+// pass at real page sizes on two loaded cores (BENCHMARKS.md §7.7) opened
+// 1.90 connections a site over https and 3.19 over http; at 35 s, 1.08
+// (the rest: sites whose robots.txt answered 503, asked again 30 s later,
+// and answers of the wrong type dropped unread). A longer timeout holds
+// nothing once a visit is over: VisitDone closes the site's connections.
+const idleConnTimeout = 35 * time.Second
 
 // sessionCacheSize is how many sites' TLS sessions the fetcher keeps: more
 // than the sites in flight at the default CONCURRENCY (2048), so that a site
