@@ -69,7 +69,7 @@ func newFarmWorld(b *testing.B, fc farm.Config, sites int, host func(int) string
 	w.db = db
 	db.SetCommitClock(w.clock)
 	w.c = scaleCrawler(b, w.s, db.DB, w.web, w.clock, w.observe)
-	if err := bulkSources(ctx, db, sites, host, farmStart); err != nil {
+	if err := bulkSources(ctx, db, sites, host, benchScheme(), farmStart); err != nil {
 		b.Fatal(err)
 	}
 	return w
@@ -94,11 +94,10 @@ func (w *farmWorld) takeTally() map[string]int {
 	return t
 }
 
-// bulkSources adds sites sources (http://host(i)/, https:// under
-// CORPUSBOT_BENCH_TLS) in one transaction, as
+// bulkSources adds sites sources (scheme://host(i)/) in one transaction, as
 // AddSource would add them one by one (the same columns): a hundred
 // thousand single-row commits would take the setup minutes.
-func bulkSources(ctx context.Context, db *sqlite.DB, n int, host func(int) string, now time.Time) error {
+func bulkSources(ctx context.Context, db *sqlite.DB, n int, host func(int) string, scheme string, now time.Time) error {
 	tx, err := db.Writer().BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -109,7 +108,7 @@ func bulkSources(ctx context.Context, db *sqlite.DB, n int, host func(int) strin
 		return err
 	}
 	for i := range n {
-		u := benchScheme() + "://" + host(i) + "/"
+		u := scheme + "://" + host(i) + "/"
 		if _, err := st.ExecContext(ctx, u, now.UnixNano(), model.SiteOfURL(u)); err != nil {
 			return fmt.Errorf("source %s: %w", u, err)
 		}

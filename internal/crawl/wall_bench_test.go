@@ -65,6 +65,7 @@ type wallPass struct {
 	requests, sites, left   int
 	violations, maxInFlight int
 	shakes                  simweb.Handshakes
+	tls                     bool // the sites were https: handshakes reported
 	maxRSS                  int64
 }
 
@@ -83,6 +84,7 @@ func (m *wallPass) add(p wallPass) {
 	m.shakes.Full += p.shakes.Full
 	m.shakes.Resumed += p.shakes.Resumed
 	m.maxRSS = max(m.maxRSS, p.maxRSS)
+	m.tls = m.tls || p.tls
 }
 
 func (m wallPass) report(b *testing.B) {
@@ -103,7 +105,7 @@ func (m wallPass) report(b *testing.B) {
 	b.ReportMetric(m.cpu.Seconds()/n, "cpu-s")
 	b.ReportMetric(float64(m.requests)/m.cpu.Seconds(), "req/cpu-s")
 	b.ReportMetric(float64(m.maxRSS)/(1<<20), "peak-rss-MiB")
-	if benchTLS() {
+	if m.tls {
 		b.ReportMetric(float64(m.shakes.Total())/float64(m.sites), "handshakes/site")
 		b.ReportMetric(100*float64(m.shakes.Resumed)/float64(max(1, m.shakes.Total())), "resumed-%")
 	}
@@ -155,7 +157,7 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 	}
 	end := rusage()
 	p := wallPass{runs: 1, wall: time.Since(began), cpu: end.cpu - u0.cpu, sites: sites, load: (load0 + loadAverage()) / 2,
-		shakes: web.Handshakes(), maxRSS: end.maxRSS}
+		shakes: web.Handshakes(), tls: benchTLS(), maxRSS: end.maxRSS}
 	reqs := web.Requests()
 	p.requests = len(reqs)
 	site, bound := busiestSite(reqs)
@@ -219,6 +221,17 @@ func concurrentSites(reqs []simweb.Request) int {
 // crawler between requests, which a slow crawler stretches; the floor
 // does not.
 func politenessFloor(reqs []simweb.Request, s config.Settings, crawlDelay map[string]time.Duration) (site string, floor time.Duration) {
+	for st, d := range siteFloors(reqs, s, crawlDelay) {
+		if d > floor {
+			site, floor = st, d
+		}
+	}
+	return site, floor
+}
+
+// siteFloors is every site's floor (see politenessFloor).
+func siteFloors(reqs []simweb.Request, s config.Settings, crawlDelay map[string]time.Duration) map[string]time.Duration {
+	out := map[string]time.Duration{}
 	for st, rs := range simweb.BySite(reqs) {
 		var d time.Duration
 		for i, r := range rs {
@@ -232,9 +245,7 @@ func politenessFloor(reqs []simweb.Request, s config.Settings, crawlDelay map[st
 			}
 			d += min(want, r.Start.Sub(rs[i-1].End))
 		}
-		if d > floor {
-			site, floor = st, d
-		}
+		out[st] = d
 	}
-	return site, floor
+	return out
 }
