@@ -217,3 +217,30 @@ func TestEndIsNotAfterTheClientHadTheBody(t *testing.T) {
 		})
 	}
 }
+
+// Recorded requests share equal headers, and only equal ones: each
+// request's header is still the one it sent.
+func TestRecordedHeadersAreTheirOwn(t *testing.T) {
+	w := simweb.New()
+	defer w.Close()
+	w.Host("h.example").Put("/p", "text/plain", "x")
+	c := client(w)
+	sent := [][]string{{"X-Test", "1"}, {"X-Test", "2"}, {"X-Test", "1"}, {"X-Test", "1", "X-Other", "2"}, {"X-Other", "1"}}
+	for _, h := range sent {
+		get(t, c, "http://h.example/p", h...)
+	}
+	rs := w.RequestsTo("h.example")
+	if len(rs) != len(sent) {
+		t.Fatalf("%d requests recorded, want %d", len(rs), len(sent))
+	}
+	for i, h := range sent {
+		for j := 0; j+1 < len(h); j += 2 {
+			if got := rs[i].Header.Values(h[j]); len(got) != 1 || got[0] != h[j+1] {
+				t.Errorf("request %d: %s = %q, want %q", i, h[j], got, h[j+1])
+			}
+		}
+		if len(h) == 2 && rs[i].Header.Get("X-Other") != "" && h[0] != "X-Other" {
+			t.Errorf("request %d: X-Other = %q, never sent", i, rs[i].Header.Get("X-Other"))
+		}
+	}
+}
