@@ -69,8 +69,21 @@ func catalogueDue(f, now string) string {
 // recorded as skipped. An index's children otherwise come due through
 // their index's read (SITEMAP_RECHECK, crawl.childDue).
 func sitemapDue(m, now, before string) string {
-	return `(((` + m + `.parent_id = 0 AND ` + m + `.last_read < ` + before + `) OR ` + m + `.attempts > 0) AND ` + m + `.retry_at <= ` + now +
+	return `(` + sitemapRereadDue(m, now, before) + ` OR ` + sitemapRetryDue(m, now) + `)`
+}
+
+// sitemapRereadDue is sitemapDue's first half: a top-level sitemap last
+// read before `before`. (The frontier reaches each half through an index
+// of its own, frontier.go's dueRanges.)
+func sitemapRereadDue(m, now, before string) string {
+	return `(` + m + `.parent_id = 0 AND ` + m + `.last_read < ` + before + ` AND ` + m + `.retry_at <= ` + now +
 		` AND ` + m + `.state <> ` + sqlSitemapSkipped + `)`
+}
+
+// sitemapRetryDue is sitemapDue's second half: any sitemap whose last read
+// failed, once its retry is due.
+func sitemapRetryDue(m, now string) string {
+	return `(` + m + `.attempts > 0 AND ` + m + `.retry_at <= ` + now + ` AND ` + m + `.state <> ` + sqlSitemapSkipped + `)`
 }
 
 // pageDue is the condition that post p is owed a page fetch.

@@ -212,4 +212,15 @@ var Migrations = []string{
 	ALTER TABLE site_checkouts RENAME COLUMN claimed_until TO expires;
 	CREATE INDEX site_checkouts_worker ON site_checkouts(worker) WHERE expires <> 0;
 	ALTER TABLE subscriptions RENAME COLUMN claimed_until TO held_until;`,
+	// The frontier's due sites as ranges (issue 34): one index per kind of
+	// due work, in source order, holding only the items of that kind that
+	// can be due, so that a sweep of a million sources reads the due ones
+	// (store frontier.go's dueRanges) rather than every source, feed and
+	// sitemap. Discovery and owed pages have theirs already
+	// (sources_discover, posts_due).
+	`CREATE INDEX sources_sitemaps_due ON sources(id) WHERE sitemaps_checked = 0;
+	CREATE INDEX feeds_to_read ON feeds(source_id) WHERE state = 'active' AND (checked = 0 OR attempts > 0);
+	CREATE INDEX feeds_catalogue_due ON feeds(source_id) WHERE state = 'active' AND catalogue IN ('none', 'pending', 'interrupted') AND last_read <> 0;
+	CREATE INDEX sitemaps_reread ON sitemaps(source_id, last_read) WHERE parent_id = 0 AND state <> 'skipped';
+	CREATE INDEX sitemaps_retry ON sitemaps(source_id) WHERE attempts > 0 AND state <> 'skipped';`,
 }

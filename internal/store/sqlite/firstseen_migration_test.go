@@ -52,6 +52,11 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 		t.Fatal("no first_seen migration")
 	}
 	var undo []string
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "sitemaps_reread") }) {
+		for _, index := range []string{"sources_sitemaps_due", "feeds_to_read", "feeds_catalogue_due", "sitemaps_reread", "sitemaps_retry"} {
+			undo = append(undo, `DROP INDEX `+index)
+		}
+	}
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "RENAME COLUMN claimed_until TO held_until") }) {
 		undo = append(undo, `ALTER TABLE subscriptions RENAME COLUMN held_until TO claimed_until`, `DROP INDEX site_checkouts_worker`,
 			`ALTER TABLE site_checkouts RENAME COLUMN worker TO claimed_by`, `ALTER TABLE site_checkouts RENAME COLUMN expires TO claimed_until`,
