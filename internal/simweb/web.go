@@ -182,42 +182,33 @@ func (s *statusWriter) WriteHeader(code int) {
 }
 
 func (s *statusWriter) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	written := 0
-	for len(b) > 0 {
-		piece := b[:min(len(b), writePiece)]
-		s.sent = s.now()
-		n, err := s.ResponseWriter.Write(piece)
-		written += n
-		s.bytes += int64(n)
-		if err != nil {
-			return written, err
-		}
-		b = b[len(piece):]
-	}
-	return written, nil
+	return writePieces(s, b, s.ResponseWriter.Write)
 }
 
 // WriteString is Write for a body held as a string (package farm's
 // documents), without copying it into a []byte first: net/http's writer
 // takes strings as they are.
 func (s *statusWriter) WriteString(str string) (int, error) {
+	return writePieces(s, str, func(piece string) (int, error) { return io.WriteString(s.ResponseWriter, piece) })
+}
+
+// writePieces writes body through write a writePiece at a time, noting
+// when each piece began to go out (sent) and the bytes written.
+func writePieces[T string | []byte](s *statusWriter, body T, write func(T) (int, error)) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
 	written := 0
-	for len(str) > 0 {
-		piece := str[:min(len(str), writePiece)]
+	for len(body) > 0 {
+		piece := body[:min(len(body), writePiece)]
 		s.sent = s.now()
-		n, err := io.WriteString(s.ResponseWriter, piece)
+		n, err := write(piece)
 		written += n
 		s.bytes += int64(n)
 		if err != nil {
 			return written, err
 		}
-		str = str[len(piece):]
+		body = body[len(piece):]
 	}
 	return written, nil
 }
