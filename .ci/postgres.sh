@@ -53,7 +53,7 @@ start() {
 	fi
 	if ! as "$bin/pg_ctl" -D "$PGDATA" status >/dev/null 2>&1; then
 		as "$bin/pg_ctl" -D "$PGDATA" -l "$PGDATA/server.log" -w \
-			-o "-p $PGPORT -k $PGSOCK -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off" start >&2
+			-o "-p $PGPORT -k $PGSOCK -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on" start >&2
 	fi
 	echo "export CORPUSBOT_TEST_POSTGRES='postgres://$(owner)@127.0.0.1:$PGPORT/postgres?sslmode=disable'"
 }

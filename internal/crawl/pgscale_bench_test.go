@@ -85,11 +85,11 @@ func BenchmarkPostgresScale(b *testing.B) {
 			b.ReportMetric(r.crawlerCPU.Seconds()*1000/max(1, float64(r.requests)/1000), name+"crawler-cpu-ms/1k-req")
 			b.ReportMetric(r.sim.Seconds()/r.wall.Seconds(), name+"sim-s/wall-s")
 			b.ReportMetric(float64(r.deadAfter["posts"]), name+"posts-dead-after")
-			b.Logf("%d workers: %d requests in %v wall (%v simulated): %.0f requests/s; %d checkouts p50 %v p99 %v; database CPU %v (%.0f ms per 1,000 requests; autovacuum %v), this process %v; seq scans of big tables %v; dead tuples before %v after %v; tables after %s",
+			b.Logf("%d workers: %d requests in %v wall (%v simulated): %.0f requests/s; %d checkouts p50 %v p99 %v; database CPU %v (%.0f ms per 1,000 requests; autovacuum %v), this process %v; seq scans of big tables %v; dead tuples before %v after %v; tables after %s; statements by database time:%s",
 				n, r.requests, r.wall.Round(time.Millisecond), r.sim.Round(time.Second), r.perSecond(), len(r.checkout.d),
 				r.checkout.quantile(0.5).Round(time.Microsecond), r.checkout.quantile(0.99).Round(time.Microsecond),
 				r.dbCPU.Round(time.Millisecond), r.dbCPU.Seconds()*1e6/max(1, float64(r.requests)), r.vacuumCPU.Round(time.Millisecond),
-				r.crawlerCPU.Round(time.Millisecond), r.seqScans, r.deadBefore, r.deadAfter, tableSizes(b, admin))
+				r.crawlerCPU.Round(time.Millisecond), r.seqScans, r.deadBefore, r.deadAfter, tableSizes(b, admin), r.statements)
 		}
 		b.ReportMetric(loadAverage(), "loadavg")
 	}
@@ -134,7 +134,11 @@ func buildPGScale(b *testing.B, dsn string, fc farm.Config, sites, posts int) *s
 			FROM generate_series(0, %[2]d - 1) n, LATERAL (SELECT n %% %[3]d + 1 AS s, n / %[3]d AS k) x`, added, posts, sites),
 		`SELECT setval(pg_get_serial_sequence('sources', 'id'), (SELECT max(id) FROM sources))`,
 		`SELECT setval(pg_get_serial_sequence('feeds', 'id'), (SELECT max(id) FROM feeds))`,
-		`VACUUM ANALYZE`,
+		// Statistics for the filled tables only: a table analysed while
+		// empty is planned as empty (read whole) until autovacuum analyses
+		// it again, where one never analysed is sized by its pages as it
+		// grows.
+		`VACUUM ANALYZE sources, feeds, posts`,
 	}
 	for _, q := range steps {
 		if _, err := admin.ExecContext(ctx, q); err != nil {
@@ -180,6 +184,7 @@ type pgScaleRun struct {
 	crawlerCPU            time.Duration
 	seqScans              map[string]int64
 	deadBefore, deadAfter map[string]int64
+	statements            string // the costliest statements (statementProfile)
 }
 
 func (r pgScaleRun) perSecond() float64 { return float64(r.requests) / r.wall.Seconds() }
@@ -225,6 +230,7 @@ func runPGScale(b *testing.B, dsn string, admin *sql.DB, fc farm.Config, n int, 
 	exportDone := make(chan error, 1)
 	go func() { exportDone <- slowExport(runCtx, dsn) }()
 	cpu := watchBackends(runCtx, admin)
+	statements := statementProfile(admin)
 	r0, u0, t0 := web.Tally().Requests, rusage(), time.Now()
 	var wg sync.WaitGroup
 	for _, c := range crawlers {
@@ -242,6 +248,7 @@ func runPGScale(b *testing.B, dsn string, admin *sql.DB, fc farm.Config, n int, 
 		b.Errorf("export: %v", err)
 	}
 	r.dbCPU, r.vacuumCPU = cpu()
+	r.statements = statements(8)
 	for _, t := range timers {
 		r.checkout.d = append(r.checkout.d, t.took.d...)
 	}
@@ -252,6 +259,44 @@ func runPGScale(b *testing.B, dsn string, admin *sql.DB, fc farm.Config, n int, 
 		r.seqScans[k] -= v
 	}
 	return r
+}
+
+// statementProfile starts a profile of the database's statements, when the
+// server has pg_stat_statements loaded (.ci/postgres.sh loads it), and
+// returns a func that lists the k statements that took the most of its
+// time since, planning and execution: where a request's database CPU goes.
+// It reports nothing when the extension is missing.
+func statementProfile(admin *sql.DB) func(k int) string {
+	ctx := context.Background()
+	if _, err := admin.ExecContext(ctx, `CREATE EXTENSION IF NOT EXISTS pg_stat_statements SCHEMA public`); err != nil {
+		return func(int) string { return "" }
+	}
+	if _, err := admin.ExecContext(ctx, `SELECT public.pg_stat_statements_reset()`); err != nil {
+		return func(int) string { return "" }
+	}
+	return func(k int) string {
+		rows, err := admin.QueryContext(ctx, `SELECT calls, total_plan_time, total_exec_time, rows,
+				left(regexp_replace(query, '\s+', ' ', 'g'), 110),
+				sum(total_plan_time + total_exec_time) OVER ()
+			FROM public.pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+			ORDER BY total_plan_time + total_exec_time DESC LIMIT $1`, k)
+		if err != nil {
+			return "statements: " + err.Error()
+		}
+		defer rows.Close()
+		var out strings.Builder
+		for rows.Next() {
+			var calls, n int64
+			var plan, exec, all float64
+			var q string
+			if err := rows.Scan(&calls, &plan, &exec, &n, &q, &all); err != nil {
+				return "statements: " + err.Error()
+			}
+			fmt.Fprintf(&out, "\n  %4.1f%% %8d calls, plan %.3f + exec %.3f ms a call, %.1f rows: %s",
+				100*(plan+exec)/max(all, 1e-9), calls, plan/float64(max(calls, 1)), exec/float64(max(calls, 1)), float64(n)/float64(max(calls, 1)), q)
+		}
+		return out.String()
+	}
 }
 
 // timedCheckouts times every CheckOutSites call of one worker.

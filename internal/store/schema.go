@@ -223,4 +223,12 @@ var Migrations = []string{
 	CREATE INDEX feeds_catalogue_due ON feeds(source_id) WHERE state = 'active' AND catalogue IN ('none', 'pending', 'interrupted') AND last_read <> 0;
 	CREATE INDEX sitemaps_reread ON sitemaps(source_id, last_read) WHERE parent_id = 0 AND state <> 'skipped';
 	CREATE INDEX sitemaps_retry ON sitemaps(source_id) WHERE attempts > 0 AND state <> 'skipped';`,
+	// Owed pages are asked for by source (a site's work, its soonest
+	// retry, the frontier's range): posts_due serves them all. The
+	// index of every owed page in ID order led PostgreSQL astray: its
+	// statistics, taken when few pages were owed, made it look empty,
+	// and the planner walked all of it, fetching each row to test its
+	// source, for one source's pages (3.9 ms a call at a million sites,
+	// issue 34's BenchmarkPostgresScale).
+	`DROP INDEX posts_due_all;`,
 }

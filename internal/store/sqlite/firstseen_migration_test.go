@@ -52,6 +52,9 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 		t.Fatal("no first_seen migration")
 	}
 	var undo []string
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "DROP INDEX posts_due_all") }) {
+		undo = append(undo, `CREATE INDEX posts_due_all ON posts(id) WHERE due = 1`)
+	}
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "sitemaps_reread") }) {
 		for _, index := range []string{"sources_sitemaps_due", "feeds_to_read", "feeds_catalogue_due", "sitemaps_reread", "sitemaps_retry"} {
 			undo = append(undo, `DROP INDEX `+index)
