@@ -180,11 +180,34 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 	for _, line := range v[:min(len(v), 5)] {
 		b.Error(line)
 	}
-	b.Logf("%s=%d: %d sites, %d requests in %v; busiest site %s %v (%.2f×); floor %s %v (%.2f×); %d sites left; CPU %v; peak sites at once %d; load %.1f; TLS handshakes %d full, %d resumed; %d connections",
+	first, last, idle := siteTimeline(reqs, site, s.MinGap)
+	b.Logf("%s=%d: %d sites, %d requests in %v; busiest site %s %v (%.2f×: began at +%v, ended %v before the round, waited %v on the crawler beyond MIN_GAP); floor %s %v (%.2f×); %d sites left; CPU %v; peak sites at once %d; load %.1f; TLS handshakes %d full, %d resumed; %d connections",
 		passLabel, atOnce, sites, p.requests, p.wall.Round(time.Millisecond), site, bound.Round(time.Millisecond),
-		p.wall.Seconds()/bound.Seconds(), floorSite, floor.Round(time.Millisecond), p.wall.Seconds()/floor.Seconds(),
+		p.wall.Seconds()/bound.Seconds(), first.Sub(began).Round(time.Millisecond), began.Add(p.wall).Sub(last).Round(time.Millisecond), idle.Round(time.Millisecond),
+		floorSite, floor.Round(time.Millisecond), p.wall.Seconds()/floor.Seconds(),
 		p.left, p.cpu.Round(time.Millisecond), p.maxInFlight, p.load, p.shakes.Full, p.shakes.Resumed, web.Dials(""))
 	return p
+}
+
+// siteTimeline is where the site's requests sat in the pass, as the server
+// saw them: its first request's start, its last one's end, and the time it
+// waited between requests beyond the gap politeness asks (minGap; a
+// Crawl-delay site counts its longer gap as waiting): what wall ÷ bound is
+// made of besides the site's own span.
+func siteTimeline(reqs []simweb.Request, site string, minGap time.Duration) (first, last time.Time, idle time.Duration) {
+	rs := simweb.BySite(reqs)[site]
+	slices.SortFunc(rs, func(a, b simweb.Request) int { return a.Start.Compare(b.Start) })
+	for i, r := range rs {
+		if i == 0 {
+			first = r.Start
+		} else if gap := r.Start.Sub(rs[i-1].End); gap > minGap {
+			idle += gap - minGap
+		}
+		if r.End.After(last) {
+			last = r.End
+		}
+	}
+	return first, last, idle
 }
 
 // concurrentSites is the most requests in flight at one moment, as the
