@@ -61,6 +61,7 @@ func BenchmarkFirstPassWall(b *testing.B) {
 type wallPass struct {
 	runs                    int
 	wall, bound, floor, cpu time.Duration
+	lastStart               time.Duration // when the last site's first request began
 	load                    float64
 	requests, sites, left   int
 	violations, maxInFlight int
@@ -74,6 +75,7 @@ func (m *wallPass) add(p wallPass) {
 	m.wall += p.wall
 	m.bound += p.bound
 	m.floor += p.floor
+	m.lastStart += p.lastStart
 	m.load += p.load
 	m.cpu += p.cpu
 	m.requests += p.requests
@@ -94,6 +96,7 @@ func (m wallPass) report(b *testing.B) {
 	b.ReportMetric(m.wall.Seconds()/m.bound.Seconds(), "wall/bound")
 	b.ReportMetric(m.floor.Seconds()/n, "floor-s")
 	b.ReportMetric(m.wall.Seconds()/m.floor.Seconds(), "wall/floor")
+	b.ReportMetric(m.lastStart.Seconds()/n, "last-site-start-s")
 	b.ReportMetric(m.load/n, "loadavg")
 	b.ReportMetric(float64(m.requests)/n, "requests")
 	b.ReportMetric(float64(m.requests)/m.wall.Seconds(), "req/s")
@@ -181,8 +184,10 @@ func runWallPass(b *testing.B, sites int, scale float64, atOnce int) wallPass {
 		b.Error(line)
 	}
 	first, last, idle := siteTimeline(reqs, site, s.MinGap)
-	b.Logf("%s=%d: %d sites, %d requests in %v; busiest site %s %v (%.2f×: began at +%v, ended %v before the round, waited %v on the crawler beyond MIN_GAP); floor %s %v (%.2f×); %d sites left; CPU %v; peak sites at once %d; load %.1f; TLS handshakes %d full, %d resumed; %d connections",
-		passLabel, atOnce, sites, p.requests, p.wall.Round(time.Millisecond), site, bound.Round(time.Millisecond),
+	starts := siteStarts(reqs, began)
+	p.lastStart = starts[len(starts)-1]
+	b.Logf("%s=%d: %d sites, %d requests in %v; sites began within %v (half by %v); busiest site %s %v (%.2f×: began at +%v, ended %v before the round, waited %v on the crawler beyond MIN_GAP); floor %s %v (%.2f×); %d sites left; CPU %v; peak sites at once %d; load %.1f; TLS handshakes %d full, %d resumed; %d connections",
+		passLabel, atOnce, sites, p.requests, p.wall.Round(time.Millisecond), starts[len(starts)-1].Round(time.Millisecond), starts[len(starts)/2].Round(time.Millisecond), site, bound.Round(time.Millisecond),
 		p.wall.Seconds()/bound.Seconds(), first.Sub(began).Round(time.Millisecond), began.Add(p.wall).Sub(last).Round(time.Millisecond), idle.Round(time.Millisecond),
 		floorSite, floor.Round(time.Millisecond), p.wall.Seconds()/floor.Seconds(),
 		p.left, p.cpu.Round(time.Millisecond), p.maxInFlight, p.load, p.shakes.Full, p.shakes.Resumed, web.Dials(""))
@@ -208,6 +213,23 @@ func siteTimeline(reqs []simweb.Request, site string, minGap time.Duration) (fir
 		}
 	}
 	return first, last, idle
+}
+
+// siteStarts is when each site's first request began, after began, in
+// order: how long the frontier took to set every site going.
+func siteStarts(reqs []simweb.Request, began time.Time) []time.Duration {
+	var out []time.Duration
+	for _, rs := range simweb.BySite(reqs) {
+		first := rs[0].Start
+		for _, r := range rs {
+			if r.Start.Before(first) {
+				first = r.Start
+			}
+		}
+		out = append(out, first.Sub(began))
+	}
+	slices.Sort(out)
+	return out
 }
 
 // concurrentSites is the most requests in flight at one moment, as the
