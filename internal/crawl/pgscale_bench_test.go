@@ -18,6 +18,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
+	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/postgres/pgtest"
 
@@ -43,9 +44,11 @@ const pgScaleApp = "corpusbot-pgscale"
 // one simulated clock (simweb.EventClock: network waits cost no wall
 // time, so the wall time is what the crawlers, the in-process web and the
 // database cost) for CORPUSBOT_BENCH_PG_DURATION of wall time (default
-// 2m), one after another on the same database. Meanwhile a long read as
-// `corpusbot export` makes holds a REPEATABLE READ snapshot open, reading
-// the posts slowly, so that vacuum can remove nothing written meanwhile.
+// 2m), one after another on the same database. Meanwhile `corpusbot
+// export` reads every post slowly, over and over (slowExport): by pages,
+// as it does, or, with CORPUSBOT_BENCH_PG_EXPORT=snapshot, holding one
+// REPEATABLE READ snapshot throughout, as it did when it read in one
+// statement, so that vacuum can remove nothing written meanwhile.
 //
 // Reported per worker count: requests per wall second of the whole;
 // site checkout latency p50/p99 (CheckOutSites, timed through the
@@ -327,10 +330,42 @@ func (s durations) quantile(q float64) time.Duration {
 	return d[min(len(d)-1, int(q*float64(len(d))))]
 }
 
-// slowExport is `corpusbot export` at its slowest: one REPEATABLE READ
-// transaction reading every post in ID order, a thousand at a time with a
-// pause between, holding its snapshot until ctx ends.
+// slowExport is `corpusbot export` at its slowest, over and over until
+// ctx ends: every post in ID order, a pause of 100 ms after each thousand
+// (a consumer as slow as a pipe to another machine). It reads through the
+// store's EachPost, a page at a time, as the export does; with
+// CORPUSBOT_BENCH_PG_EXPORT=snapshot it holds one REPEATABLE READ snapshot
+// for the whole run instead, as the export did before it read by pages.
 func slowExport(ctx context.Context, dsn string) error {
+	if os.Getenv("CORPUSBOT_BENCH_PG_EXPORT") == "snapshot" {
+		return snapshotExport(ctx, dsn)
+	}
+	db, err := postgres.Open(context.Background(), dsn)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for ctx.Err() == nil {
+		n := 0
+		err := db.EachPost(context.Background(), func(store.Post) error {
+			if n++; n%1000 == 0 {
+				select {
+				case <-ctx.Done():
+					return ctx.Err()
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+			return nil
+		})
+		if err != nil && ctx.Err() == nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// snapshotExport is slowExport holding one snapshot until ctx ends.
+func snapshotExport(ctx context.Context, dsn string) error {
 	db, err := postgres.OpenDB(dsn)
 	if err != nil {
 		return err

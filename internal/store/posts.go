@@ -195,15 +195,10 @@ func nonNil(s []string) []string {
 	return s
 }
 
-// EachPost calls fn with every post, by ID.
+// EachPost calls fn with every post, by ID, a page at a time (eachPage):
+// a post added meanwhile after the last page read is included.
 func (d *DB) EachPost(ctx context.Context, fn func(Post) error) error {
-	return d.each(ctx, d.r, `SELECT `+postCols+` FROM posts ORDER BY id`, nil, func(rows *sql.Rows) error {
-		p, err := scanPost(rows)
-		if err != nil {
-			return err
-		}
-		return fn(p)
-	})
+	return eachPage(ctx, d, `SELECT `+postCols+` FROM posts WHERE id > $1 ORDER BY id LIMIT $2`, scanPost, func(p Post) int64 { return p.ID }, fn)
 }
 
 func (d *DB) posts(ctx context.Context, q string, args ...any) ([]Post, error) {

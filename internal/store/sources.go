@@ -90,15 +90,10 @@ func (d *DB) Source(ctx context.Context, id int64) (Source, error) {
 	return s, err
 }
 
-// EachSource calls fn with every source, by ID.
+// EachSource calls fn with every source, by ID, a page at a time
+// (eachPage).
 func (d *DB) EachSource(ctx context.Context, fn func(Source) error) error {
-	return d.each(ctx, d.r, `SELECT `+sourceCols+` FROM sources ORDER BY id`, nil, func(rows *sql.Rows) error {
-		s, err := scanSource(rows)
-		if err != nil {
-			return err
-		}
-		return fn(s)
-	})
+	return eachPage(ctx, d, `SELECT `+sourceCols+` FROM sources WHERE id > $1 ORDER BY id LIMIT $2`, scanSource, func(s Source) int64 { return s.ID }, fn)
 }
 
 // SourcesToDiscover lists sources whose discovery is due
@@ -163,6 +158,38 @@ func collect[T any](ctx context.Context, d *DB, c conn, q string, args []any, sc
 		return err
 	})
 	return out, err
+}
+
+// eachPageSize is how many rows eachPage reads at a time: posts carry
+// their text, so a page of them is a few megabytes at most.
+const eachPageSize = 256
+
+// eachPage calls fn with every row of query q (its placeholders $1, the
+// last ID read, and $2, the page size; in ID order), one page at a time,
+// each page read whole and its statement ended before fn sees its rows. A
+// reader as slow as what it feeds (an export writing to a pipe) then holds
+// no snapshot longer than one page's read: one statement held open for a
+// whole export kept PostgreSQL from removing the rows the crawl replaced
+// meanwhile, and the frontier's due-page index scans walked them all,
+// 42 ms a call after eight minutes (issue 34, BenchmarkPostgresScale); on
+// SQLite it keeps the WAL from being checkpointed.
+func eachPage[T any](ctx context.Context, d *DB, q string, scan func(interface{ Scan(...any) error }) (T, error), id func(T) int64, fn func(T) error) error {
+	var after int64
+	for {
+		page, err := collect(ctx, d, d.r, q, []any{after, eachPageSize}, scan)
+		if err != nil {
+			return err
+		}
+		for _, row := range page {
+			if err := fn(row); err != nil {
+				return err
+			}
+		}
+		if len(page) < eachPageSize {
+			return nil
+		}
+		after = id(page[len(page)-1])
+	}
 }
 
 // each runs a read query and calls fn per row.

@@ -52,6 +52,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 		{"DueAgree", testDueAgree},
 		{"SitemapNote", testSitemapNote},
 		{"SourceErrorPublic", testSourceErrorPublic},
+		{"EachPaged", testEachPaged},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
