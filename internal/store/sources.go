@@ -160,35 +160,33 @@ func collect[T any](ctx context.Context, d *DB, c conn, q string, args []any, sc
 	return out, err
 }
 
-// eachPageSize is how many rows eachPage reads at a time: posts carry
-// their text, so a page of them is a few megabytes at most.
+// eachPageSize is how many rows one statement of eachPage reads.
 const eachPageSize = 256
 
 // eachPage calls fn with every row of query q (its placeholders $1, the
-// last ID read, and $2, the page size; in ID order), one page at a time,
-// each page read whole and its statement ended before fn sees its rows. A
-// reader as slow as what it feeds (an export writing to a pipe) then holds
-// no snapshot longer than one page's read: one statement held open for a
-// whole export kept PostgreSQL from removing the rows the crawl replaced
-// meanwhile, and the frontier's due-page index scans walked them all,
-// 42 ms a call after eight minutes (issue 34, BenchmarkPostgresScale); on
-// SQLite it keeps the WAL from being checkpointed.
+// last ID read, and $2, the page size; in ID order), a page at a time,
+// each page its own statement, a row in memory at a time. A reader as slow
+// as what it feeds (an export writing to a pipe) then holds a snapshot
+// only as long as one page takes: one statement held open for a whole
+// export kept PostgreSQL from removing the rows the crawl replaced
+// meanwhile, and the frontier's due-page index scans walked them all, 187
+// ms a call over an hour (issue 34, BenchmarkPostgresScale); on SQLite it
+// keeps the WAL from being checkpointed.
 func eachPage[T any](ctx context.Context, d *DB, q string, scan func(interface{ Scan(...any) error }) (T, error), id func(T) int64, fn func(T) error) error {
 	var after int64
 	for {
-		page, err := collect(ctx, d, d.r, q, []any{after, eachPageSize}, scan)
-		if err != nil {
-			return err
-		}
-		for _, row := range page {
-			if err := fn(row); err != nil {
+		n := 0
+		err := d.each(ctx, d.r, q, []any{after, eachPageSize}, func(rows *sql.Rows) error {
+			v, err := scan(rows)
+			if err != nil {
 				return err
 			}
+			n, after = n+1, id(v)
+			return fn(v)
+		})
+		if err != nil || n < eachPageSize {
+			return err
 		}
-		if len(page) < eachPageSize {
-			return nil
-		}
-		after = id(page[len(page)-1])
 	}
 }
 
