@@ -107,7 +107,7 @@ func (c *Crawler) requestSink() requestLogStore {
 // siteCheckouts is what the frontier's checkouts of sites ask of the
 // store (frontier.go).
 type siteCheckouts interface {
-	CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error)
+	CheckOutSites(ctx context.Context, round string, sites []string) ([]store.Checkout, error)
 }
 
 // checkoutStore checks the frontier's sites out: Store, unless a test set

@@ -488,7 +488,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 			}
 		}
 		cs.later = still
-		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.checkOut(ctx, want)
 		if err != nil {
 			return out, err
 		}
@@ -504,7 +504,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 			}
 			cs.offered++
 		}
-		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.checkOut(ctx, want)
 		if err != nil {
 			return out, err
 		}
@@ -544,7 +544,7 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 				break
 			}
 		}
-		got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
+		got, err := cs.checkOut(ctx, want)
 		if err != nil {
 			return out, err
 		}
@@ -554,6 +554,49 @@ func (cs *candidates) take(ctx context.Context, n int, inFlight map[string]bool)
 		out = append(out, got...)
 	}
 	return out, nil
+}
+
+// checkOut checks out those of want that are free for the round, and
+// hands each one's timing, as the workers before left it, to the fetcher
+// before its first request.
+func (cs *candidates) checkOut(ctx context.Context, want []string) ([]string, error) {
+	if len(want) == 0 {
+		return nil, nil
+	}
+	got, err := cs.c.checkoutStore().CheckOutSites(ctx, cs.r.id, want)
+	sites := make([]string, 0, len(got))
+	for _, co := range got {
+		cs.c.resumeSite(co)
+		sites = append(sites, co.Site)
+	}
+	return sites, err
+}
+
+// siteHandover is a Fetcher that keeps a site's timing in this process
+// (*fetch.Fetcher over its local lease), to be handed on with the site's
+// checkout: see fetch.Fetcher.Handover.
+type siteHandover interface {
+	Handover(site string) (lastEnd, next time.Time)
+	Resume(site string, lastEnd time.Time, w fetch.SiteWait)
+}
+
+// resumeSite gives the fetcher the timing a checkout brought of its site.
+func (c *Crawler) resumeSite(co store.Checkout) {
+	h, ok := c.Fetcher.(siteHandover)
+	if !ok {
+		return
+	}
+	w := fetch.SiteWait{Site: co.Site, Gap: co.Wait.Gap, End: co.Wait.End, Until: co.Wait.Until, Next: later(co.Next, co.Wait.Next)}
+	h.Resume(co.Site, co.LastEnd, w)
+}
+
+// handover is the site's timing as this process leaves it, for its
+// check-in; zero times when the fetcher keeps none.
+func (c *Crawler) handover(site string) (lastEnd, next time.Time) {
+	if h, ok := c.Fetcher.(siteHandover); ok {
+		return h.Handover(site)
+	}
+	return time.Time{}, time.Time{}
 }
 
 func contains(list []string, s string) bool {

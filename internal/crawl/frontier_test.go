@@ -86,7 +86,7 @@ type slowCheckouts struct {
 	calls, sites int
 }
 
-func (s *slowCheckouts) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
+func (s *slowCheckouts) CheckOutSites(ctx context.Context, round string, sites []string) ([]store.Checkout, error) {
 	if err := s.clock.Sleep(ctx, 200*time.Millisecond); err != nil {
 		return nil, err
 	}

@@ -309,7 +309,7 @@ type timedCheckouts struct {
 	took durations
 }
 
-func (t *timedCheckouts) CheckOutSites(ctx context.Context, round string, sites []string) ([]string, error) {
+func (t *timedCheckouts) CheckOutSites(ctx context.Context, round string, sites []string) ([]store.Checkout, error) {
 	begin := time.Now()
 	got, err := t.db.CheckOutSites(ctx, round, sites)
 	t.mu.Lock()

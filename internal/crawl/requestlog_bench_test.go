@@ -113,7 +113,7 @@ func openTxPerWrite(b *testing.B) *store.DB {
 		b.Fatal(err)
 	}
 	r.SetMaxOpenConns(4)
-	db := store.New(w, r, store.Dialect{Name: "sqlite", QuestionPlaceholders: true}, sqlite.Owner, 0, discard)
+	db := store.New(w, r, store.Dialect{Name: "sqlite", QuestionPlaceholders: true}, "", 0, discard)
 	b.Cleanup(func() { db.Close() })
 	return db
 }

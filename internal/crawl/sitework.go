@@ -38,7 +38,10 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		}
 		// Given back even when ctx ended (a clean stop): other workers take
 		// it up at once instead of when the checkout lapses.
-		if cerr := c.Store.CheckInSite(context.WithoutCancel(ctx), site, finished); cerr != nil && err == nil {
+		// Its timing goes with it, so that whoever takes it up next (this
+		// process, another, or the next run) holds its gaps.
+		lastEnd, next := c.handover(site)
+		if cerr := c.Store.CheckInSite(context.WithoutCancel(ctx), site, finished, lastEnd, next); cerr != nil && err == nil {
 			err = cerr
 		}
 	}()

@@ -255,3 +255,22 @@ func (s *localSlot) Abandon() {
 		s.l.leave(s.site)
 	})
 }
+
+// Times is site's timing as the lease keeps it: when its last request
+// ended and its next-allowed time. A site in use right now (another
+// request of this process holds it) answers the last end it left behind,
+// if any.
+func (l *LocalLease) Times(site string) (lastEnd, next time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s, ok := l.sites[site]; ok {
+		select {
+		case t := <-s.slot:
+			s.slot <- t
+			return t.lastEnd, t.next
+		default:
+		}
+	}
+	end, _ := l.endOf(site)
+	return end, time.Time{}
+}

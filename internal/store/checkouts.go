@@ -12,10 +12,12 @@ import (
 	"time"
 )
 
-// DefaultCheckoutTTL is how long a checkout of due work holds unless SetCheckouts
-// says otherwise: long enough for one batch, short enough that a dead
-// worker's work is taken over the same day.
-const DefaultCheckoutTTL = 15 * time.Minute
+// DefaultCheckoutTTL is how long a checkout of a site holds unless
+// SetCheckouts says otherwise. It is a lease, renewed every third of it
+// while the worker lives (renewCheckouts), so a site visit of any length
+// stays with its worker, while a worker that dies, or that cannot reach
+// the database to give its sites back, strands them for at most this long.
+const DefaultCheckoutTTL = time.Minute
 
 // checkouts is who this DB checks sites out as (CheckOutSites): a row of
 // site_checkouts names the worker and when its checkout expires, so that
@@ -82,10 +84,13 @@ func (c *checkouts) stamp() (owner string, now, until int64) {
 	return c.owner, t.UnixNano(), t.Add(c.ttl).UnixNano()
 }
 
-// renewCheckouts extends every live checkout of this owner, every third of
-// the checkouts' lifetime, until stop closes: a batch that takes longer than one
-// lifetime (a thousand pages of one site at a ten-second Crawl-delay) stays
-// with its worker, while a dead worker's checkouts lapse within one lifetime.
+// renewCheckouts extends every checkout this owner holds, every third of
+// the checkouts' lifetime, until stop closes: a visit that takes longer
+// than one lifetime (a thousand pages of one site at a ten-second
+// Crawl-delay) stays with its worker, while a dead worker's checkouts lapse
+// within one lifetime. A checkout that lapsed while this worker could not
+// reach the database (it is still working the site) is renewed too, unless
+// another worker has taken the site meanwhile.
 func (d *DB) renewCheckouts(stop <-chan struct{}) {
 	for {
 		d.checkouts.mu.Lock()
@@ -98,9 +103,9 @@ func (d *DB) renewCheckouts(stop <-chan struct{}) {
 			continue
 		case <-time.After(every):
 		}
-		owner, now, until := d.checkouts.stamp()
-		_, err := d.w.ExecContext(context.Background(), `UPDATE site_checkouts SET expires = $3
-			WHERE worker = $1 AND expires <> 0 AND expires >= $2`, owner, now, until)
+		owner, _, until := d.checkouts.stamp()
+		_, err := d.w.ExecContext(context.Background(), `UPDATE site_checkouts SET expires = $2
+			WHERE worker = $1 AND expires <> 0`, owner, until)
 		if err != nil && !errors.Is(err, sql.ErrConnDone) {
 			d.log.Warn("checkout renewal failed", "err", err)
 		}

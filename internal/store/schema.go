@@ -231,4 +231,11 @@ var Migrations = []string{
 	// source, for one source's pages (3.9 ms a call at a million sites,
 	// issue 34's BenchmarkPostgresScale).
 	`DROP INDEX posts_due_all;`,
+	// A site's politeness timing handed from worker to worker (and from a
+	// process to the next on one SQLite file): the end of its last request
+	// and its next permitted request, stored as its checkout is given back
+	// and read as it is taken, so that no gap is shortened by a second
+	// process or a restart.
+	`ALTER TABLE site_checkouts ADD COLUMN last_end BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE site_checkouts ADD COLUMN next BIGINT NOT NULL DEFAULT 0;`,
 }

@@ -59,7 +59,8 @@ func TestCheckoutChild(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		for _, site := range sites {
+		for _, co := range sites {
+			site := co.Site
 			srcs, err := db.SiteSources(ctx, site, time.Now())
 			if err != nil {
 				t.Fatal(err)
@@ -80,7 +81,7 @@ func TestCheckoutChild(t *testing.T) {
 					out.Flush()
 				}
 			}
-			if err := db.CheckInSite(ctx, site, p[1]); err != nil {
+			if err := db.CheckInSite(ctx, site, p[1], time.Time{}, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 		}

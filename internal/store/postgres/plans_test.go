@@ -218,7 +218,7 @@ func TestFrontierPlans(t *testing.T) {
 		{"DueSitesHeld", func() error { _, err := db.DueSitesHeld(ctx, q); return err }},
 		{"WaitingSites", func() error { _, err := db.WaitingSites(ctx, waiting, 1); return err }},
 		{"CheckOutSites", func() error { _, err := db.CheckOutSites(ctx, q.Round, []string{site}); return err }},
-		{"CheckInSite", func() error { return db.CheckInSite(ctx, site, q.Round) }},
+		{"CheckInSite", func() error { return db.CheckInSite(ctx, site, q.Round, time.Time{}, time.Time{}) }},
 		{"PollsDue", func() error {
 			_, err := db.PollsDue(ctx, planNow, planNow.Add(-24*time.Hour), planNow.Add(-7*24*time.Hour), 1000)
 			return err

@@ -79,6 +79,9 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "ADD COLUMN note") }) {
 		undo = append(undo, `ALTER TABLE sitemaps DROP COLUMN note`)
 	}
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "site_checkouts ADD COLUMN last_end") }) {
+		undo = append(undo, `ALTER TABLE site_checkouts DROP COLUMN last_end`, `ALTER TABLE site_checkouts DROP COLUMN next`)
+	}
 	for _, q := range append(undo, []string{`DROP INDEX posts_state_dated`, `CREATE INDEX posts_state_published ON posts(state, published)`, `ALTER TABLE posts DROP COLUMN first_seen`,
 		`CREATE INDEX posts_source ON posts(source_id)`, `CREATE INDEX feeds_source ON feeds(source_id)`, `CREATE INDEX requests_start ON requests(start)`,
 		fmt.Sprintf(`UPDATE schema_version SET version = %d`, firstSeen)}...) {

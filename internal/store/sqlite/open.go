@@ -24,12 +24,6 @@ import (
 	_ "modernc.org/sqlite" // the driver
 )
 
-// Owner is the name a SQLite store checks sites out as. It is the same
-// for every process, because one crawler owns a SQLite file: a crawler
-// restarted after kill -9 takes up its own checkouts at once instead of
-// waiting for them to lapse.
-const Owner = "sqlite"
-
 var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true}
 
 // WALCheckpointPages is how many pages the WAL may hold before the writer
@@ -93,7 +87,9 @@ func open(ctx context.Context, path string, dialect store.Dialect) (*DB, error) 
 	// its pragmas and its prepared statements anew.
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
-	db := &DB{store.New(w, r, dialect, Owner, 0, nil)}
+	// Every process is a worker of its own, as on PostgreSQL: several
+	// crawl commands on one file share its sites through the checkouts.
+	db := &DB{store.New(w, r, dialect, "", 0, nil)}
 	if err := db.Backfill(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -47,9 +47,9 @@ func TestReopenKeepsData(t *testing.T) {
 	}
 }
 
-// Two processes on one file claim work as one owner (sqlite.Owner) in
-// production; SetCheckouts gives the two stores of this test different names
-// so that the shared checkout code is checked on SQLite too.
+// Two stores on one file are two workers, as two processes are: the shared
+// checkout code is checked on SQLite too (with names and a clock of the
+// test's).
 func TestCheckoutSuite(t *testing.T) {
 	storetest.RunCheckoutSuite(t, func(t *testing.T) storetest.CheckoutPair {
 		path := filepath.Join(t.TempDir(), "test.db")

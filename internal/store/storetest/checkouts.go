@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -68,7 +69,8 @@ func testCheckoutsDisjoint(t *testing.T, c CheckoutPair) {
 				return nil, err
 			}
 			var ids []int64
-			for _, site := range got {
+			for _, co := range got {
+				site := co.Site
 				srcs, err := s.SiteSources(bg, site, T0)
 				if err != nil || len(srcs) != 1 {
 					return nil, fmt.Errorf("sources of %s: %v, %v", site, srcs, err)
@@ -82,7 +84,7 @@ func testCheckoutsDisjoint(t *testing.T, c CheckoutPair) {
 						return nil, err
 					}
 				}
-				if err := s.CheckInSite(bg, site, rounds[s]); err != nil {
+				if err := s.CheckInSite(bg, site, rounds[s], time.Time{}, time.Time{}); err != nil {
 					return nil, err
 				}
 			}
@@ -110,8 +112,8 @@ func testCheckoutFinishedInRound(t *testing.T, c CheckoutPair) {
 	if held, _ := c.B.DueSitesHeld(bg, siteQuery("rb", 0)); held != 2 {
 		t.Fatalf("B counts %d due sites held by others, want 2", held)
 	}
-	must(t, c.A.CheckInSite(bg, "s000.example", "r1")) // finished in r1
-	must(t, c.A.CheckInSite(bg, "s001.example", ""))   // given back unfinished
+	must(t, c.A.CheckInSite(bg, "s000.example", "r1", time.Time{}, time.Time{})) // finished in r1
+	must(t, c.A.CheckInSite(bg, "s001.example", "", time.Time{}, time.Time{}))   // given back unfinished
 	if names := dueSiteNames(t, c.A, "r1"); !slices.Equal(names, []string{"s001.example", "s002.example"}) {
 		t.Fatalf("A's round sees %v due, want s001 (given back) and s002", names)
 	}
@@ -133,7 +135,7 @@ func testCheckoutExpiry(t *testing.T, c CheckoutPair) {
 	if got, _ := c.A.CheckOutSites(bg, "ra", []string{"s000.example"}); len(got) != 1 {
 		t.Fatalf("A could not check out")
 	}
-	// Asking again is harmless (a restarted SQLite crawler is the same owner).
+	// Asking again is harmless: a worker may ask for a site it holds.
 	if got, _ := c.A.CheckOutSites(bg, "ra", []string{"s000.example"}); len(got) != 1 {
 		t.Fatalf("A could not check out its own site again")
 	}
@@ -239,6 +241,55 @@ func testDueKinds(t *testing.T, c CheckoutPair) {
 	}
 }
 
+// testCheckoutHandsOnTiming: a site's timing goes with its checkout. What
+// one worker leaves at check-in (its last request's end, its next permitted
+// request) the next worker is handed at checkout, with the site's stored
+// wait; a checkout that lapsed in a worker's hands counts as a request
+// that ended when it lapsed.
+func testCheckoutHandsOnTiming(t *testing.T, c CheckoutPair) {
+	sources(t, c.A, 3)
+	end, next := T0.Add(-time.Second), T0.Add(5*time.Second)
+	one := func(got []store.Checkout, err error) store.Checkout {
+		t.Helper()
+		must(t, err)
+		if len(got) != 1 {
+			t.Fatalf("checked out %+v, want one site", got)
+		}
+		return got[0]
+	}
+	// A fresh site: nothing known.
+	if co := one(c.A.CheckOutSites(bg, "ra", []string{"s000.example"})); !co.LastEnd.IsZero() || !co.Next.IsZero() || co.Wait != (store.SiteWait{}) {
+		t.Fatalf("a site never checked out came with timing %+v", co)
+	}
+	must(t, c.A.CheckInSite(bg, "s000.example", "", end, next))
+	co := one(c.B.CheckOutSites(bg, "rb", []string{"s000.example"}))
+	if !co.LastEnd.Equal(end) || !co.Next.Equal(next) {
+		t.Fatalf("B was handed last end %v, next %v; A left %v, %v", co.LastEnd, co.Next, end, next)
+	}
+	// A worker that knows nothing of the site does not erase what is known.
+	must(t, c.B.CheckInSite(bg, "s000.example", "", time.Time{}, time.Time{}))
+	if co := one(c.A.CheckOutSites(bg, "ra2", []string{"s000.example"})); !co.LastEnd.Equal(end) || !co.Next.Equal(next) {
+		t.Fatalf("after a check-in without timing: %v, %v; want %v, %v", co.LastEnd, co.Next, end, next)
+	}
+
+	// A checks out s001 and dies: its checkout lapses at T0+CheckoutTTL,
+	// and B counts the site's gap from then.
+	one(c.A.CheckOutSites(bg, "ra", []string{"s001.example"}))
+	c.Advance(CheckoutTTL + time.Second)
+	co = one(c.B.CheckOutSites(bg, "rb", []string{"s001.example"}))
+	if want := T0.Add(CheckoutTTL); !co.LastEnd.Equal(want) {
+		t.Fatalf("a lapsed checkout handed last end %v, want its lapse %v", co.LastEnd, want)
+	}
+
+	// A stored wait (back-off, Retry-After) comes with the checkout.
+	w := fetch.SiteWait{Site: "s002.example", Gap: 4 * time.Second, End: T0, Until: T0.Add(time.Hour), Next: T0.Add(time.Hour)}
+	must(t, c.A.SaveWait(bg, w))
+	co = one(c.B.CheckOutSites(bg, "rb", []string{"s002.example"}))
+	if co.Wait.Gap != w.Gap || !co.Wait.End.Equal(w.End) || !co.Wait.Until.Equal(w.Until) || !co.Wait.Next.Equal(w.Next) {
+		t.Fatalf("checkout's wait %+v, stored %+v", co.Wait, w)
+	}
+}
+
 // CheckoutTTL is the checkout lifetime RunCheckoutSuite's backends must configure.
 const CheckoutTTL = time.Minute
 
@@ -263,6 +314,7 @@ func RunCheckoutSuite(t *testing.T, newPair func(t *testing.T) CheckoutPair) {
 		{"SiteCheckoutFinishedInRound", testCheckoutFinishedInRound},
 		{"SiteCheckoutExpiry", testCheckoutExpiry},
 		{"SiteDueKinds", testDueKinds},
+		{"SiteCheckoutHandsOnTiming", testCheckoutHandsOnTiming},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newPair(t)) })

@@ -52,7 +52,7 @@ func testWaits(t *testing.T, s *store.DB) {
 	if len(got1) != 1 {
 		t.Fatalf("check out %s: %v", day.Site, got1)
 	}
-	must(t, s.CheckInSite(bg, day.Site, "r1"))
+	must(t, s.CheckInSite(bg, day.Site, "r1", time.Time{}, time.Time{}))
 	q.Round = "r1"
 	waiting, err = s.WaitingSites(bg, q, 10)
 	must(t, err)
