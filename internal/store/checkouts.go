@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -103,6 +105,9 @@ func (d *DB) renewCheckouts(stop <-chan struct{}) {
 			continue
 		case <-time.After(every):
 		}
+		if err := d.ReleaseDeadWorkers(context.Background()); err != nil && !errors.Is(err, sql.ErrConnDone) {
+			d.log.Warn("ended processes' checkouts not given back", "err", err)
+		}
 		owner, _, until := d.checkouts.stamp()
 		_, err := d.w.ExecContext(context.Background(), `UPDATE site_checkouts SET expires = $2
 			WHERE worker = $1 AND expires <> 0`, owner, until)
@@ -121,4 +126,69 @@ func (d *DB) releaseCheckouts() {
 	if _, err := d.w.ExecContext(ctx, `UPDATE site_checkouts SET expires = 0 WHERE worker = $1 AND expires <> 0`, d.CheckoutOwner()); err != nil {
 		d.log.Warn("checkout release failed", "err", err)
 	}
+}
+
+// ReleaseDeadWorkers gives back at once the checkouts of the workers on
+// this machine whose process has ended (killed with kill -9, crashed),
+// instead of leaving them to lapse: on a backend whose workers all run on
+// one machine (Dialect.LocalWorkers: SQLite, whose WAL needs memory shared
+// between its processes) a process can see that another has died. A dead
+// worker's last request ended when it died, before now at the latest, so
+// each site's last end becomes now. A worker whose name is not this
+// package's (host-pid-random), or that runs on another host, is left to
+// lapse.
+func (d *DB) ReleaseDeadWorkers(ctx context.Context) error {
+	if !d.dialect.LocalWorkers {
+		return nil
+	}
+	owner, now, _ := d.checkouts.stamp()
+	host, _ := os.Hostname()
+	var dead []string
+	err := d.each(ctx, d.r, `SELECT DISTINCT worker FROM site_checkouts WHERE expires <> 0 AND worker <> $1`, []any{owner}, func(rows *sql.Rows) error {
+		var w string
+		if err := rows.Scan(&w); err != nil {
+			return err
+		}
+		if pid, ok := workerPID(w, host); ok && processGone(pid) {
+			dead = append(dead, w)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("workers' checkouts: %w", err)
+	}
+	for _, w := range dead {
+		res, err := d.w.ExecContext(ctx, `UPDATE site_checkouts SET expires = 0,
+			last_end = CASE WHEN $2 > last_end THEN $2 ELSE last_end END
+			WHERE worker = $1 AND expires <> 0`, w, now)
+		if err != nil {
+			return fmt.Errorf("checkouts of ended worker %s: %w", w, err)
+		}
+		n, _ := res.RowsAffected()
+		d.log.Info("checkouts of an ended process given back", "worker", w, "sites", n)
+	}
+	return nil
+}
+
+// workerPID is the process ID in a worker name that newCheckouts made on
+// host (host-pid-random).
+func workerPID(worker, host string) (int, bool) {
+	rest, _, ok := cutLast(worker, '-')
+	if !ok {
+		return 0, false
+	}
+	h, p, ok := cutLast(rest, '-')
+	if !ok || h != host {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(p)
+	return pid, err == nil && pid > 0
+}
+
+func cutLast(s string, sep byte) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
 }

@@ -43,6 +43,10 @@ type Dialect struct {
 	// fsync. Off, every write is its own transaction and they run
 	// concurrently (PostgreSQL).
 	GroupCommit bool
+	// LocalWorkers: every worker is a process on this machine (SQLite),
+	// so the checkouts of one that ended are given back at once
+	// (ReleaseDeadWorkers) rather than left to lapse.
+	LocalWorkers bool
 }
 
 // DB is the shared Store over database/sql.

@@ -24,7 +24,7 @@ import (
 	_ "modernc.org/sqlite" // the driver
 )
 
-var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true}
+var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true, LocalWorkers: true}
 
 // WALCheckpointPages is how many pages the WAL may hold before the writer
 // copies them into the database file (PRAGMA wal_autocheckpoint). A crawl
@@ -90,6 +90,12 @@ func open(ctx context.Context, path string, dialect store.Dialect) (*DB, error) 
 	// Every process is a worker of its own, as on PostgreSQL: several
 	// crawl commands on one file share its sites through the checkouts.
 	db := &DB{store.New(w, r, dialect, "", 0, nil)}
+	// A process on this machine that was killed left its sites checked
+	// out: they are free again before this one looks for work.
+	if err := db.ReleaseDeadWorkers(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	if err := db.Backfill(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)

@@ -3,6 +3,9 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -186,5 +189,55 @@ func TestWriterCheckpointsAtWALCheckpointPages(t *testing.T) {
 			t.Errorf("writer connection %d: wal_autocheckpoint %d, want %d", i, pages, sqlite.WALCheckpointPages)
 		}
 		c.Close()
+	}
+}
+
+// A process killed with kill -9 leaves its sites checked out; the next
+// process on the file sees that it has ended and takes them up at once,
+// counting their gaps from then, while a live process's checkouts stay.
+func TestDeadProcessCheckoutsGivenBack(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "test.db")
+	ended := exec.Command("true")
+	if err := ended.Run(); err != nil {
+		t.Skip("no process to end:", err)
+	}
+	host, _ := os.Hostname()
+	for _, tc := range []struct {
+		worker string
+		free   bool
+	}{
+		{fmt.Sprintf("%s-%d-0badc0de", host, ended.Process.Pid), true},
+		{fmt.Sprintf("%s-%d-0badc0de", host, os.Getpid()), false}, // alive: this test
+		{fmt.Sprintf("elsewhere-%d-0badc0de", ended.Process.Pid), false},
+		{"worker-a", false},
+	} {
+		a, err := sqlite.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() }) // after the test: until then, as if killed
+		a.SetCheckouts(tc.worker, 0, nil)
+		site := tc.worker + ".example"
+		if got, err := a.CheckOutSites(ctx, "round-a", []string{site}); err != nil || len(got) != 1 {
+			t.Fatalf("%s: checked out %v, %v", tc.worker, got, err)
+		}
+		// Left checked out, as by kill -9: the store is dropped unclosed.
+		before := time.Now()
+		b, err := sqlite.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.CheckOutSites(ctx, "round-b", []string{site})
+		b.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if free := len(got) == 1; free != tc.free {
+			t.Errorf("%s: the next process took its site: %v, want %v", tc.worker, free, tc.free)
+		}
+		if tc.free && got[0].LastEnd.Before(before) {
+			t.Errorf("%s: a dead worker's site handed on with last end %v, want no earlier than its release (%v)", tc.worker, got[0].LastEnd, before)
+		}
 	}
 }
