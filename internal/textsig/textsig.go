@@ -1,0 +1,190 @@
+// Package textsig fingerprints a post's text for duplicate detection: an
+// exact hash of the normalised text (the same words in the same order,
+// whatever the case, spacing or punctuation between them) and a MinHash of
+// its three-word shingles for near-copies (a syndicated post with a
+// different footer, a cross-post with an edited sentence, a copy cut
+// short). It does no I/O.
+//
+// Near-copies are found without comparing every pair: the MinHash is cut
+// into Bands, a store indexes them, and only the texts that share a band
+// with a new one are compared (locality-sensitive hashing: two texts whose
+// shingles overlap by a Jaccard similarity s share a band with probability
+// 1-(1-s^rows)^bands: 0.985 at s = 0.8, 0.40 at 0.5, 0.013 at 0.2). A
+// 64-bit SimHash was measured first and set aside: on real articles of
+// 150 to 1,500 words a changed sentence moved it by up to 12 bits, and an
+// index that finds 12-bit neighbours compares every new text with a large
+// share of the corpus.
+package textsig
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Hashes is how many minimum hashes a MinHash keeps.
+const Hashes = 32
+
+// BandCount and bandRows cut the MinHash into bands for the index.
+const (
+	BandCount = 8
+	bandRows  = Hashes / BandCount
+)
+
+// Threshold is the least estimated Jaccard similarity of two texts'
+// shingles for them to be near-copies.
+const Threshold = 0.7
+
+// MinWords is the fewest words a text needs for a MinHash: below it a
+// handful of shared phrases would make unrelated short texts look alike,
+// so only the exact hash is given.
+const MinWords = 40
+
+// shingle is how many words make one feature.
+const shingle = 3
+
+// MinHash is a text's minimum hashes, one per hash function.
+type MinHash [Hashes]uint32
+
+// Sig is a text's fingerprint.
+type Sig struct {
+	// Hash is the hex SHA-256 of the normalised text (its words,
+	// lowercased, one space apart); "" for a text with no word.
+	Hash string
+	// MinHash is the text's MinHash; Near is false (and MinHash zero)
+	// for a text shorter than MinWords.
+	MinHash MinHash
+	Near    bool
+}
+
+// Of fingerprints text.
+func Of(text string) Sig {
+	norm, ends := normalise(text)
+	if len(ends) == 0 {
+		return Sig{}
+	}
+	sum := sha256.Sum256(norm)
+	s := Sig{Hash: hex.EncodeToString(sum[:])}
+	if len(ends) >= MinWords {
+		s.MinHash, s.Near = minHash(norm, ends), true
+	}
+	return s
+}
+
+// Similarity estimates the Jaccard similarity of two texts' shingles: the
+// share of their minimum hashes that agree.
+func Similarity(a, b MinHash) float64 {
+	same := 0
+	for i := range a {
+		if a[i] == b[i] {
+			same++
+		}
+	}
+	return float64(same) / Hashes
+}
+
+// Near reports whether two MinHashes are of near-copies.
+func Near(a, b MinHash) bool { return Similarity(a, b) >= Threshold }
+
+// Bands are the MinHash's index keys: each band's rows hashed together,
+// with the band's position in the top byte so that all bands can share
+// one index.
+func (m MinHash) Bands() [BandCount]int64 {
+	var out [BandCount]int64
+	for b := range BandCount {
+		h := uint64(fnvOffset)
+		for _, v := range m[b*bandRows : (b+1)*bandRows] {
+			h = (h ^ uint64(v)) * fnvPrime
+		}
+		out[b] = int64(uint64(b)<<56 | mix(h)>>8)
+	}
+	return out
+}
+
+// Bytes is m as 128 bytes (little-endian), for a store; FromBytes reads it
+// back (false for bytes of another length).
+func (m MinHash) Bytes() []byte {
+	out := make([]byte, 4*Hashes)
+	for i, v := range m {
+		binary.LittleEndian.PutUint32(out[4*i:], v)
+	}
+	return out
+}
+
+// FromBytes is Bytes' inverse.
+func FromBytes(b []byte) (MinHash, bool) {
+	var m MinHash
+	if len(b) != 4*Hashes {
+		return m, false
+	}
+	for i := range m {
+		m[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return m, true
+}
+
+// minHash keeps, for each of Hashes hash functions, the least hash of any
+// shingle of the normalised text norm, whose words end at ends.
+func minHash(norm []byte, ends []int) MinHash {
+	var m MinHash
+	for i := range m {
+		m[i] = ^uint32(0)
+	}
+	start := 0 // where the shingle's first word begins
+	for i := range max(len(ends)-shingle+1, 1) {
+		end := ends[min(i+shingle, len(ends))-1]
+		h := uint64(fnvOffset)
+		for _, c := range norm[start:end] {
+			h = (h ^ uint64(c)) * fnvPrime
+		}
+		for k := range m {
+			if v := uint32(mix(h + uint64(k)*0x9e3779b97f4a7c15)); v < m[k] {
+				m[k] = v
+			}
+		}
+		start = ends[i] + 1
+	}
+	return m
+}
+
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// mix spreads FNV's low-entropy high bits (splitmix64's finaliser), so
+// that every bit of the SimHash is as likely set as not.
+func mix(h uint64) uint64 {
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
+}
+
+// normalise is text's words, lowercased (runs of letters, digits and
+// combining marks), one space apart, and the offset where each ends.
+func normalise(text string) (norm []byte, ends []int) {
+	norm = make([]byte, 0, len(text))
+	in := false
+	for _, r := range text {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			if !in && len(norm) > 0 {
+				norm = append(norm, ' ')
+			}
+			norm = utf8.AppendRune(norm, unicode.ToLower(r))
+			in = true
+			continue
+		}
+		if in {
+			ends = append(ends, len(norm))
+			in = false
+		}
+	}
+	if in {
+		ends = append(ends, len(norm))
+	}
+	return norm, ends
+}
