@@ -202,6 +202,7 @@ func (c *Crawler) followFeed(ctx context.Context, f *store.Feed, res fetch.Resul
 	}
 	if err := c.Store.MoveFeed(ctx, f.ID, res.FinalURL); err != nil {
 		c.log().Warn("moved feed not recorded", "feed", f.URL, "to", res.FinalURL, "err", err)
+		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
 	c.log().Info("feed moved", "feed", f.URL, "to", res.FinalURL)

@@ -206,6 +206,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		// kept as an alias).
 		if err := c.Store.MoveSitemap(sctx, sm.ID, res.FinalURL); err != nil {
 			c.log().Warn("moved sitemap not recorded", "sitemap", sm.URL, "to", res.FinalURL, "err", err)
+			c.progress.Load().failure(reasonNotRecorded, 1)
 		} else {
 			c.learnSpelling(sctx, sm.URL, res.FinalURL, false)
 			sm.URL = res.FinalURL
@@ -283,6 +284,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 				sm.ETag, sm.LastModified = res.ETag, res.LastModified
 				if uerr := c.Store.UpdateSitemap(sctx, sm); uerr != nil {
 					c.log().Warn("validators of a sitemap index cut off not stored", "sitemap", sm.URL, "err", uerr)
+					c.progress.Load().failure(reasonNotRecorded, 1)
 				}
 			}
 			return err
