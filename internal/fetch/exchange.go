@@ -71,8 +71,8 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 		ex.end = f.clock.Now()
 		// No answer once the caller stopped is the stop's doing (the grace
 		// ran out); an answer had meanwhile (a status, a body) is the site's.
-		stopped := ex.outcome == OutcomeError && ctx.Err() != nil
-		if ex.err != nil && (stopped || GuardRefused(ex.err) || OurNetworkFailed(ex.err)) {
+		cutShort := ex.outcome == OutcomeError && ctx.Err() != nil
+		if ex.err != nil && (cutShort || GuardRefused(ex.err) || OurNetworkFailed(ex.err)) {
 			ex.ours = true
 		}
 	}()
