@@ -24,19 +24,22 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 	if f.Catalogue == model.CatalogueDone {
 		return nil
 	}
+	// What a page answered is stored, stop or not (cutoff.go); the walk
+	// then stops before its next page.
+	sctx, done := saving(ctx)
+	defer done()
 	for {
 		if f.NextPage == "" || f.Pages+1 >= c.Settings.CatalogueMaxPages {
 			f.Catalogue = model.CatalogueDone
-			return c.Store.UpdateFeed(ctx, f)
+			return c.Store.UpdateFeed(sctx, f)
+		}
+		if ctx.Err() != nil {
+			return c.interruptWalk(ctx, sctx, f)
 		}
 		page := f.NextPage
 		res := c.fetch(ctx, fetch.Request{URL: page, Purpose: fetch.PurposeCatalogue})
-		if err := ctx.Err(); err != nil {
-			f.Catalogue = model.CatalogueInterrupted
-			if uerr := c.Store.UpdateFeed(context.WithoutCancel(ctx), f); uerr != nil {
-				return uerr
-			}
-			return err
+		if cutOff(ctx, res) {
+			return c.interruptWalk(ctx, sctx, f)
 		}
 		switch {
 		case res.Outcome == fetch.OutcomeFetched:
@@ -51,20 +54,20 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 				c.meter().RetryScheduled(retryCatalogue)
 			}
 			f.Catalogue, f.Error, f.Attempts, f.RetryAt = model.CatalogueInterrupted, retry.Error, retry.Attempts, retry.At
-			return c.Store.UpdateFeed(ctx, f)
+			return c.Store.UpdateFeed(sctx, f)
 		default:
 			// 404 past the last page, disallowed by a ?paged= rule, not a feed:
 			// the walk has reached as far as it may.
 			f.Catalogue = model.CatalogueDone
-			return c.Store.UpdateFeed(ctx, f)
+			return c.Store.UpdateFeed(sctx, f)
 		}
 		parsed, err := feed.Parse(res.Body, res.FinalURL)
 		if err != nil {
 			f.Catalogue = model.CatalogueDone
-			return c.Store.UpdateFeed(ctx, f)
+			return c.Store.UpdateFeed(sctx, f)
 		}
 		f.Attempts, f.RetryAt = 0, time.Time{}
-		added, err := c.Store.FeedRead(ctx, newPosts(f.SourceID, parsed, c.Clock.Now()), func(r store.AddResult) store.Feed {
+		added, err := c.Store.FeedRead(sctx, newPosts(f.SourceID, parsed, c.Clock.Now()), func(r store.AddResult) store.Feed {
 			f.Pages++
 			switch {
 			case r.Added == 0:
@@ -87,4 +90,15 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			return nil
 		}
 	}
+}
+
+// interruptWalk records a walk stopped (ctx ended) before its next page,
+// f.NextPage, had an answer: the next run resumes it there. It returns
+// ctx's error.
+func (c *Crawler) interruptWalk(ctx, sctx context.Context, f store.Feed) error {
+	f.Catalogue = model.CatalogueInterrupted
+	if err := c.Store.UpdateFeed(sctx, f); err != nil {
+		return err
+	}
+	return ctx.Err()
 }

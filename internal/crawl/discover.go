@@ -62,6 +62,9 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	if err != nil {
 		return err
 	}
+	if cutOff(ctx, res) {
+		return ctx.Err() // not marked: the next run discovers it again
+	}
 	if res.Outcome == fetch.OutcomeWrongType {
 		// Not a page: a source added by its feed's URL (sources add
 		// https://blog.example/feed/) is its blog, named by the feed.
@@ -99,15 +102,19 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 		}
 		found += n
 	}
-	if err := ctx.Err(); err != nil {
+	if err := ctx.Err(); err != nil && found == 0 {
 		return err // not marked: the next run discovers it again
 	}
 	if found == 0 && broken != nil {
 		// "No feed" is not concluded from a site that did not answer.
 		return c.retryDiscovery(ctx, src, broken.FinalURL, *broken, "well-known feed paths", c.Store.PostponeDiscovery)
 	}
+	// A feed found is a discovery whole, stop or not (cutoff.go): the
+	// homepage that named it is not asked again.
+	sctx, done := saving(ctx)
+	defer done()
 	c.log().Info("discovered", "source", src.URL, "feeds", found)
-	return c.Store.MarkDiscovered(ctx, src.ID, c.Clock.Now())
+	return c.Store.MarkDiscovered(sctx, src.ID, c.Clock.Now())
 }
 
 // feedCandidate fetches a well-known feed path and, when it is a feed of
@@ -117,7 +124,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 func (c *Crawler) feedCandidate(ctx context.Context, src store.Source, u string, broken **fetch.Result) (bool, error) {
 	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeFeed})
 	if res.Outcome != fetch.OutcomeFetched {
-		if failed(res) && *broken == nil {
+		if failed(res) && *broken == nil && !cutOff(ctx, res) {
 			*broken = &res
 		}
 		return false, nil
@@ -126,7 +133,10 @@ func (c *Crawler) feedCandidate(ctx context.Context, src store.Source, u string,
 	if err != nil || parsed.IsComments || len(parsed.Entries) == 0 || feed.IsCommentFeedURL(u) {
 		return false, nil
 	}
-	f, err := c.Store.AddFeed(ctx, store.Feed{SourceID: src.ID, URL: u})
+	// A feed read whole is stored, stop or not (cutoff.go).
+	sctx, done := saving(ctx)
+	defer done()
+	f, err := c.Store.AddFeed(sctx, store.Feed{SourceID: src.ID, URL: u})
 	if err != nil {
 		return false, fmt.Errorf("discover %s: %w", src.URL, err)
 	}
@@ -135,7 +145,7 @@ func (c *Crawler) feedCandidate(ctx context.Context, src store.Source, u string,
 	}
 	now := c.Clock.Now()
 	f.Checked = now
-	_, err = c.ingestFeed(ctx, f, feedBody{
+	_, err = c.ingestFeed(sctx, f, feedBody{
 		Body: res.Body, URL: res.FinalURL, ETag: res.ETag, LastModified: res.LastModified, save: c.Store.FeedRead,
 	}, now)
 	return true, err
@@ -147,12 +157,15 @@ func (c *Crawler) pageFeeds(ctx context.Context, src store.Source, pageURL strin
 	if res.Outcome != fetch.OutcomeFetched {
 		return 0, res, nil
 	}
+	// The feeds a page read whole names are stored, stop or not (cutoff.go).
+	sctx, done := saving(ctx)
+	defer done()
 	n := 0
 	for _, l := range feed.Discover(res.Body, res.FinalURL) {
 		if feed.IsCommentFeedURL(l.URL) {
 			continue
 		}
-		if err := c.addFeed(ctx, src, l.URL); err != nil {
+		if err := c.addFeed(sctx, src, l.URL); err != nil {
 			return n, res, err
 		}
 		n++
@@ -235,16 +248,19 @@ func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.Robots
 	if err != nil {
 		return e, fmt.Errorf("robots %s: %w", rawURL, err)
 	}
+	// The standing robots.txt gave is stored, stop or not (cutoff.go).
+	sctx, done := saving(ctx)
+	defer done()
 	origin := model.OriginOf(u)
 	status, _ := c.robotsStatus.Load(origin)
 	o := model.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked,
 		Blocked: e.BlocksAll(c.agent())}
 	if s, ok := status.(int); ok {
 		o.Status = s
-	} else if prev, err := c.Store.Origin(ctx, origin); err == nil {
+	} else if prev, err := c.Store.Origin(sctx, origin); err == nil {
 		o.Status = prev.Status // read by an earlier process, still cached
 	}
-	return e, c.Store.PutOrigin(ctx, o)
+	return e, c.Store.PutOrigin(sctx, o)
 }
 
 func pathOnly(p string) string {
@@ -284,6 +300,9 @@ func (c *Crawler) addedByFeed(ctx context.Context, src store.Source) (bool, erro
 // discovers it as a homepage).
 func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (done bool, err error) {
 	res := c.fetch(ctx, fetch.Request{URL: src.URL, Purpose: fetch.PurposeFeed})
+	if cutOff(ctx, res) {
+		return true, ctx.Err() // not marked: the next run discovers it again
+	}
 	if res.Outcome != fetch.OutcomeFetched {
 		if failed(res) {
 			return true, c.retryDiscovery(ctx, src, src.URL, res, "feed", c.Store.PostponeDiscovery)
@@ -294,25 +313,29 @@ func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (don
 	if perr != nil || parsed.IsComments || feed.IsCommentFeedURL(src.URL) {
 		return false, nil
 	}
+	// The feed read whole, and the discovery it makes whole, are stored,
+	// stop or not (cutoff.go).
+	sctx, release := saving(ctx)
+	defer release()
 	blog := src
 	if home, ok := sourcelist.FeedHome(res.FinalURL, parsed.Link); ok {
-		if blog, err = c.Store.RehomeSource(ctx, src.ID, home); err != nil {
+		if blog, err = c.Store.RehomeSource(sctx, src.ID, home); err != nil {
 			return true, fmt.Errorf("discover %s: %w", src.URL, err)
 		}
 	}
 	// The feed, under the blog's source; when the blog already has it in
 	// another spelling (a trailing slash, http), that one.
-	f, err := c.blogFeed(ctx, blog.ID, src.URL)
+	f, err := c.blogFeed(sctx, blog.ID, src.URL)
 	if err != nil {
 		return true, fmt.Errorf("discover %s: %w", src.URL, err)
 	}
 	if f.SourceID != blog.ID {
 		// Another source holds the feed: the blog's homepage, discovered
 		// first (under a homepage the channel link does not name).
-		if err := c.Store.MergeSource(ctx, blog.ID, f.SourceID); err != nil {
+		if err := c.Store.MergeSource(sctx, blog.ID, f.SourceID); err != nil {
 			return true, fmt.Errorf("discover %s: %w", src.URL, err)
 		}
-		if blog, err = c.Store.Source(ctx, f.SourceID); err != nil {
+		if blog, err = c.Store.Source(sctx, f.SourceID); err != nil {
 			return true, fmt.Errorf("discover %s: %w", src.URL, err)
 		}
 	}
@@ -322,7 +345,7 @@ func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (don
 	if f.LastRead.IsZero() {
 		now := c.Clock.Now()
 		f.Checked = now
-		if _, err := c.ingestFeed(ctx, f, feedBody{
+		if _, err := c.ingestFeed(sctx, f, feedBody{
 			Body: res.Body, URL: res.FinalURL, ETag: res.ETag, LastModified: res.LastModified, save: c.Store.FeedRead,
 		}, now); err != nil {
 			return true, err
@@ -332,7 +355,7 @@ func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (don
 		return true, nil // the blog's source is discovered on its own
 	}
 	c.log().Info("discovered", "source", blog.URL, "feed", src.URL)
-	return true, c.Store.MarkDiscovered(ctx, src.ID, c.Clock.Now())
+	return true, c.Store.MarkDiscovered(sctx, src.ID, c.Clock.Now())
 }
 
 // blogFeed is the feed at feedURL of source id: one it holds whose URL is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"time"
 
@@ -171,6 +172,35 @@ func (r *round) sitemapsBefore(c *Crawler) time.Time {
 	return before
 }
 
+// fail keeps a failure of the round's own queries (its due sites, its
+// checkouts) and counts it in the round's errors, unless the round was
+// stopped.
+func (r *round) fail(err error) {
+	if !errors.Is(err, context.Canceled) {
+		r.progress.failure(reasonRound, 1)
+	}
+	r.errs = append(r.errs, err)
+}
+
+// notWaiting is err without the site's wait (fetch.WaitError) that workSite
+// may return beside what failed: nil when there is nothing else.
+func notWaiting(err error) error {
+	if _, ok := fetch.WaitUntil(err); !ok {
+		return err
+	}
+	j, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return nil // the wait alone
+	}
+	var rest []error
+	for _, e := range j.Unwrap() {
+		if _, ok := fetch.WaitUntil(e); !ok {
+			rest = append(rest, e)
+		}
+	}
+	return errors.Join(rest...)
+}
+
 // siteDone is one site's visit ended.
 type siteDone struct {
 	site string
@@ -219,8 +249,10 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 				d.r.cands.waiting = append(d.r.cands.waiting, store.WaitingSite{Site: d.site, Until: until})
 			}
 			c.log().Info("site left to wait", "site", d.site, "until", until.UTC().Format(time.RFC3339))
-		} else if d.err != nil && ctx.Err() == nil {
-			d.r.errs = append(d.r.errs, fmt.Errorf("site %s: %w", d.site, d.err))
+		}
+		// What failed, beside a wait (workSite returns both), is the round's.
+		if err := notWaiting(d.err); err != nil && ctx.Err() == nil {
+			d.r.errs = append(d.r.errs, fmt.Errorf("site %s: %w", d.site, err))
 		}
 		if d.r != cur && d.r.inFlight == 0 && !d.r.reported {
 			over(d.r)
@@ -232,7 +264,7 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 			want := min(slots-len(inFlight), batch)
 			sites, err := cur.cands.take(ctx, want, inFlight)
 			if err != nil {
-				cur.errs = append(cur.errs, err)
+				cur.fail(err)
 				cur.closed = true
 				break
 			}
@@ -269,7 +301,7 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 			at, ok, err := c.nextDue(ctx, cur, once, len(inFlight) == 0)
 			switch {
 			case err != nil:
-				cur.errs = append(cur.errs, err)
+				cur.fail(err)
 				cur.closed = true
 			case ok:
 				cur.wake = at

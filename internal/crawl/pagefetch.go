@@ -20,9 +20,12 @@ import (
 // 404 or 410 on a re-fetch marks the post removed.
 func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	res := c.fetch(ctx, fetch.Request{URL: p.URL, Purpose: fetch.PurposePage, ETag: p.ETag, LastModified: p.LastModified})
-	if err := ctx.Err(); err != nil {
-		return err // still due: fetched again by the next run
+	if cutOff(ctx, res) {
+		return ctx.Err() // still due: fetched again by the next run
 	}
+	// An answer had is stored, stop or not (cutoff.go).
+	sctx, done := saving(ctx)
+	defer done()
 	r := store.PageResult{PostID: p.ID, Fetched: c.Clock.Now()}
 	retry, ok := c.retryOf(ctx, p.URL, res, p.Attempts)
 	if ok {
@@ -30,7 +33,7 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		r.Retry = retry
 		c.meter().RetryScheduled(retryPage)
 		c.log().Info("page to be retried", "url", p.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
-		if err := c.Store.SavePage(ctx, r); err != nil {
+		if err := c.Store.SavePage(sctx, r); err != nil {
 			return fmt.Errorf("page %s: %w", p.URL, err)
 		}
 		return nil
@@ -85,14 +88,14 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		// The record, its text and its citations stay; it is only hidden.
 		r.Text, r.TextFrom, r.Citations, r.ETag, r.LastModified = p.Text, p.TextFrom, p.Citations, p.ETag, p.LastModified
 	}
-	if err := c.Store.SavePage(ctx, r); err != nil {
+	if err := c.Store.SavePage(sctx, r); err != nil {
 		return fmt.Errorf("page %s: %w", p.URL, err)
 	}
 	switch {
 	case h.canonical != "":
-		c.learnSpelling(ctx, p.URL, h.canonical, h.fromLink)
+		c.learnSpelling(sctx, p.URL, h.canonical, h.fromLink)
 	case h.self:
-		c.learnSpelling(ctx, p.URL, p.URL, true)
+		c.learnSpelling(sctx, p.URL, p.URL, true)
 	}
 	return nil
 }

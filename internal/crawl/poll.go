@@ -23,18 +23,21 @@ import (
 // offers it again after a week, and a read that is allowed makes it active.
 func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	res := c.fetch(ctx, fetch.Request{URL: f.URL, Purpose: fetch.PurposeFeed, ETag: f.ETag, LastModified: f.LastModified})
-	if ctx.Err() != nil {
+	if cutOff(ctx, res) {
 		return ctx.Err() // nothing recorded: the poll is simply due again
 	}
+	// An answer had is stored, stop or not (cutoff.go).
+	sctx, done := saving(ctx)
+	defer done()
 	now := c.Clock.Now()
 	f.Checked = now
-	c.followFeed(ctx, &f, res)
+	c.followFeed(sctx, &f, res)
 	switch res.Outcome {
 	case fetch.OutcomeUnchanged:
 		f.State, f.Error, f.LastRead, f.Attempts, f.RetryAt = model.FeedActive, "", now, 0, time.Time{}
 		c.observe(&f, now, nil, nil)
-		c.stretch(&f, now, c.pushedUntil(ctx, f.ID, now))
-		return c.Store.UpdateFeed(ctx, f)
+		c.stretch(&f, now, c.pushedUntil(sctx, f.ID, now))
+		return c.Store.UpdateFeed(sctx, f)
 	case fetch.OutcomeFetched:
 	default:
 		if retry, ok := c.retryOf(ctx, f.URL, res, f.Attempts); ok && f.State == model.FeedActive {
@@ -42,17 +45,17 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 			f.Attempts, f.RetryAt, f.Error = retry.Attempts, retry.At, retry.Error
 			c.meter().RetryScheduled(retryFeed)
 			c.log().Info("feed to be retried", "feed", f.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
-			return c.Store.UpdateFeed(ctx, f)
+			return c.Store.UpdateFeed(sctx, f)
 		}
 		f.State, f.Error, f.Attempts, f.RetryAt = failedFeedState(res), errText(res), 0, time.Time{}
 		c.log().Info("feed not read", "feed", f.URL, "state", f.State, "err", f.Error)
-		return c.Store.UpdateFeed(ctx, f)
+		return c.Store.UpdateFeed(sctx, f)
 	}
-	parsed, err := c.ingestFeed(ctx, f, feedBody{
+	parsed, err := c.ingestFeed(sctx, f, feedBody{
 		Body: res.Body, URL: res.FinalURL, ETag: res.ETag, LastModified: res.LastModified, save: c.Store.FeedRead,
 	}, now)
 	if parsed != nil {
-		c.noticeHub(ctx, f, parsed, res)
+		c.noticeHub(sctx, f, parsed, res)
 	}
 	return err
 }
@@ -199,6 +202,7 @@ func (c *Crawler) followFeed(ctx context.Context, f *store.Feed, res fetch.Resul
 	}
 	if err := c.Store.MoveFeed(ctx, f.ID, res.FinalURL); err != nil {
 		c.log().Warn("moved feed not recorded", "feed", f.URL, "to", res.FinalURL, "err", err)
+		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
 	c.log().Info("feed moved", "feed", f.URL, "to", res.FinalURL)

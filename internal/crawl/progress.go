@@ -137,6 +137,47 @@ func (p *Progress) observe(rec fetch.Record) {
 	}
 }
 
+// Reasons of the failures of the crawl's own work that a round counts
+// among its errors beside the requests' (Progress.failure): a round in
+// which a job failed, or a write was lost, never says errors=0.
+const (
+	reasonJob         = "job failed"         // a step of a site's work returned an error (logged as "job failed")
+	reasonNotRecorded = "not recorded"       // a write whose failure the job only logs (a spelling, a move)
+	reasonRound       = "round query failed" // the frontier's own queries (due sites, checkouts)
+	reasonWebSub      = "websub"             // the round's WebSub subscriptions
+)
+
+// failure counts n failures of the crawl's own work under reason in the
+// round's errors.
+func (p *Progress) failure(reason string, n int) {
+	if p == nil || n <= 0 {
+		return
+	}
+	p.errors.Add(int64(n))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reasons == nil {
+		p.reasons = map[string]int64{}
+	}
+	p.reasons[reason] += int64(n)
+}
+
+// failures is how many failures err holds: the errors an errors.Join
+// (however nested) gathered, each one; 0 for nil.
+func failures(err error) int {
+	if err == nil {
+		return 0
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		n := 0
+		for _, e := range j.Unwrap() {
+			n += failures(e)
+		}
+		return n
+	}
+	return 1
+}
+
 // posts counts posts the round found new, modified or removed.
 func (p *Progress) posts(added, modified, removed int) {
 	if p != nil {

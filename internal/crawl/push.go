@@ -48,6 +48,7 @@ func (c *Crawler) noticeHub(ctx context.Context, f store.Feed, parsed *feed.Feed
 	}
 	if err != nil && !errors.Is(err, model.ErrNotFound) {
 		c.log().Warn("websub: subscription not read", "feed", f.URL, "err", err)
+		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
 	_, err = c.Push.WantSubscription(ctx, store.Subscription{
@@ -57,6 +58,7 @@ func (c *Crawler) noticeHub(ctx context.Context, f store.Feed, parsed *feed.Feed
 	})
 	if err != nil {
 		c.log().Warn("websub: hub not recorded", "feed", f.URL, "hub", hub, "err", err)
+		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
 	c.log().Info("websub: hub found", "feed", f.URL, "hub", hub, "topic", topic)

@@ -65,6 +65,7 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 		for range 100 {
 			n, perr := c.PushSubscriptions(ctx, batch)
 			if perr != nil {
+				r.progress.failure(reasonWebSub, failures(perr))
 				err = errors.Join(err, perr)
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
@@ -47,6 +48,11 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	if paused(e) {
 		return c.postpone(ctx, src, store.Retry{Attempts: src.Attempts, At: e.Expires, Error: c.robotsUnreachable(src)}, c.Store.PostponeSitemaps)
 	}
+	// What robots.txt and each candidate answered is stored, stop or not
+	// (cutoff.go): with Sitemap: lines, the discovery is whole without
+	// another request.
+	sctx, done := saving(ctx)
+	defer done()
 	var lines []string
 	if e.Verdict.File != nil {
 		lines = e.Verdict.File.Sitemaps()
@@ -58,13 +64,20 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 			sm.State = model.SitemapSkipped
 			c.log().Info("sitemap not read", "sitemap", l, "kind", class.Kind, "why", class.Reason)
 		}
-		if _, err := c.Store.AddSitemap(ctx, sm); err != nil {
+		if _, err := c.Store.AddSitemap(sctx, sm); err != nil {
 			return err
 		}
 	}
 	found := len(lines)
 	var broken *fetch.Result // a candidate that gave no answer to judge by
 	if found == 0 {
+		// A candidate held and read whole already (by a discovery a stop
+		// or a failure cut short) is verified: it is read on its own
+		// schedule, conditionally, not asked again here unconditionally.
+		held, err := c.Store.SourceSitemaps(ctx, src.ID)
+		if err != nil {
+			return fmt.Errorf("sitemaps %s: %w", src.URL, err)
+		}
 		for _, p := range WellKnownSitemapPaths {
 			if ctx.Err() != nil {
 				break
@@ -72,6 +85,10 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 			u := home.ResolveReference(&url.URL{Path: p}).String()
 			class, read := sitemapClass(u)
 			if !read {
+				continue
+			}
+			if slices.ContainsFunc(held, func(sm store.Sitemap) bool { return sm.URL == u && !sm.LastRead.IsZero() }) {
+				found++
 				continue
 			}
 			// The candidate is recorded once its body has shown it is a
@@ -94,6 +111,9 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 			if sink.err != nil {
 				return fmt.Errorf("sitemap %s: %w", u, sink.err)
 			}
+			if cutOff(ctx, got.res) {
+				break // not verified: the next run looks again
+			}
 			if got.res.Outcome != fetch.OutcomeFetched || got.perr != nil {
 				if sm != nil {
 					found++ // recorded, and read again on its schedule
@@ -104,7 +124,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 				continue
 			}
 			if sm == nil {
-				if err := sink.start(ctx); err != nil {
+				if err := sink.start(sctx); err != nil {
 					return fmt.Errorf("sitemap %s: %w", u, err)
 				}
 			}
@@ -117,13 +137,13 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 			}
 		}
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	if err := ctx.Err(); err != nil && len(lines) == 0 {
+		return err // not every well-known path asked: the next run looks again
 	}
 	if broken != nil && found == 0 {
 		// "No sitemap" is not concluded from a site that did not answer.
 		return c.retryDiscovery(ctx, src, broken.FinalURL, *broken, "well-known sitemap paths", c.Store.PostponeSitemaps)
 	}
 	c.log().Info("sitemaps discovered", "source", src.URL, "sitemaps", found)
-	return c.Store.MarkSitemapsChecked(ctx, src.ID, c.Clock.Now())
+	return c.Store.MarkSitemapsChecked(sctx, src.ID, c.Clock.Now())
 }

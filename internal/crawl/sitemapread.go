@@ -42,10 +42,12 @@ func (c *Crawler) readSitemap(ctx context.Context, sm store.Sitemap, depth int) 
 		return c.Store.SitemapIngest(sm, c.Clock.Now()), nil
 	}}
 	got := c.fetchSitemap(ctx, sm.URL, sm.ETag, sm.LastModified, sink)
-	if err := ctx.Err(); err != nil {
-		// Whatever chunks were stored stay; nothing is marked removed and
-		// the sitemap is not marked read: it is due again.
-		return err
+	if cutOff(ctx, got.res) || (ctx.Err() != nil && got.urls.err != nil) {
+		// Cut off by a stop before its end (or while its entries were
+		// being stored): whatever chunks were stored stay; nothing is
+		// marked removed and the sitemap is not marked read: it is due
+		// again. One read whole is stored, stop or not (cutoff.go).
+		return ctx.Err()
 	}
 	return c.storeSitemap(ctx, sm, got, depth)
 }
@@ -185,19 +187,28 @@ func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string
 // handed to the store as they came (urlSink): what it stored before a
 // fault stays, but nothing is marked removed unless the read was whole,
 // and sm is marked read only once every entry is stored.
+//
+// It fetches (the children) under ctx and records under a context a stop
+// does not end at once (cutoff.go): a read had is stored whatever comes
+// after, and an index whose children a stop cut off keeps the validators
+// of its read, due still, so that the next run asks it conditionally and
+// reads the children it did not reach.
 func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitemapRead, depth int) error {
 	if err := got.urls.err; err != nil {
 		// The store failed mid-read: sm stays as it was, due again.
 		return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 	}
+	sctx, done := saving(ctx)
+	defer done()
 	res, now := got.res, c.Clock.Now()
 	if res.Moved && res.FinalURL != sm.URL && (res.Outcome == fetch.OutcomeFetched || res.Outcome == fetch.OutcomeUnchanged) {
 		// Moved for good: read where it lives from now on (the old URL is
 		// kept as an alias).
-		if err := c.Store.MoveSitemap(ctx, sm.ID, res.FinalURL); err != nil {
+		if err := c.Store.MoveSitemap(sctx, sm.ID, res.FinalURL); err != nil {
 			c.log().Warn("moved sitemap not recorded", "sitemap", sm.URL, "to", res.FinalURL, "err", err)
+			c.progress.Load().failure(reasonNotRecorded, 1)
 		} else {
-			c.learnSpelling(ctx, sm.URL, res.FinalURL, false)
+			c.learnSpelling(sctx, sm.URL, res.FinalURL, false)
 			sm.URL = res.FinalURL
 		}
 	}
@@ -208,10 +219,10 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		// The index is as it was; children never read (or whose retry is
 		// due) are read all the same.
 		if err := c.readChildren(ctx, sm, depth); err != nil {
-			return err
+			return err // its validators are stored already
 		}
 		sm.State, sm.Error, sm.LastRead, sm.ReadLastmod, sm.Attempts, sm.RetryAt = model.SitemapActive, "", now, sm.Lastmod, 0, time.Time{}
-		return c.Store.UpdateSitemap(ctx, sm)
+		return c.Store.UpdateSitemap(sctx, sm)
 	case fetch.OutcomeFetched:
 	default:
 		// What the parser handed to the store before the body failed is
@@ -220,17 +231,17 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 			sm.Attempts, sm.RetryAt, sm.Error = retry.Attempts, retry.At, retry.Error
 			c.meter().RetryScheduled(retrySitemap)
 			c.log().Info("sitemap to be retried", "sitemap", sm.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
-			return c.Store.UpdateSitemap(ctx, sm)
+			return c.Store.UpdateSitemap(sctx, sm)
 		}
 		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = model.SitemapError, errText(res), now, 0, time.Time{}
 		if res.Outcome == fetch.OutcomeDisallowed {
 			sm.State = model.SitemapDisallowed
 		}
-		return c.Store.UpdateSitemap(ctx, sm)
+		return c.Store.UpdateSitemap(sctx, sm)
 	}
 	if got.perr != nil {
 		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = model.SitemapError, got.perr.Error(), now, 0, time.Time{}
-		return c.Store.UpdateSitemap(ctx, sm)
+		return c.Store.UpdateSitemap(sctx, sm)
 	}
 	sm.Note = readNote(got.sum)
 	if got.sum.Truncated {
@@ -242,7 +253,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		// The entries not wanted are left out of the read as if the
 		// sitemap did not list them: a whole read withdraws one an older
 		// rule took for a post.
-		diff, err := got.urls.finish(ctx, &sm, got.sum.Whole())
+		diff, err := got.urls.finish(sctx, &sm, got.sum.Whole())
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}
@@ -261,18 +272,27 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		if !read {
 			child.State = model.SitemapSkipped
 		}
-		if _, err := c.Store.AddSitemap(ctx, child); err != nil {
+		if _, err := c.Store.AddSitemap(sctx, child); err != nil {
 			return err
 		}
 	}
 	if len(got.kids) > 0 && depth < maxIndexDepth {
 		if err := c.readChildren(ctx, sm, depth); err != nil {
+			if ctx.Err() != nil {
+				// Stopped among its children, all recorded: the index keeps
+				// the validators of this read, not the read itself.
+				sm.ETag, sm.LastModified = res.ETag, res.LastModified
+				if uerr := c.Store.UpdateSitemap(sctx, sm); uerr != nil {
+					c.log().Warn("validators of a sitemap index cut off not stored", "sitemap", sm.URL, "err", uerr)
+					c.progress.Load().failure(reasonNotRecorded, 1)
+				}
+			}
 			return err
 		}
 	}
 	sm.State, sm.Error, sm.LastRead, sm.ETag, sm.LastModified, sm.ReadLastmod = model.SitemapActive, "", now, res.ETag, res.LastModified, sm.Lastmod
 	sm.Attempts, sm.RetryAt = 0, time.Time{}
-	return c.Store.UpdateSitemap(ctx, sm)
+	return c.Store.UpdateSitemap(sctx, sm)
 }
 
 // childDue reports whether the child sitemap k of an index being read is

@@ -46,10 +46,20 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		}
 	}()
 	var errs []error
+	// fail keeps a failure of the site's work (one the job's own end did
+	// not cause) and counts it in the round's errors where it happens, so
+	// that the round says so however the visit ends (a wait, an opt-out).
+	fail := func(err error) {
+		r.progress.failure(reasonJob, failures(err))
+		errs = append(errs, err)
+	}
 	for pass := 0; pass < maxRetryRounds && jctx.Err() == nil; pass++ {
 		srcs, err := c.Store.SiteSources(jctx, site, c.Clock.Now())
 		if err != nil {
-			return err
+			if err := ownFailures(jctx, err); err != nil {
+				fail(fmt.Errorf("site %s: %w", site, err))
+			}
+			break
 		}
 		for _, step := range c.siteSteps(r, pass) {
 			for i := range srcs {
@@ -59,17 +69,20 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 				if r.only != nil && !r.only.sources[srcs[i].ID] {
 					continue // not the batch command's
 				}
-				if err := step(jctx, &srcs[i]); err != nil && jctx.Err() == nil {
+				// A step ended by the job's end (a wait, the stop) may have
+				// failed before it: that failure is kept.
+				if err := ownFailures(jctx, step(jctx, &srcs[i])); err != nil {
 					c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
-					errs = append(errs, err)
+					fail(err)
 				}
 			}
 		}
 		// Items that failed with "try later" and are due again soon are
 		// waited for here, on a timer; later ones are left to a later run.
 		again, err := c.awaitRetries(jctx, site, retryDeadline)
-		if err != nil {
-			errs = append(errs, err)
+		if err := ownFailures(jctx, err); err != nil {
+			c.log().Warn("job failed", "site", site, "err", err)
+			fail(err)
 		}
 		if !again {
 			break
@@ -83,12 +96,38 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		return err
 	}
 	if err, ok := leftToWait(jctx); ok {
-		return err
+		// The wait, and what failed before it: not lost with the visit.
+		return errors.Join(append([]error{err}, errs...)...)
 	}
 	if err := guarded(jctx); err != nil {
 		return err // finished for the round all the same: nothing else of it can be asked
 	}
 	return errors.Join(errs...)
+}
+
+// ownFailures is the error a step of the job under ctx returned, without
+// what the job's end caused once ctx has ended (the stop, or the job's own
+// end: a wait, an opt-out, the guard, each of which is no failure of the
+// work): the failures left, each of a join kept; nil when none.
+func ownFailures(ctx context.Context, err error) error {
+	if err == nil || ctx.Err() == nil {
+		return err
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var rest []error
+		for _, e := range j.Unwrap() {
+			if e = ownFailures(ctx, e); e != nil {
+				rest = append(rest, e)
+			}
+		}
+		return errors.Join(rest...)
+	}
+	_, waiting := fetch.WaitUntil(err)
+	if waiting || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, fetch.ErrOptedOut) || fetch.GuardRefused(err) {
+		return nil
+	}
+	return err
 }
 
 // step names the steps of a site's work, so that a round can take some of
@@ -273,8 +312,18 @@ func (c *Crawler) pagesStep(ctx context.Context, r *round, src *store.SourceWork
 			}
 			// A page fetched earlier in the batch may have shown this post
 			// to be another's (a canonical link, a spelling learnt): it was
-			// merged into that record, and is not fetched again.
-			if now, err := c.Store.Post(ctx, p.URL); err != nil || now.ID != p.ID || !now.Due {
+			// merged into that record, and is not fetched again. One that
+			// cannot be looked up is not fetched either, and that is a
+			// failure, not a page done.
+			now, err := c.Store.Post(ctx, p.URL)
+			if err != nil && !errors.Is(err, model.ErrNotFound) {
+				if ctx.Err() == nil {
+					errs = append(errs, fmt.Errorf("page %s: %w", p.URL, err))
+					failed++
+				}
+				continue
+			}
+			if err != nil || now.ID != p.ID || !now.Due {
 				continue
 			}
 			if err := c.FetchPage(ctx, p); err != nil {

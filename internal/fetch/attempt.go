@@ -202,6 +202,18 @@ func (f *Fetcher) send(ctx context.Context, a *attempt) exchange {
 	return ex
 }
 
+// stopped is the exchange of an attempt not sent because its caller
+// stopped (ctx ended) while it waited for the site's lease, unrecorded as
+// any attempt the caller gave up on; false while ctx lives.
+func (f *Fetcher) stopped(ctx context.Context, a *attempt) (exchange, bool) {
+	if err := ctx.Err(); err != nil {
+		ex := f.declined(OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err))
+		ex.unrecorded = true
+		return ex, true
+	}
+	return exchange{}, false
+}
+
 // leased is send up to the record: a checked, the lease taken, a checked
 // again and sent, the site's state updated and the lease given back.
 func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
@@ -222,7 +234,16 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 		return ex
 	}
 	a.waited = f.clock.Now().Sub(asked)
+	if ex, stopped := f.stopped(ctx, a); stopped {
+		slot.Abandon()
+		return ex
+	}
 	if ex, declined := f.check(ctx, a, underLease); declined {
+		slot.Abandon()
+		return ex
+	}
+	// The exchange outlives a stop once begun (stop.go): none begins after.
+	if ex, stopped := f.stopped(ctx, a); stopped {
 		slot.Abandon()
 		return ex
 	}
@@ -242,7 +263,10 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 		f.saveWait(ctx, a.site, b, next, now)
 		if a.listable() {
 			if after := a.refusal.after(ex.status, ex.end); after != a.refusal {
-				f.refusals.Put(ctx, a.site, after)
+				// The answer was had: its standing is kept, stop or not.
+				pctx, cancel := Outlive(ctx, StopGrace)
+				f.refusals.Put(pctx, a.site, after)
+				cancel()
 			}
 		}
 	}

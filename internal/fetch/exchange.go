@@ -69,11 +69,19 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	ex.start = f.clock.Now()
 	defer func() {
 		ex.end = f.clock.Now()
-		if ex.err != nil && (ctx.Err() != nil || GuardRefused(ex.err) || OurNetworkFailed(ex.err)) {
+		// No answer once the caller stopped is the stop's doing (the grace
+		// ran out); an answer had meanwhile (a status, a body) is the site's.
+		cutShort := ex.outcome == OutcomeError && ctx.Err() != nil
+		if ex.err != nil && (cutShort || GuardRefused(ex.err) || OurNetworkFailed(ex.err)) {
 			ex.ours = true
 		}
 	}()
-	cctx, cancel := context.WithTimeout(ctx, f.timeouts.Total)
+	// Once sent, the request is read to its end even if the caller stops
+	// meanwhile, for StopGrace at most (stop.go): an answer cut off is one
+	// the site served for nothing, asked again without its validators.
+	sctx, release := Outlive(ctx, StopGrace)
+	defer release()
+	cctx, cancel := context.WithTimeout(sctx, f.timeouts.Total)
 	defer cancel()
 	method, body := http.MethodGet, io.Reader(nil)
 	if a.form != nil {

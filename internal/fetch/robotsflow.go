@@ -140,7 +140,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 				Checked: now, Expires: now.Add(f.s.RobotsTTL), Last: &robots.Copy{File: prev.Last.File, FetchedAt: now},
 				ETag: prev.ETag, LastModified: prev.LastModified,
 			}
-			f.robots.Put(ctx, a.origin, e)
+			f.keepRobots(ctx, a.origin, e)
 			res := resultOf(&cur, ex)
 			res.Redirects, res.Robots = redirects, robots.StateParsed
 			return robotsRead{Result: res}
@@ -181,7 +181,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 			}
 			e.Expires = now.Add(f.robotsRetry(e.UnreachableSince, now, retryAfter, v.TTL))
 		}
-		f.robots.Put(ctx, a.origin, e)
+		f.keepRobots(ctx, a.origin, e)
 		res := resultOf(&cur, ex)
 		res.Redirects, res.Robots = redirects, v.State
 		return robotsRead{Result: res}
@@ -206,4 +206,14 @@ func (f *Fetcher) robotsRetry(since, now time.Time, retryAfter, ttl time.Duratio
 		}
 		waited += w
 	}
+}
+
+// keepRobots caches the entry an answer of origin gave: also when the
+// caller stopped after the answer was read (stop.go), so that the next
+// run obeys the file, and asks it again conditionally, rather than asking
+// for it anew.
+func (f *Fetcher) keepRobots(ctx context.Context, origin string, e RobotsEntry) {
+	pctx, cancel := Outlive(ctx, StopGrace)
+	defer cancel()
+	f.robots.Put(pctx, origin, e)
 }
