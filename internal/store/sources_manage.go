@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -70,6 +71,20 @@ func selectSources(ctx context.Context, d *DB, c conn, sels []sourcelist.Selecto
 		}
 	}
 	return out, nil
+}
+
+// OptedOutBy is who opted site out as a whole (PauseSite: the opt-out
+// form, a claim, the operator), and whether it is.
+func (d *DB) OptedOutBy(ctx context.Context, site string) (string, bool, error) {
+	var by string
+	err := d.r.QueryRowContext(ctx, `SELECT opted_by FROM opted_out WHERE site = $1`, site).Scan(&by)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return "", false, nil
+	case err != nil:
+		return "", false, fmt.Errorf("opt-out of %s: %w", site, err)
+	}
+	return by, true, nil
 }
 
 // RemovedSource is what RemoveSources did to one source.
