@@ -137,7 +137,7 @@ func findCommand(args []string) (command, []string, bool) {
 
 // commandHint is what to say after "unknown command": for a colon form
 // whose first word is a command, what was likely meant ("export:text" is
-// export --text, "sources:list" is not one of sources add and sources
+// export --text, "sources:lsit" is not one of the sources commands
 // retry); else where the commands are listed.
 func commandHint(arg string) string {
 	head, tail, colon := strings.Cut(arg, ":")
