@@ -137,8 +137,8 @@ func findCommand(args []string) (command, []string, bool) {
 
 // commandHint is what to say after "unknown command": for a colon form
 // whose first word is a command, what was likely meant ("export:text" is
-// export --text, "sources:lsit" is not one of the sources commands
-// retry); else where the commands are listed.
+// export --text, "sources:lsit" is none of the sources commands, which it
+// lists); else where the commands are listed.
 func commandHint(arg string) string {
 	head, tail, colon := strings.Cut(arg, ":")
 	if !colon || head == "" || tail == "" {

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // TestSourcesListRemovePause: list as JSON lines (stdout is not a
@@ -123,5 +126,27 @@ func TestSourcesListRemovePause(t *testing.T) {
 		if out, _ := run(0, "sources", c, "--help"); !strings.Contains(out, "Usage: corpusbot sources "+c) {
 			t.Errorf("sources %s --help: %s", c, out)
 		}
+	}
+}
+
+// The table a terminal gets: aligned columns, "-" for no time and no error.
+func TestSourcesTable(t *testing.T) {
+	var b strings.Builder
+	w := bufio.NewWriter(&b)
+	read := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	err := sourcesTable(w, []store.ListedSource{
+		{URL: "https://a.example/", State: "active", PostsIndexed: 12, LastRead: read, NextDue: read.Add(time.Hour)},
+		{URL: "https://long.b.example/", State: "pending", Error: "robots.txt unreachable:\nDNS failure"},
+	})
+	if err != nil || w.Flush() != nil {
+		t.Fatal(err)
+	}
+	want := `SOURCE                   STATE    POSTS INDEXED  LAST READ          NEXT DUE           LAST ERROR
+https://a.example/       active   12             2026-03-01 12:00Z  2026-03-01 13:00Z  -
+https://long.b.example/  pending  0              -                  -                  robots.txt unreachable: DNS failure
+2 sources
+`
+	if b.String() != want {
+		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
