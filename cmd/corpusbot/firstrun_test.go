@@ -119,7 +119,7 @@ func TestColonFormHints(t *testing.T) {
 		{"export:sources", `did you mean export --sources?`},
 		{"run:once", `did you mean run --once?`},
 		{"export:nothing", `export has no "nothing": corpusbot export --help lists its flags`},
-		{"sources:list", `the sources commands are sources add, sources retry`},
+		{"sources:nothing", `the sources commands are sources add, sources list, sources remove, sources pause, sources resume, sources retry`},
 		{"nothing:at-all", `(corpusbot --help lists them)`},
 		{"nothing", `unknown command "nothing" (corpusbot --help lists them)`},
 	} {

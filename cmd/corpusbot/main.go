@@ -46,6 +46,10 @@ func commands() []command {
 		{"sitemap parse", "list the entries of a sitemap, sitemap index, text sitemap or feed", sitemapParse},
 		{"feed parse", "list the entries of an RSS, Atom or JSON feed", feedParse},
 		{"sources add", "add sources by homepage URL", sourcesAdd},
+		{"sources list", "list the sources with their state, posts indexed, last read and next due (--opml: for a feed reader)", sourcesList},
+		{"sources remove", "stop crawling sources, keeping their posts (--purge: deleting them)", sourcesRemove},
+		{"sources pause", "pause sources as their owner's claim does", sourcesPause},
+		{"sources resume", "end a pause the operator gave", sourcesResume},
 		{"sources retry", "clear a site's robots.txt guesses, refusal record and retry back-off: asked again at the next run", sourcesRetry},
 		{"run", "crawl: everything due, continuously (--once: then exit)", runCrawl},
 		{"articles fetch", "read the feeds waiting longest and fetch what they name", articlesFetch},
@@ -133,8 +137,8 @@ func findCommand(args []string) (command, []string, bool) {
 
 // commandHint is what to say after "unknown command": for a colon form
 // whose first word is a command, what was likely meant ("export:text" is
-// export --text, "sources:list" is not one of sources add and sources
-// retry); else where the commands are listed.
+// export --text, "sources:lsit" is none of the sources commands, which it
+// lists); else where the commands are listed.
 func commandHint(arg string) string {
 	head, tail, colon := strings.Cut(arg, ":")
 	if !colon || head == "" || tail == "" {

@@ -298,7 +298,8 @@ const Never304Minimum = 10
 
 // Source states, one per source. The first that applies wins, in this order:
 //
-//	paused       paused by its owner (opt-out form or claim)
+//	removed      removed by the operator (sources remove): never crawled again, its posts kept
+//	paused       paused by its owner (opt-out form or claim) or by the operator (sources pause)
 //	blocked      the robots.txt of its homepage's origin disallows our product token the
 //	             whole site ("/"): a file the site served (parsed, or a stale copy obeyed),
 //	             not a status (a 401/403 on robots.txt is the refusal it is)
@@ -310,6 +311,7 @@ const Never304Minimum = 10
 //	error        every feed and sitemap it has is in state error
 //	active       anything else: it is read
 const (
+	StateRemoved     = "removed"
 	StatePaused      = "paused"
 	StateBlocked     = "blocked"
 	StateRefused     = "refused"
@@ -321,9 +323,15 @@ const (
 	StateActive      = "active"
 )
 
+// PausedByOperator is who paused a source the operator paused or removed
+// from the command line (sources pause, sources remove), as stored in its
+// pause (the owner's are "claim" and "opt-out form"): the operator may undo
+// only these.
+const PausedByOperator = "operator"
+
 // SourceStates lists every source state in the order above.
 var SourceStates = []string{
-	StatePaused, StateBlocked, StateRefused, StateUnreachable, StateDisallowed, StateNoFeed, StatePending, StateError, StateActive,
+	StateRemoved, StatePaused, StateBlocked, StateRefused, StateUnreachable, StateDisallowed, StateNoFeed, StatePending, StateError, StateActive,
 }
 
 // PostStates is the store's list of post states, in its order.

@@ -238,4 +238,9 @@ var Migrations = []string{
 	// process or a restart.
 	`ALTER TABLE site_checkouts ADD COLUMN last_end BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE site_checkouts ADD COLUMN next BIGINT NOT NULL DEFAULT 0;`,
+	// Sources removed by the operator (issue 44, sources remove): when,
+	// 0 for a source in the crawl. A removed source is also paused, so
+	// that every due question, which already leaves paused sources out,
+	// leaves it out; the row stays because its posts, kept, refer to it.
+	`ALTER TABLE sources ADD COLUMN removed BIGINT NOT NULL DEFAULT 0;`,
 }

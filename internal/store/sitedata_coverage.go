@@ -21,7 +21,7 @@ func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 	counts := map[string]int{}
 	var paused, noFeed sql.NullInt64
 	err := s.db.r.QueryRowContext(ctx, `SELECT count(*), count(DISTINCT site),
-		sum(CASE WHEN paused <> 0 THEN 1 ELSE 0 END),
+		sum(CASE WHEN paused <> 0 AND removed = 0 THEN 1 ELSE 0 END),
 		sum(CASE WHEN discovered <> 0 AND NOT EXISTS (SELECT 1 FROM feeds f WHERE f.source_id = s.id)
 			AND NOT EXISTS (SELECT 1 FROM sitemaps m WHERE m.source_id = s.id) THEN 1 ELSE 0 END)
 		FROM sources s`).Scan(&c.Sources, &c.Sites, &paused, &noFeed)

@@ -39,13 +39,15 @@ func (s *SiteData) PauseSite(ctx context.Context, site, by string, now time.Time
 	return res, nil
 }
 
-// ResumeSite implements web.Data, in one transaction.
+// ResumeSite implements web.Data, in one transaction. A source the
+// operator removed (RemoveSources) stays paused: only adding it again
+// brings it back.
 func (s *SiteData) ResumeSite(ctx context.Context, site string) error {
 	err := s.db.tx(ctx, func(tx conn) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM opted_out WHERE site = $1`, site); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE sources SET paused = 0, paused_by = '', paused_at = 0 WHERE site = $1`, site)
+		_, err := tx.ExecContext(ctx, `UPDATE sources SET paused = 0, paused_by = '', paused_at = 0 WHERE site = $1 AND removed = 0`, site)
 		return err
 	})
 	if err != nil {
@@ -66,9 +68,13 @@ func (s *SiteData) PauseSource(ctx context.Context, id int64, by string, now tim
 }
 
 // ResumeSource implements web.Data. The site-level opt-out, if any, stays
-// (see web.Data).
+// (see web.Data). A removed source matches and stays paused (see
+// ResumeSite).
 func (s *SiteData) ResumeSource(ctx context.Context, id int64) error {
-	r, err := s.db.w.ExecContext(ctx, `UPDATE sources SET paused = 0, paused_by = '', paused_at = 0 WHERE id = $1`, id)
+	r, err := s.db.w.ExecContext(ctx, `UPDATE sources SET
+		paused_by = CASE WHEN removed <> 0 THEN paused_by ELSE '' END,
+		paused_at = CASE WHEN removed <> 0 THEN paused_at ELSE 0 END,
+		paused = CASE WHEN removed <> 0 THEN paused ELSE 0 END WHERE id = $1`, id)
 	return matched(r, err, "resume source %d", id)
 }
 

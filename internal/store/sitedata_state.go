@@ -32,6 +32,7 @@ import (
 // up their origin (see stateExpr).
 func stateSQL(origin, mayBeBlocked, mayBeUnreachable string) string {
 	return `CASE
+	WHEN s.removed <> 0 THEN '` + model.StateRemoved + `'
 	WHEN s.paused <> 0 THEN '` + model.StatePaused + `'
 	WHEN ` + mayBeBlocked + ` AND EXISTS (SELECT 1 FROM origins o WHERE o.origin = ` + origin + `
 		AND o.blocked <> 0) THEN '` + model.StateBlocked + `'

@@ -73,12 +73,40 @@ func (d *DB) AddSource(ctx context.Context, raw string, now time.Time) (Source, 
 			return fmt.Errorf("add source %s: %w", u, err)
 		}
 		added = n == 1
+		if !added {
+			// A source the operator removed (RemoveSources) is added
+			// again: it is a source once more, as a new one would be.
+			var back bool
+			if back, err = unremove(ctx, tx, s.ID, paused != 0, by, ts(now)); err != nil {
+				return fmt.Errorf("add source %s: %w", u, err)
+			}
+			added = back
+		}
 		return nil
 	})
 	if err != nil {
 		return s, false, err
 	}
 	return s, added, nil
+}
+
+// unremove brings removed source id back into the crawl, reporting whether
+// it was removed. Its removal's pause is undone: the pause is lifted if the
+// operator's (removal or `sources pause`), and an owner's (a claim's, or the
+// opt-out's) stays; a site that has opted out (optedOut, by) pauses it as it
+// would a new source. Its feeds, sitemaps and posts, kept, are taken up
+// where they were left: no state was lost, so no request is repeated.
+func unremove(ctx context.Context, tx conn, id int64, optedOut bool, by string, now int64) (bool, error) {
+	r, err := tx.ExecContext(ctx, `UPDATE sources SET removed = 0,
+		paused = CASE WHEN $2 <> 0 THEN 1 WHEN paused_by = $3 THEN 0 ELSE paused END,
+		paused_by = CASE WHEN $2 <> 0 AND (paused = 0 OR paused_by = $3) THEN $4 WHEN paused_by = $3 THEN '' ELSE paused_by END,
+		paused_at = CASE WHEN $2 <> 0 AND (paused = 0 OR paused_by = $3) THEN $5 WHEN paused_by = $3 THEN 0 ELSE paused_at END
+		WHERE id = $1 AND removed <> 0`, id, b2i(optedOut), model.PausedByOperator, by, now)
+	if err != nil {
+		return false, err
+	}
+	n, err := r.RowsAffected()
+	return n == 1, err
 }
 
 // Source is source id; model.ErrNotFound when there is none.

@@ -29,7 +29,7 @@ var gapInfos = map[string]gapInfo{
 	model.GapNoindex:           {Title: "noindex", Unit: "posts", Posts: true, Why: "Pages that asked not to be indexed (meta robots, meta corpusbot or X-Robots-Tag). No text is kept."},
 	model.GapErrors:            {Title: "Errors", Unit: "posts, feeds and sitemaps", State: model.StateError, Why: "Fetches that failed: no answer, an error status, an unreadable body. Feeds and sitemaps are tried again on their schedule."},
 	model.GapNever304:          {Title: "Validators never work", Unit: "sites", Why: fmt.Sprintf("Sites that had at least %d conditional requests from us and never answered 304: each unchanged re-read is downloaded in full.", model.Never304Minimum)},
-	model.GapPaused:            {Title: "Paused by the owner", Unit: "sources", State: model.StatePaused, Why: "Opted out with the form on this site, or paused from a claim page. Nothing is fetched from them."},
+	model.GapPaused:            {Title: "Paused", Unit: "sources", State: model.StatePaused, Why: "Opted out by the owner with the form on this site, paused from a claim page, or paused by the operator. Nothing is fetched from them."},
 }
 
 type gapRow struct {

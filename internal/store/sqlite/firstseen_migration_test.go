@@ -79,6 +79,9 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "ADD COLUMN note") }) {
 		undo = append(undo, `ALTER TABLE sitemaps DROP COLUMN note`)
 	}
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "sources ADD COLUMN removed") }) {
+		undo = append(undo, `ALTER TABLE sources DROP COLUMN removed`)
+	}
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "site_checkouts ADD COLUMN last_end") }) {
 		undo = append(undo, `ALTER TABLE site_checkouts DROP COLUMN last_end`, `ALTER TABLE site_checkouts DROP COLUMN next`)
 	}

@@ -104,11 +104,18 @@ func testDueAgree(t *testing.T, s *store.DB) {
 	}
 
 	const all = 100000
+	// SourcesNextDue asked once, before every moment below: a source is
+	// due at a moment exactly when its next due time has come by then.
+	first := T0.Add(-3 * time.Hour)
+	dueTimes := store.DueSettings{FeedInterval: time.Hour, DisallowedRecheck: 2 * time.Hour, SitemapInterval: 24 * time.Hour}
+	nextFromFirst, err := s.SourcesNextDue(bg, first, dueTimes)
+	must(t, err)
 	for _, now := range []time.Time{T0.Add(-3 * time.Hour), T0.Add(-time.Hour), T0, T0.Add(time.Hour), T0.Add(3 * time.Hour)} {
 		t.Run(now.Format("15:04"), func(t *testing.T) {
 			errBefore, disBefore, smBefore := now.Add(-time.Hour), now.Add(-2*time.Hour), now.Add(-24*time.Hour)
 			var discover, sitemapDiscover, polls, catalogues, sitemaps, pages, fresh []int64
 			dueSites := map[string]bool{}
+			dueSources := map[int64]bool{}
 			for _, site := range siteNames(srcs) {
 				work, err := s.SiteSources(bg, site, now)
 				must(t, err)
@@ -131,6 +138,7 @@ func testDueAgree(t *testing.T, s *store.DB) {
 					fs, err = s.SourcePollsDue(bg, w.ID, now, errBefore, disBefore)
 					must(t, err)
 					polls = append(polls, feedIDs(fs)...)
+					dueSources[w.ID] = len(fs) > 0
 					fs, err = s.SourceCataloguesDue(bg, w.ID, now)
 					must(t, err)
 					catalogues, any = append(catalogues, feedIDs(fs)...), any || len(fs) > 0
@@ -149,6 +157,23 @@ func testDueAgree(t *testing.T, s *store.DB) {
 					if any {
 						dueSites[site] = true
 					}
+					dueSources[w.ID] = dueSources[w.ID] || any
+				}
+			}
+
+			// A source's next due (sources list) is now exactly when it
+			// has work due now, polls included; asked earlier, it has
+			// come by now exactly then; a paused source has none.
+			next, err := s.SourcesNextDue(bg, now, dueTimes)
+			must(t, err)
+			for _, src := range srcs {
+				at, ok := next[src.ID]
+				if due := ok && at.Equal(now); due != dueSources[src.ID] || (ok && at.Before(now)) {
+					t.Errorf("source %d: SourcesNextDue at %v = %v, %v; its due work says due %v", src.ID, now, at, ok, dueSources[src.ID])
+				}
+				at, ok = nextFromFirst[src.ID]
+				if due := ok && !at.After(now); due != dueSources[src.ID] {
+					t.Errorf("source %d: SourcesNextDue at %v = %v, %v; at %v its due work says due %v", src.ID, first, at, ok, now, dueSources[src.ID])
 				}
 			}
 

@@ -13,6 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/sourcelist"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -582,8 +583,14 @@ func buildWorld(w *siteWorld) []string {
 	both(w, "PauseSite(theta)", func(d SiteData) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "theta.example", "opt-out form", day(2))
 	})
+	// A source the operator removed (sources remove), its feed kept.
+	w.addSource(srcSpec{URL: "https://removed.example/", Added: day(10), Discovered: day(9), Feeds: []feedSpec{active("https://removed.example/feed", day(5))}})
+	sel, err := sourcelist.ParseSelector("removed.example")
+	must(t, err)
+	_, err = w.st.RemoveSources(ctx, []sourcelist.Selector{sel}, false, day(1))
+	must(t, err)
 
-	return []string{"alpha.example", "beta.example", "gamma.blogspot.com", "delta.example", "refuser.example", "notrefused.example",
+	return []string{"removed.example", "alpha.example", "beta.example", "gamma.blogspot.com", "delta.example", "refuser.example", "notrefused.example",
 		"epsilon.example", "kappa.example", "lambda.example", "mu.example", "zeta.example", "sigma.example", "eta.example", "nu.example", "xi.example",
 		"omicron.example", "192.0.2.7", "p00.example", "p01.example", "p03.example", "theta.example", "iota.example", "old.example",
 		"ten.example", "withheld.example", "farawayrefuser.example", "nowhere.example", "cited03.example", "example", ""}

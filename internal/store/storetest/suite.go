@@ -53,6 +53,8 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 		{"SitemapNote", testSitemapNote},
 		{"SourceErrorPublic", testSourceErrorPublic},
 		{"EachPaged", testEachPaged},
+		{"SourcesNextDue", testSourcesNextDue},
+		{"RemoveSources", testRemoveSources},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
