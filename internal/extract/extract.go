@@ -26,14 +26,22 @@ type Page struct {
 	Canonical string    // the URL <link rel="canonical"> names, resolved; "" when none
 }
 
-// Parse reads an HTML page fetched from pageURL. agent is the crawler's
-// product token ("CorpusBot"), matched case-insensitively against
-// <meta name="..."> for agent-specific directives.
+// Parse reads an HTML page fetched from pageURL whose response gave no
+// Content-Type; it is ParseResponse with contentType "".
 func Parse(body []byte, pageURL *url.URL, agent string) (Page, error) {
+	return ParseResponse(body, pageURL, "", agent)
+}
+
+// ParseResponse reads an HTML page fetched from pageURL. contentType is the
+// response's Content-Type header, whose charset parameter decides the
+// encoding after a BOM, as in a browser. agent is the crawler's product
+// token ("CorpusBot"), matched case-insensitively against
+// <meta name="..."> for agent-specific directives.
+func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Page, error) {
 	if pageURL == nil {
 		return Page{}, errors.New("extract: no page URL")
 	}
-	doc, err := parseHTML(body)
+	doc, err := parseHTML(body, contentType)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: %w", pageURL.Redacted(), err)
 	}
