@@ -6,10 +6,15 @@
 //
 // Choices worth knowing, all deliberate:
 //   - Input: only the first MaxBytes (5 MB, the fetcher's body cap) are read.
-//     The encoding is found as browsers find it (BOM, then <meta charset> or
-//     http-equiv Content-Type in the first 1024 bytes, then UTF-8 if the
-//     bytes are valid UTF-8, else windows-1252), through
-//     golang.org/x/net/html/charset. Title and Text are always valid UTF-8.
+//     The encoding is found as browsers find it: a BOM, then the charset of
+//     the response's Content-Type (ParseResponse), then <meta charset> or
+//     http-equiv Content-Type anywhere in the head (not only its first
+//     1,024 bytes), then UTF-8 if the bytes are (nearly all) valid UTF-8,
+//     then ICU's detection, else windows-1252. Bytes that are valid UTF-8
+//     with multi-byte sequences are read as UTF-8 even under a single-byte
+//     label, since mislabelled UTF-8 is common and the reverse next to
+//     impossible. Title and Text are valid UTF-8 in NFC, with soft hyphens,
+//     zero-width spaces, word joiners and stray BOMs taken out of words.
 //     The one error is the HTML parser's: it refuses a page with more than
 //     512 elements open at once, which no real page needs.
 //   - Robots: <meta name="robots"> and <meta name="AGENT"> (the product

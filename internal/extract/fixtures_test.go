@@ -69,6 +69,16 @@ func TestFixtures(t *testing.T) {
 		}, text: "reading this spring"},
 		"jsonld_published": {published: "2026-02-03T19:05:00Z", text: "coverage gap"},
 		"time_datetime":    {published: "2026-01-27T18:00:00Z", text: "sitemap reader"},
+		// Decoding: each page holds a word only the right encoding gives.
+		"late_utf8":         {text: "the secretary’s notes"},
+		"late_meta":         {text: "the secretary’s notes"},
+		"meta_straddle":     {text: "“a decision was deferred”"},
+		"header_charset":    {text: "Комитет садоводов"},
+		"header_beats_meta": {text: "своё мнение"},
+		"bom_utf16":         {text: "the café on the corner"},
+		"mislabelled_utf8":  {text: "the café on the corner"},
+		"undeclared_legacy": {text: "s’est réuni"},
+		"invisible_nfd":     {text: "The café on the corner offered to lend a pump to the committee, and everyone agreed that the matter was closed."},
 	}
 	names, _ := filepath.Glob(filepath.Join("testdata", "*.html"))
 	if len(names) != len(cases) {
@@ -87,7 +97,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := extract.Parse(body, fixtureURL(t, stem), agent)
+			p, err := extract.ParseResponse(body, fixtureURL(t, stem), fixtureContentType(t, stem), agent)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -49,7 +49,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := extract.Parse(body, fixtureURL(t, stem), agent)
+			p, err := extract.ParseResponse(body, fixtureURL(t, stem), fixtureContentType(t, stem), agent)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,6 +72,20 @@ func fixtureURL(t *testing.T, stem string) *url.URL {
 		t.Fatal(err)
 	}
 	return u
+}
+
+// fixtureContentType is the response's Content-Type a fixture is read
+// with: NAME.ct, or none.
+func fixtureContentType(t *testing.T, stem string) string {
+	t.Helper()
+	b, err := os.ReadFile(stem + ".ct")
+	if errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
 }
 
 func render(t *testing.T, p extract.Page) string {
