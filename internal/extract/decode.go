@@ -308,8 +308,17 @@ func detect(b []byte) (encoding.Encoding, string) {
 	if len(b) > maxDetect {
 		b = b[:maxDetect]
 	}
-	if r, err := chardet.NewHtmlDetector().DetectBest(b); err == nil && r.Confidence >= 50 {
-		if enc, n := charset.Lookup(r.Charset); enc != nil && n != "utf-8" {
+	// DetectAll, not DetectBest: the recognisers answer from goroutines in
+	// any order and DetectBest keeps whichever tied answer came first, so
+	// the same page could decode two ways. Ties go to the smaller name.
+	if all, err := chardet.NewHtmlDetector().DetectAll(b); err == nil && len(all) > 0 && all[0].Confidence >= 50 {
+		best := all[0]
+		for _, r := range all[1:] {
+			if r.Confidence == best.Confidence && r.Charset < best.Charset {
+				best = r
+			}
+		}
+		if enc, n := charset.Lookup(best.Charset); enc != nil && n != "utf-8" {
 			return enc, n
 		}
 	}
