@@ -42,12 +42,28 @@
 //   - Title: readability's (JSON-LD headline or name, og:title, else
 //     <title> with a trailing " | Site name" taken off), white space
 //     collapsed. It is kept for noindex and shell pages too.
-//   - Published: the first of <meta property="article:published_time">,
-//     JSON-LD datePublished (anywhere in the graph), an element with
-//     itemprop="datePublished", a <time> marked as the publication date
+//   - Metadata is what the page states, read in the same single walk of
+//     the tree as the robots directives, base, canonical, shell and skip
+//     links (readFacts), before readability rearranges it. JSON-LD: the
+//     first object typed as an article, else as a web page, anywhere in a
+//     block, an array or an @graph, whatever its @context; {"@id"}
+//     references are followed. Published: article:published_time, JSON-LD
+//     datePublished, Parse.ly (parsely-pub-date or the parsely-page JSON),
+//     itemprop datePublished, a <time> marked as the publication date
 //     (pubdate, class published or entry-date), the first <time datetime>
-//     inside an <article>, and the first in the extracted article, that
-//     internal/dates can read. Always UTC; zero when none is found.
+//     inside an <article>, the first in the extracted article; Modified
+//     likewise (article:modified_time, dateModified, og:updated_time).
+//     Dates that internal/dates can read, always UTC. Author: JSON-LD
+//     author, meta author, article:author (not a URL), Parse.ly, dc.creator,
+//     itemprop author, <a rel=author>, a byline element holding only a name
+//     ("By " taken off). Description, site name (og:site_name, JSON-LD
+//     publisher), tags (article:tag, JSON-LD keywords, Parse.ly), licence
+//     (rel=license, JSON-LD license) and image (og:image, JSON-LD image,
+//     twitter:image; absolute http(s)). Language: the declared one (html
+//     lang, Content-Language, JSON-LD inLanguage, og:locale) as an ISO 639-1
+//     code, unless detection (whatlanggo) is certain the text is in another
+//     language that is not a close neighbour; detected when none is
+//     declared. A field the page does not state is empty.
 //   - Shell: the visible text of the body (everything outside script, style,
 //     noscript, template and svg, white space runs counted once) is under
 //     ShellMaxText (200) characters, and either

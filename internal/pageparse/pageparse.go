@@ -80,10 +80,14 @@ func (o Options) Parse(body []byte, pageURL, contentType string) (Line, error) {
 // FromPage is p as the contract's line.
 func FromPage(pageURL string, p extract.Page) Line {
 	l := Line{
-		URL: pageURL, Title: p.Title, Text: p.Text, Canonical: p.Canonical,
-		Noindex: p.Noindex, Nofollow: p.Nofollow, Shell: p.Shell,
-		Published: rfc3339(p.Published),
-		Tags:      []string{}, Citations: p.Links,
+		URL: pageURL, Title: p.Title, Text: p.Text, Author: p.Author,
+		Published: rfc3339(p.Published), Modified: rfc3339(p.Modified),
+		Language: p.Language, Description: p.Description, SiteName: p.SiteName,
+		Tags: p.Tags, License: p.License, Image: p.Image, Canonical: p.Canonical,
+		Noindex: p.Noindex, Nofollow: p.Nofollow, Shell: p.Shell, Citations: p.Links,
+	}
+	if l.Tags == nil {
+		l.Tags = []string{}
 	}
 	if l.Citations == nil {
 		l.Citations = []string{}
