@@ -16,7 +16,7 @@ import (
 func TestMetadata(t *testing.T) {
 	type meta struct {
 		author, published, modified, language, description, siteName, license, image string
-		tags                                                                          []string
+		tags                                                                         []string
 	}
 	for name, want := range map[string]meta{
 		// JSON-LD with an object @context, an @graph and @id references;
