@@ -88,16 +88,10 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Published.IsZero() {
 		p.Published = firstTime(article.Node)
 	}
+	text, hrefs := renderText(article.Node, pruned)
+	text = normalise(strings.ToValidUTF8(text, "\uFFFD"))
 	if !p.Nofollow {
-		p.Links = citations(article.Node, base, pageURL)
-	}
-	var text string
-	if article.Node != nil {
-		var b strings.Builder
-		if err := article.RenderText(&b); err != nil {
-			return Page{}, fmt.Errorf("extract %s: text: %w", pageURL.Redacted(), err)
-		}
-		text = tidyText(b.String())
+		p.Links = citations(hrefs, base, pageURL)
 	}
 	p.Language = detectLanguage(declared, text)
 	if !p.Noindex && !p.Shell {

@@ -73,7 +73,7 @@ func TestFixtures(t *testing.T) {
 		"meta_jsonld_graph": {published: "2026-03-02T08:00:00Z", text: "the matter was closed with tea"},
 		"meta_opengraph":    {published: "2026-02-10T08:15:00Z", text: "bei einer Tasse Tee", links: []string{"https://creativecommons.org/licenses/by-sa/4.0/deed.de"}},
 		"meta_parsely":      {published: "2026-04-05T07:00:00Z", text: "autour d’un thé"},
-		"meta_byline":       {published: "2026-05-06T12:00:00Z", text: "the matter was closed with tea", links: []string{"https://blog.example/author/ed/"}},
+		"meta_byline":       {published: "2026-05-06T12:00:00Z", text: "the matter was closed with tea"}, // the byline's link is no citation
 		// Decoding: each page holds a word only the right encoding gives.
 		"late_utf8":         {text: "the secretary’s notes"},
 		"late_meta":         {text: "the secretary’s notes"},
