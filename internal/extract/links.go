@@ -3,7 +3,6 @@ package extract
 import (
 	"net/url"
 	"strings"
-
 )
 
 // MaxURLLength is the longest citation kept, in bytes; browsers and servers

@@ -309,4 +309,3 @@ func textLen(n *html.Node, limit int) int {
 	walk(n)
 	return total
 }
-
