@@ -1,8 +1,9 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // maxBoilerBlock is the longest block judged by its words alone: bylines,
@@ -10,15 +11,21 @@ import (
 // happens to start with "By" is not.
 const maxBoilerBlock = 160
 
+// Words that open a block that is not the article's text (lower case):
+// promotions and pointers away from the article, and datelines (when a
+// digit follows).
 var (
-	// A byline or a dateline: "By Jane Doe", "Updated Nov 19, 6:55 AM",
-	// "PUBLISHED: 10:48, Tue, Nov 19, 2019 | UPDATED: …", "Published 1 day ago".
-	bylineRE = regexp.MustCompile(`^(?i:by|von|par|por|door)\s+\p{Lu}[^.!?]*$|^(?i:updated|published|posted|last updated|modified)\b.*\d`)
-	// A picture's caption or credit: "(Image: GETTY)", "Credit: EPA",
-	// "© Aaron Schwartz", "Alex Wong | Getty Images", "(AP Photo/…)".
-	creditRE = regexp.MustCompile(`^©|^(?i:photo|image|picture|credit|foto|bild)s?(\s+credit)?\s*:|(?i:credit|image|photo)\s*:\s*[^.]*\)?$|\((?i:image|photo|picture|foto)s?:?[^)]*\)$|(?i:getty images|shutterstock|ap photo|afp photo|reuters/|/reuters|/afp|/epa|/ap)\b[^.]*\)?$`)
-	// A promotion or a pointer away from the article.
-	promoRE = regexp.MustCompile(`^(?i:see more|read more|read also|also read|don'?t miss|related|recommended|you may also like|more from|more stories|sign up|subscribe|advertisement|advert|continue reading below|this slideshow requires javascript|click here|get the latest|follow us|share this|tell us what you think)\b`)
+	promoStarts = []string{"see more", "read more", "read also", "also read", "don't miss", "dont miss",
+		"related:", "related stories", "related articles", "related posts", "related content", "related coverage",
+		"related links", "related reading", "recommended:", "recommended for you", "recommended reading", "you may also like", "more from", "more stories", "sign up", "subscribe",
+		"advertisement", "advert", "continue reading below", "this slideshow requires javascript",
+		"click here", "get the latest", "follow us", "share this", "tell us what you think"}
+	datelineStarts = []string{"updated", "published", "posted", "last updated", "modified"}
+	bylineWords    = map[string]bool{"by": true, "von": true, "par": true, "por": true, "door": true}
+	// A caption's credit names its source after one of these…
+	creditLabels = []string{"credit:", "image:", "photo:", "picture:", "foto:", "bild:", "images:", "photos:"}
+	// …or is an agency's.
+	agencies = []string{"getty images", "shutterstock", "ap photo", "afp photo", "reuters/", "/reuters", "/afp", "/epa", "/ap)"}
 )
 
 // shareWords are what a share bar says.
@@ -29,21 +36,70 @@ var shareWords = map[string]bool{
 	"teilen": true, "partager": true, "compartir": true, "x": true, "mail": true, "flipboard": true,
 }
 
-// boilerBlock reports whether a block of the chosen text is about the
-// article rather than of it, by its words: a byline or dateline, a credit
-// or caption, a promotion, a share bar.
+// boilerBlock reports whether a short block of the chosen text is about
+// the article rather than of it, by its words: a byline or dateline
+// ("By Jane Doe", "Updated Nov 19, 6:55 AM"), a picture's caption credit
+// ("(Image: GETTY)", "Credit: EPA", "© Aaron Schwartz", "… | Getty
+// Images"), a promotion ("READ MORE …", "You may also like…"), a share bar.
+// Plain string tests, not regular expressions: this runs on every block.
 func boilerBlock(b string) bool {
 	if len(b) > maxBoilerBlock {
 		return false
 	}
-	if bylineRE.MatchString(b) || creditRE.MatchString(b) || promoRE.MatchString(b) {
+	if strings.HasPrefix(b, "©") {
 		return true
 	}
-	words := strings.Fields(strings.ToLower(b))
+	lower := strings.ToLower(b)
+	for _, p := range promoStarts {
+		if startsWord(lower, p) {
+			return true
+		}
+	}
+	for _, p := range datelineStarts {
+		if startsWord(lower, p) && strings.ContainsAny(b, "0123456789") {
+			return true
+		}
+	}
+	words := strings.Fields(b)
+	if len(words) >= 2 && len(words) <= 12 && bylineWords[strings.ToLower(words[0])] {
+		r, _ := utf8.DecodeRuneInString(words[1])
+		if unicode.IsUpper(r) && !strings.ContainsAny(b, ".!?") {
+			return true
+		}
+	}
+	for _, l := range creditLabels {
+		if i := strings.LastIndex(lower, l); i >= 0 && (i == 0 || !strings.Contains(lower[i:], ".")) {
+			return true
+		}
+	}
+	for _, a := range agencies {
+		if i := strings.LastIndex(lower, a); i >= 0 && !strings.Contains(lower[i+len(a):], ".") {
+			return true
+		}
+	}
+	if strings.HasSuffix(b, ")") {
+		if i := strings.LastIndexByte(lower, '('); i >= 0 {
+			for _, w := range []string{"image", "photo", "picture", "foto"} {
+				if strings.HasPrefix(lower[i+1:], w) {
+					return true
+				}
+			}
+		}
+	}
 	for _, w := range words {
-		if !shareWords[strings.Trim(w, ".,:;|•·")] {
+		if !shareWords[strings.ToLower(strings.Trim(w, ".,:;|•·"))] {
 			return false
 		}
 	}
 	return len(words) > 0
+}
+
+// startsWord reports whether s starts with the words p, followed by
+// something other than a letter.
+func startsWord(s, p string) bool {
+	if !strings.HasPrefix(s, p) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[len(p):])
+	return len(s) == len(p) || !unicode.IsLetter(r)
 }

@@ -77,6 +77,9 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 			n.Parent.RemoveChild(n)
 		}
 	}
+	for _, n := range f.embeds {
+		hoist(n)
+	}
 
 	parser := readability.NewParser()
 	article, err := parser.ParseAndMutate(doc, base)

@@ -18,6 +18,7 @@ type facts struct {
 	scripts           bool         // an executable <script>
 	mounts            []*html.Node // app mount points (the shell test)
 	skipLinks         []*html.Node
+	embeds            []*html.Node // embedded posts (blockquote.twitter-tweet…), kept with the text
 
 	lang      string            // <html lang>
 	meta      map[string]string // the first content of each <meta name|property|itemprop|http-equiv>, by lower-case key
@@ -92,6 +93,10 @@ func readFacts(doc *html.Node, agent string) *facts {
 				(hasClass(n, "skip-link", "skip-to-content", "skip-main") || strings.HasPrefix(strings.ToLower(strings.TrimSpace(textOf(n))), "skip to ")) {
 				f.skipLinks = append(f.skipLinks, n)
 				return false
+			}
+		case "blockquote":
+			if hasClass(n, "twitter-tweet", "twitter-video", "bluesky-embed", "mastodon-embed", "threads-embed") {
+				f.embeds = append(f.embeds, n)
 			}
 		case "time":
 			dt := attr(n, "datetime")

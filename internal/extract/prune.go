@@ -20,3 +20,35 @@ func textOf(n *html.Node) string {
 	}
 	return b.String()
 }
+
+// hoist lifts an embedded post out of the wrappers that hold only it
+// (<div class="social-media-embed"><blockquote class="twitter-tweet">):
+// readability drops a wrapper whose name sounds like a sidebar ("social",
+// "embed" next to "share"), and the post is part of what the author wrote.
+func hoist(n *html.Node) {
+	for i := 0; i < 3; i++ {
+		p := n.Parent
+		if p == nil || p.Type != html.ElementNode || p.Parent == nil || p.Data == "body" || p.Data == "article" || !onlyChild(p, n) {
+			return
+		}
+		p.RemoveChild(n)
+		p.Parent.InsertBefore(n, p)
+		p.Parent.RemoveChild(p)
+	}
+}
+
+// onlyChild reports whether n is p's one child that shows anything
+// (scripts and white space aside).
+func onlyChild(p, n *html.Node) bool {
+	for c := p.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c == n:
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+		case c.Type == html.ElementNode && (c.Data == "script" || c.Data == "noscript"):
+		case c.Type == html.CommentNode:
+		default:
+			return false
+		}
+	}
+	return true
+}

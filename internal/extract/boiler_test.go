@@ -1,0 +1,32 @@
+package extract
+
+import "testing"
+
+func TestBoilerBlock(t *testing.T) {
+	for b, want := range map[string]bool{
+		"By Jane Doe":                                    true,
+		"By TOM KRISHER, AP Auto Writer":                 true,
+		"Updated Nov 19, 9:41 AM;Posted Nov 18, 8:19 PM": true,
+		"PUBLISHED: 10:48, Tue, Nov 19, 2019 | UPDATED: 11:05, Tue, Nov 19, 2019": true,
+		"Published 1 day ago": true,
+		"China has warned they will cease control of Hong Kong (Image: GETTY )": true,
+		"© Aaron Schwartz":                                       true,
+		"Alex Wong | Getty Images":                               true,
+		"Officials in Mongolia Credit: The Siberian Times":       true,
+		"SEE MORE: Hong Kong protests: 800 students under siege": true,
+		"You may also like...":                                   true,
+		"Whatsapp Facebook Pint Baixar":                          true,
+		// Text of the article.
+		"By the end of the week the troughs were mended.":         false,
+		"Related matters were left for another meeting, as usual": false,
+		"Relatedly, nobody came.":                                 false,
+		"Updated guidance is expected.":                           false,
+		"Photographs of the troughs were taken for the insurer.":  false,
+		"Share and share alike, the committee said.":              false,
+		"": false,
+	} {
+		if got := boilerBlock(b); got != want {
+			t.Errorf("boilerBlock(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
