@@ -78,5 +78,9 @@
 //     server-rendered Next.js or Nuxt page with a short post in it is not a
 //     shell; and a page with scripts but no mount point must be next to
 //     empty, so that a three-sentence post on a theme full of scripts is not
-//     one either.
+//     one either. A shell that carries its article in its own data, JSON-LD
+//     articleBody or a body-like member (content, body, html…) of Next.js's
+//     __NEXT_DATA__, of at least ShellMaxText characters, is a page with
+//     that text: read with no script run and nothing more fetched. Nuxt's
+//     state is a script, not data, and is not read.
 package extract

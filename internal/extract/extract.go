@@ -96,6 +96,15 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)
 	}
+	if p.Shell {
+		// A page that renders in the browser may still carry its article
+		// in its own data; then it is a page like any other.
+		if data := shellText(ld.body, f.nextData); data != "" {
+			p.Shell, text = false, normalise(strings.ToValidUTF8(data, "\uFFFD"))
+		} else {
+			text = ""
+		}
+	}
 	p.Language = detectLanguage(declared, text)
 	if !p.Noindex && !p.Shell {
 		p.Text = text

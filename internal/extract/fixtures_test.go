@@ -49,6 +49,9 @@ func TestFixtures(t *testing.T) {
 		"shell_angularjs":   {shell: true},
 		"shell_loading":     {shell: true},
 		"shell_bare":        {shell: true},
+		// Shells with the article in their own data are pages.
+		"shell_next_data":   {text: "The pump\n\nIn the end the café"},
+		"shell_jsonld_body": {published: "2026-03-02T00:00:00Z", text: "mend.\n\nIn the end the café"},
 		"empty":             {},
 		"short_post":        {links: []string{"https://lighthouse.example/part-two"}, text: "The blog is on holiday"},
 		"next_ssr_short":    {text: "Version 2.1 is out."},
