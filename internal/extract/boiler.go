@@ -28,6 +28,16 @@ var (
 	agencies = []string{"getty images", "shutterstock", "ap photo", "afp photo", "reuters/", "/reuters", "/afp", "/epa", "/ap)"}
 )
 
+// uiBlocks are the whole text of a widget's control, not of an article.
+var uiBlocks = map[string]bool{
+	"caption": true, "close": true, "sign in": true, "log in": true, "menu": true, "search": true,
+	"previous": true, "next": true, "comments": true, "advertisement": true, "expand": true,
+	"show more": true, "load more": true, "back to top": true, "skip ad": true,
+}
+
+// tagStarts open a list of the post's tags or categories.
+var tagStarts = []string{"tags", "tagged", "filed under", "categories", "category", "topics"}
+
 // shareWords are what a share bar says.
 var shareWords = map[string]bool{
 	"facebook": true, "twitter": true, "whatsapp": true, "pinterest": true, "pint": true, "linkedin": true,
@@ -44,12 +54,15 @@ var shareWords = map[string]bool{
 // Plain string tests, not regular expressions: this runs on every block.
 func boilerBlock(b string) bool {
 	if len(b) > maxBoilerBlock {
-		return false
+		return tagLine(b)
 	}
 	if strings.HasPrefix(b, "©") {
 		return true
 	}
 	lower := strings.ToLower(b)
+	if uiBlocks[strings.Trim(lower, " .:…")] || counter(lower) || tagLine(b) {
+		return true
+	}
 	for _, p := range promoStarts {
 		if startsWord(lower, p) {
 			return true
@@ -102,4 +115,43 @@ func startsWord(s, p string) bool {
 	}
 	r, _ := utf8.DecodeRuneInString(s[len(p):])
 	return len(s) == len(p) || !unicode.IsLetter(r)
+}
+
+// tagLine reports whether b is a list of tags: "Tags: a, b, c", "Filed
+// under a, b".
+func tagLine(b string) bool {
+	if len(b) > 600 {
+		return false
+	}
+	lower := strings.ToLower(b)
+	for _, p := range tagStarts {
+		if startsWord(lower, p) {
+			rest := strings.TrimSpace(lower[len(p):])
+			return strings.HasPrefix(rest, ":") || strings.Count(rest, ",") >= 2
+		}
+	}
+	return false
+}
+
+// counter reports whether b is a gallery's counter: "Image 1 of 9".
+func counter(lower string) bool {
+	f := strings.Fields(strings.ReplaceAll(lower, "/", " "))
+	if len(f) != 4 || f[2] != "of" {
+		return false
+	}
+	switch f[0] {
+	case "image", "photo", "picture", "slide":
+	default:
+		return false
+	}
+	return isDigits(f[1]) && isDigits(f[3])
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -16,7 +16,13 @@ func TestBoilerBlock(t *testing.T) {
 		"SEE MORE: Hong Kong protests: 800 students under siege": true,
 		"You may also like...":                                   true,
 		"Whatsapp Facebook Pint Baixar":                          true,
+		"Tags: love, self-esteem, reflection":                    true,
+		"Filed under allotments, water, committee":               true,
+		"Image 1 of / 9":                                         true,
+		"Caption":                                                true,
 		// Text of the article.
+		"Tagged birds are easier to count.":                       false,
+		"Image 1 of the series shows the trough.":                 false,
 		"By the end of the week the troughs were mended.":         false,
 		"Related matters were left for another meeting, as usual": false,
 		"Relatedly, nobody came.":                                 false,

@@ -210,6 +210,21 @@ func pruned(n *html.Node) bool {
 	if rules&8 != 0 && (n.Data == "ul" || n.Data == "ol") && linkList(n) {
 		return true
 	}
+	if rules&32 != 0 && n.Data == "article" && laterEntry(n) {
+		return true
+	}
+	return false
+}
+
+// laterEntry reports whether an <article> follows another <article>
+// sibling: readability took a run of posts (a listing, or a post and the
+// teasers of others after it) and the page's post is the first.
+func laterEntry(n *html.Node) bool {
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode {
+			return s.Data == "article"
+		}
+	}
 	return false
 }
 
