@@ -19,7 +19,17 @@ var (
 		"related:", "related stories", "related articles", "related posts", "related content", "related coverage",
 		"related links", "related reading", "recommended:", "recommended for you", "recommended reading", "you may also like", "more from", "more stories", "sign up", "subscribe",
 		"advertisement", "advert", "continue reading below", "this slideshow requires javascript",
-		"click here", "get the latest", "follow us", "share this", "tell us what you think"}
+		"click here", "get the latest", "follow us", "share this", "tell us what you think",
+		// Newsletter and membership pitches.
+		"join our", "get breaking news", "if you enjoyed this", "sign up for", "get access to",
+		// "Read also" in the languages of most blogs.
+		"leggi anche", "lesen sie auch", "lire aussi", "à lire aussi", "leia também", "lee también", "lea también",
+		"also on", "[related", "(related", "[read", "(read", "(leggi anche", "(lire aussi",
+		// News agencies' credits.
+		"reporting by", "(reporting by", "additional reporting", "editing by", "(editing by",
+		// Cookie notices and affiliate disclosures.
+		"this website uses cookies", "we use cookies", "this site uses cookies", "this post may contain affiliate",
+		"this article contains affiliate", "we may earn"}
 	datelineStarts = []string{"updated", "published", "posted", "last updated", "modified"}
 	bylineWords    = map[string]bool{"by": true, "von": true, "par": true, "por": true, "door": true}
 	// A caption's credit names its source after one of these…
@@ -154,4 +164,23 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// headlineLink reports whether a block is one link set in capitals: the
+// headline of another story put between two paragraphs ("TAYLOR SWIFT
+// CLEARED TO PERFORM…"), a news site's in-text promotion.
+func headlineLink(b string, linked int) bool {
+	if linked*10 < len(b)*8 || len(strings.Fields(b)) < 4 { // linked counts words, not the spaces between
+		return false
+	}
+	letters, upper := 0, 0
+	for _, r := range b {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+	}
+	return letters > 0 && upper*10 >= letters*9
 }

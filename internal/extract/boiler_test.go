@@ -20,7 +20,14 @@ func TestBoilerBlock(t *testing.T) {
 		"Filed under allotments, water, committee":               true,
 		"Image 1 of / 9":                                         true,
 		"Caption":                                                true,
+		"(Reporting by Greg Roumeliotis; Editing by Ann)":        true,
+		"Join our Space Forums to keep talking space!":           true,
+		"Lesen Sie auch: Der Kompost dampft":                     true,
+		"[Related: The trough campaign]":                         true,
+		"This website uses cookies to improve your experience.":  true,
 		// Text of the article.
+		"Joining the society costs ten pounds a year.":            false,
+		"Reporting the leak took three phone calls.":              false,
 		"Tagged birds are easier to count.":                       false,
 		"Image 1 of the series shows the trough.":                 false,
 		"By the end of the week the troughs were mended.":         false,
@@ -34,5 +41,30 @@ func TestBoilerBlock(t *testing.T) {
 		if got := boilerBlock(b); got != want {
 			t.Errorf("boilerBlock(%q) = %v, want %v", b, got, want)
 		}
+	}
+}
+
+func TestHeadlineLink(t *testing.T) {
+	for _, c := range []struct {
+		b      string
+		linked int
+		want   bool
+	}{
+		{"TAYLOR SWIFT CLEARED TO PERFORM HITS AT AMAs", 38, true},
+		{"TAYLOR SWIFT CLEARED TO PERFORM HITS AT AMAs", 0, false}, // capitals, but not a link
+		{"Read the committee's minutes here", 30, false},           // a link, but a sentence
+		{"NASA", 4, false}, // too short to be a headline
+	} {
+		if got := headlineLink(c.b, c.linked); got != c.want {
+			t.Errorf("headlineLink(%q, %d) = %v", c.b, c.linked, got)
+		}
+	}
+}
+
+func TestWithoutSelf(t *testing.T) {
+	text := "First.\n\nhttps://b.example/p/1\n\nSee https://b.example/p/1 for more."
+	want := "First.\n\nSee https://b.example/p/1 for more."
+	if got := withoutSelf(text, "https://b.example/p/1", ""); got != want {
+		t.Errorf("got %q", got)
 	}
 }

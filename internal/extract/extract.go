@@ -92,7 +92,7 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 		p.Published = firstTime(article.Node)
 	}
 	text, hrefs := renderText(article.Node, pruned)
-	text = normalise(strings.ToValidUTF8(text, "\uFFFD"))
+	text = withoutSelf(normalise(strings.ToValidUTF8(text, "\uFFFD")), pageURL.String(), p.Canonical)
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)
 	}

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -37,6 +38,8 @@ type textBuilder struct {
 	// links are the hrefs of the blocks kept; blockLinks those of the
 	// block being written, kept or dropped with it.
 	links, blockLinks []string
+	inLink            int // depth of <a> elements around the text being written
+	linked            int // bytes of the block's text inside links
 }
 
 func (t *textBuilder) word(w string) {
@@ -45,6 +48,9 @@ func (t *textBuilder) word(w string) {
 	}
 	t.space = false
 	t.block.WriteString(w)
+	if t.inLink > 0 {
+		t.linked += len(w)
+	}
 }
 
 // text adds running text, white space collapsed.
@@ -94,7 +100,9 @@ func (t *textBuilder) end() {
 	t.space = false
 	hrefs := t.blockLinks
 	t.blockLinks = t.blockLinks[:0]
-	if b == "" || (rules&16 != 0 && boilerBlock(b)) {
+	linked := t.linked
+	t.linked = 0
+	if b == "" || (rules&16 != 0 && (boilerBlock(b) || headlineLink(b, linked))) {
 		return
 	}
 	t.links = append(t.links, hrefs...)
@@ -150,6 +158,8 @@ func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
 			if href, ok := attrOK(n, "href"); ok {
 				t.blockLinks = append(t.blockLinks, href)
 			}
+			t.inLink++
+			defer func() { t.inLink-- }()
 		}
 		block := blockTags[n.Data]
 		if block {
@@ -251,7 +261,8 @@ func hidden(n *html.Node) bool {
 var boilerWords = []string{
 	"caption", "credit", "byline", "dateline", "share", "sharing", "social", "related", "newsletter",
 	"subscribe", "promo", "advert", "sponsor", "rollover", "hovercard", "tooltip", "popover",
-	"breadcrumb", "author-bio", "author-box", "read-more", "readmore", "recommend", "signup", "sign-up",
+	"breadcrumb", "author-bio", "author-box", "about-author", "author-info", "author-description",
+	"authorbox", "author-card", "cookie", "read-more", "readmore", "recommend", "signup", "sign-up",
 	"tags", "tag-list", "meta-data", "post-meta", "entry-meta", "article-meta", "timestamp",
 }
 
@@ -323,4 +334,27 @@ func textLen(n *html.Node, limit int) int {
 	}
 	walk(n)
 	return total
+}
+
+// withoutSelf is text without the blocks that are only the page's own
+// address (a "copy link" field, a print stylesheet's URL line): that is
+// not something the author wrote.
+func withoutSelf(text string, self ...string) string {
+	drop := false
+	for _, u := range self {
+		if u != "" && strings.Contains(text, u) {
+			drop = true
+		}
+	}
+	if !drop {
+		return text
+	}
+	blocks := strings.Split(text, "\n\n")
+	kept := blocks[:0]
+	for _, b := range blocks {
+		if !slices.Contains(self, b) {
+			kept = append(kept, b)
+		}
+	}
+	return strings.Join(kept, "\n\n")
 }
