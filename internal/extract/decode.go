@@ -40,7 +40,7 @@ func parseHTML(body []byte, contentType string) (*html.Node, error) {
 		body = body[:MaxBytes]
 	}
 	text, _, _ := decode(body, contentType)
-	doc, err := html.Parse(strings.NewReader(text))
+	doc, err := html.Parse(bytes.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("parse html: %w", err)
 	}
@@ -60,7 +60,7 @@ func parseHTML(body []byte, contentType string) (*html.Node, error) {
 // label everything ISO-8859-1 are common, while text in a single-byte
 // encoding that happens to form valid UTF-8 sequences throughout is
 // vanishingly rare, so this only ever undoes mojibake.
-func decode(body []byte, contentType string) (text, name, from string) {
+func decode(body []byte, contentType string) (text []byte, name, from string) {
 	if enc, n, ok := bom(body); ok {
 		skip := 2
 		if n == "utf-8" {
@@ -94,7 +94,7 @@ func decode(body []byte, contentType string) (text, name, from string) {
 
 // decodeDeclared decodes body in the declared encoding, unless it is a
 // single-byte one and the bytes are in fact UTF-8 (see decode).
-func decodeDeclared(enc encoding.Encoding, name string, body []byte, from string) (string, string, string) {
+func decodeDeclared(enc encoding.Encoding, name string, body []byte, from string) ([]byte, string, string) {
 	if name == "utf-8" {
 		if clearlyNotUTF8(body) {
 			// Declared UTF-8 but written in something else (an old
@@ -131,7 +131,7 @@ func bom(b []byte) (encoding.Encoding, string, bool) {
 
 // decodeWith decodes body after skip bytes (a BOM) with enc; encoding.Nop
 // stands for UTF-8. The result is always valid UTF-8.
-func decodeWith(enc encoding.Encoding, body []byte, skip int) string {
+func decodeWith(enc encoding.Encoding, body []byte, skip int) []byte {
 	body = body[skip:]
 	if enc == encoding.Nop {
 		return validUTF8(body)
@@ -145,13 +145,13 @@ func decodeWith(enc encoding.Encoding, body []byte, skip int) string {
 	return validUTF8(out)
 }
 
-// validUTF8 is b as a string with each invalid byte sequence replaced by
-// U+FFFD, so that nothing downstream sees one.
-func validUTF8(b []byte) string {
+// validUTF8 is b with each invalid byte sequence replaced by U+FFFD, so
+// that nothing downstream sees one; b itself (not a copy) when it is valid.
+func validUTF8(b []byte) []byte {
 	if utf8.Valid(b) {
-		return string(b)
+		return b
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return bytes.ToValidUTF8(b, []byte("\uFFFD"))
 }
 
 // charsetParam is the charset parameter of a Content-Type's parameters, or "".
@@ -169,36 +169,84 @@ func charsetParam(params string) string {
 
 // prescan looks for the encoding a <meta> declares, as the HTML standard's
 // prescan does, but through the whole head rather than its first 1,024
-// bytes: it stops at </head>, <body>, or maxPrescan bytes. Script, style and
-// comment contents are skipped by the tokenizer, so a "charset=" inside them
-// does not count.
+// bytes: it stops at </head>, <body>, or maxPrescan bytes. Comments, scripts
+// and styles are skipped, so a "charset=" inside them does not count. A
+// byte scan finds the tags; only a <meta> is handed to the tokenizer (a
+// tokenizer over a long head costs as much as the rest of the decoding).
 func prescan(b []byte) string {
 	if len(b) > maxPrescan {
 		b = b[:maxPrescan]
 	}
-	z := html.NewTokenizer(bytes.NewReader(b))
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
+	for i := 0; i < len(b); {
+		j := bytes.IndexByte(b[i:], '<')
+		if j < 0 {
 			return ""
-		case html.EndTagToken:
-			if name, _ := z.TagName(); string(name) == "head" {
+		}
+		i += j
+		rest := b[i:]
+		switch {
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			end := bytes.Index(rest[4:], []byte("-->"))
+			if end < 0 {
 				return ""
 			}
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, hasAttr := z.TagName()
-			switch string(name) {
-			case "body":
+			i += 4 + end + 3
+			continue
+		case hasPrefixFold(rest, "<script"), hasPrefixFold(rest, "<style"):
+			close := "</script"
+			if hasPrefixFold(rest, "<style") {
+				close = "</style"
+			}
+			end := indexFold(rest[1:], close)
+			if end < 0 {
 				return ""
-			case "meta":
-				if hasAttr {
-					if label := metaCharset(z); label != "" {
-						return label
-					}
+			}
+			i += 1 + end + len(close)
+			continue
+		case hasPrefixFold(rest, "</head"), hasPrefixFold(rest, "<body"):
+			return ""
+		case hasPrefixFold(rest, "<meta") && len(rest) > 5 && isTagEnd(rest[5]):
+			z := html.NewTokenizer(bytes.NewReader(rest))
+			if tt := z.Next(); tt == html.StartTagToken || tt == html.SelfClosingTagToken {
+				if label := metaCharset(z); label != "" {
+					return label
 				}
 			}
 		}
+		i++
 	}
+	return ""
+}
+
+// isTagEnd reports whether c ends a tag name.
+func isTagEnd(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '/' || c == '>'
+}
+
+// hasPrefixFold reports whether b starts with the ASCII string p, ignoring
+// case.
+func hasPrefixFold(b []byte, p string) bool {
+	return len(b) >= len(p) && bytes.EqualFold(b[:len(p)], []byte(p))
+}
+
+// indexFold is the index of the ASCII string p in b, ignoring case, or -1.
+func indexFold(b []byte, p string) int {
+	first := [2]byte{p[0], p[0]}
+	if 'a' <= first[0] && first[0] <= 'z' {
+		first[1] = first[0] - 'a' + 'A'
+	}
+	for i := 0; i+len(p) <= len(b); {
+		j := bytes.IndexAny(b[i:], string(first[:]))
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if hasPrefixFold(b[i:], p) {
+			return i
+		}
+		i++
+	}
+	return -1
 }
 
 // metaCharset is the encoding label one <meta> declares: its charset

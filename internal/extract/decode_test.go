@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,7 +38,7 @@ func TestDecodeFixtures(t *testing.T) {
 			if name != c.want || from != c.from {
 				t.Errorf("decoded as %s (%s), want %s (%s)", name, from, c.want, c.from)
 			}
-			if !strings.Contains(text, c.word) {
+			if !strings.Contains(string(text), c.word) {
 				t.Errorf("%q not in the decoded page", c.word)
 			}
 		})
@@ -66,7 +67,7 @@ func TestDecodeCases(t *testing.T) {
 		if name != c.want || from != c.from {
 			t.Errorf("decode(%q, %q) = %s (%s), want %s (%s)", c.body, c.ct, name, from, c.want, c.from)
 		}
-		if !utf8.ValidString(text) {
+		if !utf8.Valid(text) {
 			t.Errorf("decode(%q) gave invalid UTF-8", c.body)
 		}
 	}
@@ -104,7 +105,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("<meta http-equiv=Content-Type content=charset=>"), "text/html;charset=")
 	f.Fuzz(func(t *testing.T, body []byte, ct string) {
 		text, name, from := decode(body, ct)
-		if !utf8.ValidString(text) {
+		if !utf8.Valid(text) {
 			t.Fatalf("invalid UTF-8 out")
 		}
 		if name == "" || from == "" {
@@ -113,9 +114,9 @@ func FuzzDecode(f *testing.F) {
 		if len(text) > 3*len(body)+3 {
 			t.Fatalf("%d bytes out of %d", len(text), len(body))
 		}
-		if t2, n2, f2 := decode(body, ct); t2 != text || n2 != name || f2 != from {
+		if t2, n2, f2 := decode(body, ct); !bytes.Equal(t2, text) || n2 != name || f2 != from {
 			t.Fatalf("not deterministic")
 		}
-		_ = normalise(text)
+		_ = normalise(string(text))
 	})
 }

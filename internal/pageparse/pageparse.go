@@ -165,20 +165,38 @@ func (o Options) parseFile(b batchIn) (Line, error) {
 	return o.Parse(body, b.URL, b.ContentType)
 }
 
-// ReadFile reads at most limit bytes of the file (all of it when limit is 0).
+// ReadFile reads at most limit bytes of the file (all of it when limit is
+// 0), into a buffer of the file's size: growing one from nothing cost a
+// twentieth of a batch's CPU.
 func ReadFile(name string, limit int64) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	size := int64(0)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	if limit > 0 && size > limit {
+		size = limit
+	}
 	var r io.Reader = f
 	if limit > 0 {
 		r = io.LimitReader(f, limit)
 	}
-	b, err := io.ReadAll(r)
+	buf := make([]byte, size)
+	n, err := io.ReadFull(r, buf)
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return buf[:n], nil
+	case err != nil:
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	// The file grew since Stat, or has no size (a pipe): read the rest.
+	rest, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
-	return b, nil
+	return append(buf, rest...), nil
 }
