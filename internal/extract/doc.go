@@ -28,9 +28,23 @@
 //   - Text and links come from go-readability's article node, so navigation,
 //     sidebars and footers that readability discards give no citations.
 //     "Skip to content" links are removed first, since readability keeps
-//     them when it takes a whole page wrapper. A Noindex or Shell page has
+//     them when it takes a whole page wrapper, and embedded posts
+//     (blockquote.twitter-tweet…) are lifted out of wrappers whose names
+//     make readability drop them. The text is written block by block
+//     (renderText): each paragraph, heading, list item, quote, table row
+//     and pre block its own block, blocks separated by one blank line, <br>
+//     a line break within one, pre blocks as written. Left out of it, and
+//     so of the citations: hidden and aria-hidden elements; figcaptions;
+//     elements of at most 400 characters whose class or id names a caption,
+//     credit, byline, share bar, related, newsletter, promo or author box,
+//     a hover card or a cookie notice; lists of short items that are 70%
+//     link text; an <article> following another (a listing, or a post and
+//     teasers of others: the first is the page's); short blocks that read
+//     as a byline, dateline, picture credit, promotion, agency credit, tag
+//     line, widget label or share bar, a headline link in capitals, and a
+//     block that is only the page's own URL. A Noindex or Shell page has
 //     Text "".
-//   - Links: <a href> in the article, resolved against the first <base href>
+//   - Links: <a href> in the text kept, resolved against the first <base href>
 //     (itself resolved against the page URL; ignored if not http(s)) and
 //     then the page URL; fragments removed; only http and https with a host;
 //     a link back to the page itself is not a citation; a URL longer than
