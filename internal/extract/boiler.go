@@ -7,9 +7,13 @@ import (
 )
 
 // maxBoilerBlock is the longest block judged by its words alone: bylines,
-// credits and promos are short, and a paragraph of the article that
-// happens to start with "By" is not.
-const maxBoilerBlock = 160
+// credits and labels are short, and a paragraph of the article that
+// happens to start with "By" is not. maxPitch is the longest judged by its
+// opening words: a newsletter or membership pitch runs to a few sentences.
+const (
+	maxBoilerBlock = 160
+	maxPitch       = 400
+)
 
 // Words that open a block that is not the article's text (lower case):
 // promotions and pointers away from the article, and datelines (when a
@@ -29,7 +33,7 @@ var (
 		"reporting by", "(reporting by", "additional reporting", "editing by", "(editing by",
 		// Cookie notices and affiliate disclosures.
 		"this website uses cookies", "we use cookies", "this site uses cookies", "this post may contain affiliate",
-		"this article contains affiliate", "we may earn"}
+		"this article contains affiliate", "we may earn", "have a tip", "got a tip"}
 	datelineStarts = []string{"updated", "published", "posted", "last updated", "modified"}
 	bylineWords    = map[string]bool{"by": true, "von": true, "par": true, "por": true, "door": true}
 	// A caption's credit names its source after one of these…
@@ -63,20 +67,25 @@ var shareWords = map[string]bool{
 // Images"), a promotion ("READ MORE …", "You may also like…"), a share bar.
 // Plain string tests, not regular expressions: this runs on every block.
 func boilerBlock(b string) bool {
-	if len(b) > maxBoilerBlock {
-		return tagLine(b)
-	}
-	if strings.HasPrefix(b, "©") {
-		return true
+	if len(b) > maxPitch {
+		return false
 	}
 	lower := strings.ToLower(b)
-	if uiBlocks[strings.Trim(lower, " .:…")] || counter(lower) || tagLine(b) {
-		return true
-	}
+	// A pitch, a tag list or a credit line may run longer than a byline;
+	// its opening words say what it is.
 	for _, p := range promoStarts {
 		if startsWord(lower, p) {
 			return true
 		}
+	}
+	if tagLine(b) || contributed(lower) {
+		return true
+	}
+	if len(b) > maxBoilerBlock {
+		return false
+	}
+	if strings.HasPrefix(b, "©") || uiBlocks[strings.Trim(lower, " .:…")] || counter(lower) || contactLine(lower) {
+		return true
 	}
 	for _, p := range datelineStarts {
 		if startsWord(lower, p) && strings.ContainsAny(b, "0123456789") {
@@ -183,4 +192,26 @@ func headlineLink(b string, linked int) bool {
 		}
 	}
 	return letters > 0 && upper*10 >= letters*9
+}
+
+// contributed reports whether a block is a news story's closing credit:
+// "Associated Press writers X and Y contributed to this report."
+func contributed(lower string) bool {
+	lower = strings.TrimRight(lower, " .)")
+	return strings.HasSuffix(lower, "contributed to this report") || strings.HasSuffix(lower, "contributed to this story") ||
+		strings.HasSuffix(lower, "contributed reporting")
+}
+
+// contactLine reports whether a short block is a reporter's contact line:
+// "Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik."
+func contactLine(lower string) bool {
+	if !strings.Contains(lower, "@") {
+		return false
+	}
+	for _, p := range []string{"email", "e-mail", "follow", "reach", "contact", "write to"} {
+		if startsWord(lower, p) {
+			return true
+		}
+	}
+	return false
 }

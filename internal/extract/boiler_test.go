@@ -25,7 +25,11 @@ func TestBoilerBlock(t *testing.T) {
 		"Lesen Sie auch: Der Kompost dampft":                     true,
 		"[Related: The trough campaign]":                         true,
 		"This website uses cookies to improve your experience.":  true,
+		"Associated Press writers Alan Fram and Zeke Miller contributed to this report.": true,
+		"Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik.":              true,
+		"If you enjoyed this article, we have a proposition for you: join us. Members get all of our content, and more, for the price of a coffee a week, which is less than you would think, and they help us keep the site going.": true,
 		// Text of the article.
+		"Follow the path past the sheds to plot 14.":              false,
 		"Joining the society costs ten pounds a year.":            false,
 		"Reporting the leak took three phone calls.":              false,
 		"Tagged birds are easier to count.":                       false,
