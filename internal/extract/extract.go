@@ -91,7 +91,11 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Published.IsZero() {
 		p.Published = firstTime(article.Node)
 	}
-	text, hrefs := renderText(article.Node, pruned)
+	keep := pruned
+	if ld.live {
+		keep = prunedLive
+	}
+	text, hrefs := renderText(article.Node, keep)
 	text = withoutSelf(normalise(strings.ToValidUTF8(text, "\uFFFD")), pageURL.String(), p.Canonical)
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)

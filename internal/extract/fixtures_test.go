@@ -77,6 +77,8 @@ func TestFixtures(t *testing.T) {
 		"embedded_tweet": {text: "Troughs. We're on it.", notText: "Hidden from readers", links: []string{"https://t.co/abc123", "https://twitter.com/bobdigs/status/1"}},
 		// A post followed by teasers of others: the first entry only, its tags left out.
 		"listing_first_post": {text: "leave ourselves behind.", notText: "Optimism"},
+		// A live blog's entries are all the article.
+		"live_blog": {text: "three cold frames broken"},
 		// Metadata (TestMetadata checks the fields).
 		"meta_jsonld_graph": {published: "2026-03-02T08:00:00Z", text: "the matter was closed with tea"},
 		"meta_opengraph":    {published: "2026-02-10T08:15:00Z", text: "bei einer Tasse Tee", links: []string{"https://creativecommons.org/licenses/by-sa/4.0/deed.de"}},

@@ -10,6 +10,7 @@ type ldFacts struct {
 	author, published, modified, description, siteName string
 	license, image, language, body                     string
 	keywords                                           []string
+	live                                               bool // a LiveBlogPosting: its entries are the article
 }
 
 // maxLDNodes bounds the objects looked at across all blocks.
@@ -72,7 +73,11 @@ func readJSONLD(blocks []string) ldFacts {
 		}
 	}
 	var main, page map[string]any
+	var f ldFacts
 	for _, n := range nodes {
+		if hasType(n, "LiveBlogPosting") {
+			f.live = true
+		}
 		switch kind(n) {
 		case kindArticle:
 			if main == nil {
@@ -84,7 +89,6 @@ func readJSONLD(blocks []string) ldFacts {
 			}
 		}
 	}
-	var f ldFacts
 	for _, n := range []map[string]any{main, page} {
 		if n == nil {
 			continue
@@ -136,6 +140,21 @@ func kind(m map[string]any) int {
 		}
 	}
 	return k
+}
+
+// hasType reports whether m's @type is or includes t.
+func hasType(m map[string]any, t string) bool {
+	switch x := m["@type"].(type) {
+	case string:
+		return x == t
+	case []any:
+		for _, e := range x {
+			if e == t {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func str(v any) string {

@@ -207,7 +207,12 @@ func rawText(n *html.Node) string {
 // bylines and datelines, share bars, related and newsletter blocks, hover
 // cards), recognised by the names themes give them, and short lists that
 // are mostly links.
-func pruned(n *html.Node) bool {
+func pruned(n *html.Node) bool { return prune(n, true) }
+
+// prunedLive is pruned for a live blog, whose entries are all the article.
+func prunedLive(n *html.Node) bool { return prune(n, false) }
+
+func prune(n *html.Node, cutEntries bool) bool {
 	if rules&1 != 0 && hidden(n) {
 		return true
 	}
@@ -220,7 +225,7 @@ func pruned(n *html.Node) bool {
 	if rules&8 != 0 && (n.Data == "ul" || n.Data == "ol") && linkList(n) {
 		return true
 	}
-	if rules&32 != 0 && n.Data == "article" && laterEntry(n) {
+	if rules&32 != 0 && cutEntries && n.Data == "article" && laterEntry(n) {
 		return true
 	}
 	return false
