@@ -66,7 +66,10 @@ var shareWords = map[string]bool{
 // ("(Image: GETTY)", "Credit: EPA", "© Aaron Schwartz", "… | Getty
 // Images"), a promotion ("READ MORE …", "You may also like…"), a share bar.
 // Plain string tests, not regular expressions: this runs on every block.
-func boilerBlock(b string) bool {
+//
+// A heading is not judged a byline or a dateline: "By Train Through the
+// Alps" is a title.
+func boilerBlock(b string, heading bool) bool {
 	if len(b) > maxPitch {
 		return false
 	}
@@ -86,6 +89,9 @@ func boilerBlock(b string) bool {
 	}
 	if strings.HasPrefix(b, "©") || uiBlocks[strings.Trim(lower, " .:…")] || counter(lower) || contactLine(lower) {
 		return true
+	}
+	if heading {
+		return false
 	}
 	for _, p := range datelineStarts {
 		if startsWord(lower, p) && strings.ContainsAny(b, "0123456789") {

@@ -42,9 +42,18 @@ func TestBoilerBlock(t *testing.T) {
 		"Share and share alike, the committee said.":              false,
 		"": false,
 	} {
-		if got := boilerBlock(b); got != want {
+		if got := boilerBlock(b, false); got != want {
 			t.Errorf("boilerBlock(%q) = %v, want %v", b, got, want)
 		}
+	}
+}
+
+func TestBoilerHeading(t *testing.T) {
+	if boilerBlock("By Train Through the Alps", true) || boilerBlock("Updated for 2026", true) {
+		t.Error("a heading judged a byline or dateline")
+	}
+	if !boilerBlock("You may also like", true) {
+		t.Error("a promo heading kept")
 	}
 }
 

@@ -38,8 +38,9 @@ type textBuilder struct {
 	// links are the hrefs of the blocks kept; blockLinks those of the
 	// block being written, kept or dropped with it.
 	links, blockLinks []string
-	inLink            int // depth of <a> elements around the text being written
-	linked            int // bytes of the block's text inside links
+	inLink            int  // depth of <a> elements around the text being written
+	linked            int  // bytes of the block's text inside links
+	heading           bool // the block is a heading
 }
 
 func (t *textBuilder) word(w string) {
@@ -100,9 +101,9 @@ func (t *textBuilder) end() {
 	t.space = false
 	hrefs := t.blockLinks
 	t.blockLinks = t.blockLinks[:0]
-	linked := t.linked
-	t.linked = 0
-	if b == "" || (rules&16 != 0 && (boilerBlock(b) || headlineLink(b, linked))) {
+	linked, heading := t.linked, t.heading
+	t.linked, t.heading = 0, false
+	if b == "" || (rules&16 != 0 && (boilerBlock(b, heading) || headlineLink(b, linked))) {
 		return
 	}
 	t.links = append(t.links, hrefs...)
@@ -164,6 +165,7 @@ func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
 		block := blockTags[n.Data]
 		if block {
 			t.end()
+			t.heading = len(n.Data) == 2 && n.Data[0] == 'h' && n.Data[1] >= '1' && n.Data[1] <= '6'
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
@@ -265,7 +267,7 @@ func hidden(n *html.Node) bool {
 // "relatedPosts"), so each is distinctive enough not to name content.
 var boilerWords = []string{
 	"caption", "credit", "byline", "dateline", "share", "sharing", "social", "related", "newsletter",
-	"subscribe", "promo", "advert", "sponsor", "rollover", "hovercard", "tooltip", "popover",
+	"subscribe", "promo", "advert", "sponsor", "rollover", "hovercard",
 	"breadcrumb", "author-bio", "author-box", "about-author", "author-info", "author-description",
 	"authorbox", "author-card", "cookie", "read-more", "readmore", "recommend", "signup", "sign-up",
 	"tags", "tag-list", "meta-data", "post-meta", "entry-meta", "article-meta", "timestamp",
