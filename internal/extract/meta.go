@@ -26,7 +26,7 @@ func (p *Page) metadata(f *facts, ld ldFacts, base *url.URL, rd readabilityFacts
 	parsely := parselyPage(f.meta["parsely-page"])
 	p.Author = bounded(firstName(
 		ld.author, f.meta["author"], nonURL(f.meta["article:author"]), f.meta["parsely-author"], parsely.Author,
-		f.meta["dc.creator"], f.meta["dcterms.creator"], f.itemprop["author"], f.relAuthor, byline(f.byline), byline(rd.byline)))
+		f.meta["dc.creator"], f.meta["dcterms.creator"], byline(f.itemprop["author"]), byline(f.relAuthor), byline(f.byline), byline(rd.byline)))
 	p.Published = firstDate(f.meta["article:published_time"], ld.published, f.meta["parsely-pub-date"], parsely.PubDate,
 		f.itemprop["datepublished"], f.marked, f.inArticle)
 	p.Modified = firstDate(f.meta["article:modified_time"], ld.modified, f.meta["og:updated_time"], f.itemprop["datemodified"])
