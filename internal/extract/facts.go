@@ -42,6 +42,11 @@ var metaKeys = map[string]bool{
 	"description": true, "og:description": true, "twitter:description": true,
 	"og:site_name": true, "og:image": true, "twitter:image": true, "twitter:image:src": true,
 	"content-language": true, "og:locale": true, "dc.language": true,
+	// Other names sites give the dates.
+	"og:published_time": true, "article:published": true, "datepublished": true, "pubdate": true,
+	"publish-date": true, "publish_date": true, "sailthru.date": true, "dc.date": true, "dc.date.issued": true,
+	"dcterms.created": true, "dcterms.issued": true, "dcterms.date": true, "date": true,
+	"og:modified_time": true, "datemodified": true, "dcterms.modified": true, "dc.date.modified": true,
 }
 
 // readFacts walks doc once. agent is the product token for <meta name=agent>.

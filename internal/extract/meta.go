@@ -28,8 +28,13 @@ func (p *Page) metadata(f *facts, ld ldFacts, base *url.URL, rd readabilityFacts
 		ld.author, f.meta["author"], nonURL(f.meta["article:author"]), f.meta["parsely-author"], parsely.Author,
 		f.meta["dc.creator"], f.meta["dcterms.creator"], byline(f.itemprop["author"]), byline(f.relAuthor), byline(f.byline), byline(rd.byline)))
 	p.Published = firstDate(f.meta["article:published_time"], ld.published, f.meta["parsely-pub-date"], parsely.PubDate,
-		f.itemprop["datepublished"], f.marked, f.inArticle)
-	p.Modified = firstDate(f.meta["article:modified_time"], ld.modified, f.meta["og:updated_time"], f.itemprop["datemodified"])
+		f.itemprop["datepublished"],
+		f.meta["og:published_time"], f.meta["article:published"], f.meta["datepublished"], f.meta["pubdate"],
+		f.meta["publish-date"], f.meta["publish_date"], f.meta["sailthru.date"], f.meta["dc.date.issued"],
+		f.meta["dcterms.issued"], f.meta["dcterms.created"], f.meta["dc.date"], f.meta["dcterms.date"], f.meta["date"],
+		f.marked, f.inArticle)
+	p.Modified = firstDate(f.meta["article:modified_time"], ld.modified, f.meta["og:updated_time"], f.itemprop["datemodified"],
+		f.meta["og:modified_time"], f.meta["datemodified"], f.meta["dcterms.modified"], f.meta["dc.date.modified"])
 	p.Description = bounded(clean(strOr(f.meta["description"], f.meta["og:description"], ld.description, f.meta["twitter:description"])))
 	p.SiteName = bounded(clean(strOr(nameNotURL(f.meta["og:site_name"]), nameNotURL(ld.siteName), nameNotURL(rd.siteName))))
 	p.License = resolveHTTP(base, strOr(f.license, ld.license))

@@ -69,3 +69,28 @@ func rfc(t time.Time) string {
 	}
 	return t.Format(time.RFC3339)
 }
+
+// TestOtherDateNames: the names sites use beside article:published_time
+// are read after it, JSON-LD, Parse.ly and microdata, and before <time>.
+func TestOtherDateNames(t *testing.T) {
+	body := func(meta string) []byte {
+		return []byte(`<html><head>` + meta + `<title>t</title></head><body><article><p>` +
+			`Text of a post that is long enough to be read as the article by the extractor, and then some more words.</p>` +
+			`<time datetime="2020-01-01">then</time></article></body></html>`)
+	}
+	u := fixtureURL(t, "testdata/none")
+	for meta, want := range map[string]string{
+		`<meta name="dc.date.issued" content="2026-01-02">`:                                                    "2026-01-02T00:00:00Z",
+		`<meta name="sailthru.date" content="2026-01-03T10:00:00Z">`:                                           "2026-01-03T10:00:00Z",
+		`<meta name="date" content="2026-01-04"><meta property="article:published_time" content="2026-01-05">`: "2026-01-05T00:00:00Z",
+		``: "2020-01-01T00:00:00Z",
+	} {
+		p, err := extract.Parse(body(meta), u, agent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rfc(p.Published); got != want {
+			t.Errorf("%s: published %s, want %s", meta, got, want)
+		}
+	}
+}
