@@ -9,7 +9,7 @@ import (
 
 func pageParse(env environment, args []string) error {
 	fs := newFlags("page parse", "page parse [--json] [--url PAGE_URL] [--content-type CT] FILE|-\n"+
-		"page parse --batch < LINES\n\n"+
+		"   or: corpusbot page parse --batch < LINES\n\n"+
 		"Runs one HTML page through exactly what the crawler does with a fetched page body and prints\n"+
 		"one JSON line: title, text (one block a paragraph, blank line between), metadata, robots\n"+
 		"directives, shell, citations. CT is the response's Content-Type (its charset counts).\n"+
