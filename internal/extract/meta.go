@@ -171,7 +171,7 @@ func primaryLanguage(tag string) string {
 		return ""
 	}
 	b, conf := t.Base()
-	if conf == language.No || b.String() == "und" {
+	if conf != language.Exact || b.String() == "und" { // Base guesses a language for "und"; a guess is not a declaration
 		return ""
 	}
 	return b.String()
@@ -214,12 +214,11 @@ func detectLanguage(declared, text string) string {
 	}
 	text = prefix(text, detectBytes)
 	if declared != "" {
-		script := whatlanggo.DetectScript(text)
-		latin := script == unicode.Latin
+		latin, other := scriptShares(text)
 		switch {
-		case script == nil:
+		case latin+other == 0:
 			return declared
-		case nonLatin[declared] == latin:
+		case nonLatin[declared] == (latin > other):
 			// the script contradicts the declaration: detect
 		case declared == "en" && englishLike(text):
 			return declared
@@ -252,17 +251,60 @@ func detectLanguage(declared, text string) string {
 // englishWords are frequent English function words; in English prose they
 // are about a fifth of the words, in other languages next to none.
 var englishWords = map[string]bool{"the": true, "and": true, "of": true, "to": true, "is": true, "in": true,
-	"that": true, "for": true, "it": true, "with": true, "was": true, "on": true, "are": true, "this": true}
+	"that": true, "for": true, "it": true, "with": true, "was": true, "on": true, "are": true, "this": true,
+	"have": true, "from": true, "but": true, "not": true}
 
 func englishLike(text string) bool {
 	words, hits := 0, 0
-	for _, w := range strings.Fields(text) {
-		words++
-		if englishWords[strings.ToLower(strings.Trim(w, ".,;:!?\"'()“”‘’"))] {
-			hits++
+	for i := 0; i < len(text); {
+		// Words are runs of ASCII letters and apostrophes; anything else
+		// separates them. No allocation: this runs on most pages.
+		j := i
+		for j < len(text) && (isASCIILetter(text[j]) || text[j] == '\'') {
+			j++
 		}
+		if j > i {
+			words++
+			if w := text[i:j]; len(w) <= 4 && englishWord(w) {
+				hits++
+			}
+			i = j
+			continue
+		}
+		i++
 	}
 	return words > 0 && hits*100 >= words*8
+}
+
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+
+// englishWord reports whether w is one of englishWords, in any case.
+func englishWord(w string) bool {
+	var buf [4]byte
+	for i := 0; i < len(w); i++ {
+		buf[i] = w[i] | 0x20
+	}
+	return englishWords[string(buf[:len(w)])]
+}
+
+// scriptShares counts the letters of text in the Latin script and in
+// others: enough to tell that lang="ru" sits on English text.
+func scriptShares(text string) (latin, other int) {
+	for _, r := range text {
+		switch {
+		case r < 0x80:
+			if isASCIILetter(byte(r)) {
+				latin++
+			}
+		case unicode.IsLetter(r):
+			if unicode.Is(unicode.Latin, r) {
+				latin++
+			} else {
+				other++
+			}
+		}
+	}
+	return latin, other
 }
 
 // prefix is s cut to at most n bytes on a character boundary.
