@@ -99,9 +99,12 @@ func boilerBlock(b string, heading bool) bool {
 		}
 	}
 	words := strings.Fields(b)
-	if len(words) >= 2 && len(words) <= 12 && bylineWords[strings.ToLower(words[0])] {
+	if len(words) >= 2 && bylineWords[strings.ToLower(words[0])] {
 		r, _ := utf8.DecodeRuneInString(words[1])
-		if unicode.IsUpper(r) && !strings.ContainsAny(b, ".!?") {
+		// "By Jane Doe", or a byline run into a dateline: "By HNN Staff |
+		// November 18, 2019 at 2:26 PM HST - Updated November 18".
+		if unicode.IsUpper(r) && ((len(words) <= 12 && !strings.ContainsAny(b, ".!?")) ||
+			(len(words) <= 30 && strings.ContainsAny(b, "|") && strings.ContainsAny(b, "0123456789"))) {
 			return true
 		}
 	}

@@ -28,7 +28,9 @@ func TestBoilerBlock(t *testing.T) {
 		"Associated Press writers Alan Fram and Zeke Miller contributed to this report.": true,
 		"Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik.":              true,
 		"If you enjoyed this article, we have a proposition for you: join us. Members get all of our content, and more, for the price of a coffee a week, which is less than you would think, and they help us keep the site going.": true,
+		"By HNN Staff | November 18, 2019 at 2:26 PM HST - Updated November 18 at 4:46 PM": true,
 		// Text of the article.
+		"By 2019 the committee had 40 members | a record.":        false,
 		"Follow the path past the sheds to plot 14.":              false,
 		"Joining the society costs ten pounds a year.":            false,
 		"Reporting the leak took three phone calls.":              false,
