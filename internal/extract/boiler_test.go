@@ -1,6 +1,11 @@
 package extract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
 
 func TestBoilerBlock(t *testing.T) {
 	for b, want := range map[string]bool{
@@ -81,5 +86,17 @@ func TestWithoutSelf(t *testing.T) {
 	want := "First.\n\nSee https://b.example/p/1 for more."
 	if got := withoutSelf(text, "https://b.example/p/1", ""); got != want {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestRenderBreaks(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader("<div>One.<br><br><br><br>\n   Two.<br>\n   Three <b>bold</b><i>glued</i>.</div><ul><li>a</li><li> b </li></ul><pre>  x\n    y\n</pre>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := renderText(doc, pruned)
+	want := "One.\n\nTwo.\nThree boldglued.\n\na\n\nb\n\n  x\n    y"
+	if text != want {
+		t.Errorf("got %q\nwant %q", text, want)
 	}
 }

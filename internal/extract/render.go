@@ -44,7 +44,7 @@ type textBuilder struct {
 }
 
 func (t *textBuilder) word(w string) {
-	if t.space && t.block.Len() > 0 {
+	if t.space && t.block.Len() > 0 && !t.atLineStart() {
 		t.block.WriteByte(' ')
 	}
 	t.space = false
@@ -73,12 +73,20 @@ func (t *textBuilder) text(s string) {
 	}
 }
 
-// lineBreak is a <br>: a new line within the block.
+// lineBreak is a <br>: a new line within the block. Two in a row (the
+// paragraphs of editors that write no <p>) make a blank line, as between
+// blocks; more add nothing.
 func (t *textBuilder) lineBreak() {
-	if t.block.Len() > 0 {
+	if b := t.block.String(); b != "" && !strings.HasSuffix(b, "\n\n") {
 		t.block.WriteByte('\n')
 	}
 	t.space = false
+}
+
+// atLineStart reports whether the block's last line is empty so far.
+func (t *textBuilder) atLineStart() bool {
+	b := t.block.String()
+	return b != "" && b[len(b)-1] == '\n'
 }
 
 // pre adds preformatted text as it stands, as a block of its own.
