@@ -19,19 +19,20 @@ const (
 // promotions and pointers away from the article, and datelines (when a
 // digit follows).
 var (
+	// Pointers away from the article and widget labels: short blocks only.
 	promoStarts = []string{"see more", "read more", "read also", "also read", "don't miss", "dont miss",
 		"related:", "related stories", "related articles", "related posts", "related content", "related coverage",
-		"related links", "related reading", "recommended:", "recommended for you", "recommended reading", "you may also like", "more from", "more stories", "sign up", "subscribe",
-		"advertisement", "advert", "continue reading below", "this slideshow requires javascript",
-		"click here", "get the latest", "follow us", "share this", "tell us what you think",
-		// Newsletter and membership pitches.
-		"join our", "get breaking news", "if you enjoyed this", "sign up for", "get access to",
+		"related links", "related reading", "recommended:", "recommended for you", "recommended reading",
+		"you may also like", "more stories", "advertisement", "advert", "continue reading below",
+		"this slideshow requires javascript", "click here to", "follow us", "share this", "tell us what you think",
 		// "Read also" in the languages of most blogs.
 		"leggi anche", "lesen sie auch", "lire aussi", "à lire aussi", "leia também", "lee también", "lea también",
-		"also on", "[related", "(related", "[read", "(read", "(leggi anche", "(lire aussi",
-		// News agencies' credits.
+		"[related", "(related", "[read more", "(read more", "(leggi anche", "(lire aussi"}
+	// Pitches, credits and notices, which run to a few sentences: judged by
+	// their opening words up to maxPitch.
+	pitchStarts = []string{"subscribe to", "sign up for", "sign up to", "join our", "get breaking news",
+		"if you enjoyed this", "get access to", "get the latest",
 		"reporting by", "(reporting by", "additional reporting", "editing by", "(editing by",
-		// Cookie notices and affiliate disclosures.
 		"this website uses cookies", "we use cookies", "this site uses cookies", "this post may contain affiliate",
 		"this article contains affiliate", "we may earn", "have a tip", "got a tip"}
 	datelineStarts = []string{"updated", "published", "posted", "last updated", "modified"}
@@ -76,7 +77,7 @@ func boilerBlock(b string, heading bool) bool {
 	lower := strings.ToLower(b)
 	// A pitch, a tag list or a credit line may run longer than a byline;
 	// its opening words say what it is.
-	for _, p := range promoStarts {
+	for _, p := range pitchStarts {
 		if startsWord(lower, p) {
 			return true
 		}
@@ -86,6 +87,11 @@ func boilerBlock(b string, heading bool) bool {
 	}
 	if len(b) > maxBoilerBlock {
 		return false
+	}
+	for _, p := range promoStarts {
+		if startsWord(lower, p) {
+			return true
+		}
 	}
 	if strings.HasPrefix(b, "©") || uiBlocks[strings.Trim(lower, " .:…")] || counter(lower) || contactLine(lower) {
 		return true
