@@ -132,8 +132,6 @@ func bounded(s string) string {
 	return strings.ToValidUTF8(s[:maxFieldLen], "")
 }
 
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
-
 // tagList merges the tag lists in order, trimmed, without duplicates
 // (case-insensitively), at most maxTags; never nil.
 func tagList(lists ...[]string) []string {
