@@ -91,11 +91,11 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Published.IsZero() {
 		p.Published = firstTime(article.Node)
 	}
-	keep := pruned
+	drop := pruned
 	if ld.live {
-		keep = prunedLive
+		drop = prunedLive
 	}
-	text, hrefs := renderText(article.Node, keep)
+	text, hrefs := renderText(article.Node, drop)
 	text = withoutSelf(normalise(strings.ToValidUTF8(text, "\uFFFD")), pageURL.String(), p.Canonical)
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)
