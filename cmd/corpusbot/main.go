@@ -45,6 +45,7 @@ func commands() []command {
 		{"robots check", "decide URLs against a robots.txt file, saying which rule decided", robotsCheck},
 		{"sitemap parse", "list the entries of a sitemap, sitemap index, text sitemap or feed", sitemapParse},
 		{"feed parse", "list the entries of an RSS, Atom or JSON feed", feedParse},
+		{"page parse", "run one HTML page (or a batch) through the crawler's extraction and print what it keeps", pageParse},
 		{"sources add", "add sources by homepage URL", sourcesAdd},
 		{"sources retry", "clear a site's robots.txt guesses, refusal record and retry back-off: asked again at the next run", sourcesRetry},
 		{"run", "crawl: everything due, continuously (--once: then exit)", runCrawl},

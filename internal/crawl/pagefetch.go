@@ -105,7 +105,7 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL stri
 		r.State = model.PostError
 		return
 	}
-	page, err := c.extractor()(res.Body, u, c.agent())
+	page, err := c.extractor()(res.Body, u, res.ContentType, c.agent())
 	if err != nil {
 		r.State = model.PostError
 		return

@@ -3,28 +3,7 @@ package extract
 import (
 	"net/url"
 	"strings"
-
-	"golang.org/x/net/html"
 )
-
-// canonicalLink is the page's <link rel="canonical" href="…"> (the first
-// one, as search engines read it), resolved against base; "" when it has
-// none or its href is not an http(s) URL. Only <link> elements count: an
-// <a rel="canonical"> in a post's body says nothing about the page.
-func canonicalLink(doc *html.Node, base *url.URL) string {
-	var out string
-	elements(doc, func(n *html.Node) bool {
-		if out != "" {
-			return false
-		}
-		if n.Data != "link" || !relHas(attr(n, "rel"), "canonical") {
-			return true
-		}
-		out = resolveHTTP(base, attr(n, "href"))
-		return out == ""
-	})
-	return out
-}
 
 // LinkCanonical is the URL a Link response header names with
 // rel="canonical" (RFC 8288; the way non-HTML and many HTML responses state
@@ -94,5 +73,9 @@ func resolveHTTP(base *url.URL, ref string) string {
 		return ""
 	}
 	u.Fragment, u.RawFragment = "", ""
-	return u.String()
+	out := u.String()
+	if len(out) > MaxURLLength {
+		return "" // escaping can make a short reference long
+	}
+	return out
 }

@@ -6,10 +6,15 @@
 //
 // Choices worth knowing, all deliberate:
 //   - Input: only the first MaxBytes (5 MB, the fetcher's body cap) are read.
-//     The encoding is found as browsers find it (BOM, then <meta charset> or
-//     http-equiv Content-Type in the first 1024 bytes, then UTF-8 if the
-//     bytes are valid UTF-8, else windows-1252), through
-//     golang.org/x/net/html/charset. Title and Text are always valid UTF-8.
+//     The encoding is found as browsers find it: a BOM, then the charset of
+//     the response's Content-Type (ParseResponse), then <meta charset> or
+//     http-equiv Content-Type anywhere in the head (not only its first
+//     1,024 bytes), then UTF-8 if the bytes are (nearly all) valid UTF-8,
+//     then ICU's detection, else windows-1252. Bytes that are valid UTF-8
+//     with multi-byte sequences are read as UTF-8 even under a single-byte
+//     label, since mislabelled UTF-8 is common and the reverse next to
+//     impossible. Title and Text are valid UTF-8 in NFC, with soft hyphens,
+//     zero-width spaces, word joiners and stray BOMs taken out of words.
 //     The one error is the HTML parser's: it refuses a page with more than
 //     512 elements open at once, which no real page needs.
 //   - Robots: <meta name="robots"> and <meta name="AGENT"> (the product
@@ -37,12 +42,28 @@
 //   - Title: readability's (JSON-LD headline or name, og:title, else
 //     <title> with a trailing " | Site name" taken off), white space
 //     collapsed. It is kept for noindex and shell pages too.
-//   - Published: the first of <meta property="article:published_time">,
-//     JSON-LD datePublished (anywhere in the graph), an element with
-//     itemprop="datePublished", a <time> marked as the publication date
+//   - Metadata is what the page states, read in the same single walk of
+//     the tree as the robots directives, base, canonical, shell and skip
+//     links (readFacts), before readability rearranges it. JSON-LD: the
+//     first object typed as an article, else as a web page, anywhere in a
+//     block, an array or an @graph, whatever its @context; {"@id"}
+//     references are followed. Published: article:published_time, JSON-LD
+//     datePublished, Parse.ly (parsely-pub-date or the parsely-page JSON),
+//     itemprop datePublished, a <time> marked as the publication date
 //     (pubdate, class published or entry-date), the first <time datetime>
-//     inside an <article>, and the first in the extracted article, that
-//     internal/dates can read. Always UTC; zero when none is found.
+//     inside an <article>, the first in the extracted article; Modified
+//     likewise (article:modified_time, dateModified, og:updated_time).
+//     Dates that internal/dates can read, always UTC. Author: JSON-LD
+//     author, meta author, article:author (not a URL), Parse.ly, dc.creator,
+//     itemprop author, <a rel=author>, a byline element holding only a name
+//     ("By " taken off). Description, site name (og:site_name, JSON-LD
+//     publisher), tags (article:tag, JSON-LD keywords, Parse.ly), licence
+//     (rel=license, JSON-LD license) and image (og:image, JSON-LD image,
+//     twitter:image; absolute http(s)). Language: the declared one (html
+//     lang, Content-Language, JSON-LD inLanguage, og:locale) as an ISO 639-1
+//     code, unless detection (whatlanggo) is certain the text is in another
+//     language that is not a close neighbour; detected when none is
+//     declared. A field the page does not state is empty.
 //   - Shell: the visible text of the body (everything outside script, style,
 //     noscript, template and svg, white space runs counted once) is under
 //     ShellMaxText (200) characters, and either
@@ -57,5 +78,9 @@
 //     server-rendered Next.js or Nuxt page with a short post in it is not a
 //     shell; and a page with scripts but no mount point must be next to
 //     empty, so that a three-sentence post on a theme full of scripts is not
-//     one either.
+//     one either. A shell that carries its article in its own data, JSON-LD
+//     articleBody or a body-like member (content, body, html…) of Next.js's
+//     __NEXT_DATA__, of at least ShellMaxText characters, is a page with
+//     that text: read with no script run and nothing more fetched. Nuxt's
+//     state is a script, not data, and is not read.
 package extract

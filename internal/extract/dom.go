@@ -16,6 +16,16 @@ func attr(n *html.Node, key string) string {
 	return ""
 }
 
+// attrOK is n's attribute key and whether n has it.
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
 func hasAttr(n *html.Node, key string) bool {
 	for _, a := range n.Attr {
 		if a.Namespace == "" && a.Key == key {

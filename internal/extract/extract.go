@@ -14,39 +14,72 @@ import (
 // same size, so this only bounds callers that do not.
 const MaxBytes = 5 << 20
 
-// Page is what the crawler keeps of one fetched HTML page.
+// Page is what the crawler keeps of one fetched HTML page. Every metadata
+// field is what the page states; one it does not state is empty.
 type Page struct {
-	Title     string
-	Text      string    // the article's plain text, kept privately by the crawler; "" when Noindex or Shell
-	Published time.Time // from article metadata (article:published_time, JSON-LD datePublished, <time datetime>) if present; zero otherwise
-	Links     []string  // citations: absolute http(s) links out of the article body (not nav/footer/sidebar), resolved against <base href> then the page URL, fragments removed, deduplicated, in document order; nil when Nofollow
-	Noindex   bool      // meta robots or meta corpusbot (case-insensitive name) says noindex or none
-	Nofollow  bool      // ... nofollow or none
-	Shell     bool      // the page renders only in a browser: an empty app root (<div id="root"></div>, id="app", id="__next", ng-app…), script bundles, next to no text
-	Canonical string    // the URL <link rel="canonical"> names, resolved; "" when none
+	Title       string
+	Text        string    // the article's plain text, kept privately by the crawler; "" when Noindex or Shell
+	Published   time.Time // from article metadata (JSON-LD datePublished, article:published_time, Parse.ly, <time datetime>) if present; zero otherwise
+	Modified    time.Time // JSON-LD dateModified, article:modified_time, og:updated_time, itemprop dateModified; zero otherwise
+	Author      string    // JSON-LD author, meta author, Parse.ly, dc.creator, itemprop or rel=author, a byline; names joined with ", "
+	Language    string    // ISO 639-1: the declared language (html lang, Content-Language…) unless the text is plainly in another; detected when none is declared
+	Description string    // meta description, og:description, JSON-LD description
+	SiteName    string    // og:site_name, JSON-LD publisher
+	Tags        []string  // article:tag, JSON-LD keywords, Parse.ly tags; never nil
+	License     string    // rel=license, JSON-LD license: an absolute http(s) URL
+	Image       string    // og:image, JSON-LD image, twitter:image: an absolute http(s) URL
+	Links       []string  // citations: absolute http(s) links out of the article body (not nav/footer/sidebar), resolved against <base href> then the page URL, fragments removed, deduplicated, in document order; nil when Nofollow
+	Noindex     bool      // meta robots or meta corpusbot (case-insensitive name) says noindex or none
+	Nofollow    bool      // ... nofollow or none
+	Shell       bool      // the page renders only in a browser: an empty app root (<div id="root"></div>, id="app", id="__next", ng-app…), script bundles, next to no text
+	Canonical   string    // the URL <link rel="canonical"> names, resolved; "" when none
 }
 
-// Parse reads an HTML page fetched from pageURL. agent is the crawler's
-// product token ("CorpusBot"), matched case-insensitively against
-// <meta name="..."> for agent-specific directives.
+// Parse reads an HTML page fetched from pageURL whose response gave no
+// Content-Type; it is ParseResponse with contentType "".
 func Parse(body []byte, pageURL *url.URL, agent string) (Page, error) {
+	return ParseResponse(body, pageURL, "", agent)
+}
+
+// ParseResponse reads an HTML page fetched from pageURL. contentType is the
+// response's Content-Type header, whose charset parameter decides the
+// encoding after a BOM, as in a browser. agent is the crawler's product
+// token ("CorpusBot"), matched case-insensitively against
+// <meta name="..."> for agent-specific directives.
+func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Page, error) {
 	if pageURL == nil {
 		return Page{}, errors.New("extract: no page URL")
 	}
-	doc, err := parseHTML(body)
+	doc, err := parseHTML(body, contentType)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: %w", pageURL.Redacted(), err)
 	}
 
-	// Everything that needs the page as served is read before readability,
-	// which rearranges the tree it is given.
-	var p Page
-	p.Noindex, p.Nofollow = metaRobots(doc, agent)
-	p.Shell = isShell(doc)
-	base := baseURL(doc, pageURL)
-	p.Canonical = canonicalLink(doc, base)
-	published := publishedBefore(doc)
-	pruneSkipLinks(doc)
+	// Everything that needs the page as served is read, in one walk,
+	// before readability, which rearranges the tree it is given.
+	f := readFacts(doc, agent)
+	p := Page{Noindex: f.noindex, Nofollow: f.nofollow, Shell: f.shell(doc)}
+	base := pageURL
+	if f.hasBase {
+		base = resolveBase(pageURL, f.base)
+	}
+	// The first canonical link that gives an http(s) URL, as search
+	// engines read it. Only <link> elements count: an <a rel="canonical">
+	// in a post's body says nothing about the page.
+	for _, href := range f.canonicals {
+		if p.Canonical = resolveHTTP(base, href); p.Canonical != "" {
+			break
+		}
+	}
+	ld := readJSONLD(f.jsonLD)
+	for _, n := range f.skipLinks {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+	for _, n := range f.embeds {
+		hoist(n)
+	}
 
 	parser := readability.NewParser()
 	article, err := parser.ParseAndMutate(doc, base)
@@ -54,19 +87,27 @@ func Parse(body []byte, pageURL *url.URL, agent string) (Page, error) {
 		return Page{}, fmt.Errorf("extract %s: readability: %w", pageURL.Redacted(), err)
 	}
 	p.Title = clean(article.Title())
-	if published.IsZero() {
-		published = firstTime(article.Node)
+	declared := p.metadata(f, ld, base, readabilityFacts{byline: article.Byline(), siteName: article.SiteName()})
+	if p.Published.IsZero() {
+		p.Published = firstTime(article.Node)
 	}
-	p.Published = published
+	text, hrefs := renderText(article.Node, pruned)
+	text = withoutSelf(normalise(strings.ToValidUTF8(text, "\uFFFD")), pageURL.String(), p.Canonical)
 	if !p.Nofollow {
-		p.Links = citations(article.Node, base, pageURL)
+		p.Links = citations(hrefs, base, pageURL)
 	}
-	if !p.Noindex && !p.Shell && article.Node != nil {
-		var b strings.Builder
-		if err := article.RenderText(&b); err != nil {
-			return Page{}, fmt.Errorf("extract %s: text: %w", pageURL.Redacted(), err)
+	if p.Shell {
+		// A page that renders in the browser may still carry its article
+		// in its own data; then it is a page like any other.
+		if data := shellText(ld.body, f.nextData); data != "" {
+			p.Shell, text = false, normalise(strings.ToValidUTF8(data, "\uFFFD"))
+		} else {
+			text = ""
 		}
-		p.Text = tidyText(b.String())
+	}
+	p.Language = detectLanguage(declared, text)
+	if !p.Noindex && !p.Shell {
+		p.Text = text
 	}
 	return p, nil
 }

@@ -49,6 +49,9 @@ func TestFixtures(t *testing.T) {
 		"shell_angularjs":   {shell: true},
 		"shell_loading":     {shell: true},
 		"shell_bare":        {shell: true},
+		// Shells with the article in their own data are pages.
+		"shell_next_data":   {text: "The pump\n\nIn the end the café"},
+		"shell_jsonld_body": {published: "2026-03-02T00:00:00Z", text: "mend.\n\nIn the end the café"},
 		"empty":             {},
 		"short_post":        {links: []string{"https://lighthouse.example/part-two"}, text: "The blog is on holiday"},
 		"next_ssr_short":    {text: "Version 2.1 is out."},
@@ -69,6 +72,26 @@ func TestFixtures(t *testing.T) {
 		}, text: "reading this spring"},
 		"jsonld_published": {published: "2026-02-03T19:05:00Z", text: "coverage gap"},
 		"time_datetime":    {published: "2026-01-27T18:00:00Z", text: "sitemap reader"},
+		// An embedded tweet kept, boilerplate pruned, blocks kept apart
+		// (TestStructure checks the text exactly).
+		"embedded_tweet": {text: "Troughs. We're on it.", notText: "Hidden from readers", links: []string{"https://t.co/abc123", "https://twitter.com/bobdigs/status/1"}},
+		// A post followed by teasers of others: the first entry only, its tags left out.
+		"listing_first_post": {text: "leave ourselves behind.", notText: "Optimism"},
+		// Metadata (TestMetadata checks the fields).
+		"meta_jsonld_graph": {published: "2026-03-02T08:00:00Z", text: "the matter was closed with tea"},
+		"meta_opengraph":    {published: "2026-02-10T08:15:00Z", text: "bei einer Tasse Tee", links: []string{"https://creativecommons.org/licenses/by-sa/4.0/deed.de"}},
+		"meta_parsely":      {published: "2026-04-05T07:00:00Z", text: "autour d’un thé"},
+		"meta_byline":       {published: "2026-05-06T12:00:00Z", text: "the matter was closed with tea"}, // the byline's link is no citation
+		// Decoding: each page holds a word only the right encoding gives.
+		"late_utf8":         {text: "the secretary’s notes"},
+		"late_meta":         {text: "the secretary’s notes"},
+		"meta_straddle":     {text: "“a decision was deferred”"},
+		"header_charset":    {text: "Комитет садоводов"},
+		"header_beats_meta": {text: "своё мнение"},
+		"bom_utf16":         {text: "the café on the corner"},
+		"mislabelled_utf8":  {text: "the café on the corner"},
+		"undeclared_legacy": {text: "s’est réuni"},
+		"invisible_nfd":     {text: "The café on the corner offered to lend a pump to the committee, and everyone agreed that the matter was closed."},
 	}
 	names, _ := filepath.Glob(filepath.Join("testdata", "*.html"))
 	if len(names) != len(cases) {
@@ -87,7 +110,7 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := extract.Parse(body, fixtureURL(t, stem), agent)
+			p, err := extract.ParseResponse(body, fixtureURL(t, stem), fixtureContentType(t, stem), agent)
 			if err != nil {
 				t.Fatal(err)
 			}

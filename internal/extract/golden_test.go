@@ -26,13 +26,22 @@ const agent = "CorpusBot"
 
 // golden is Page as written to NAME.golden: every field, in a fixed order.
 type golden struct {
-	Title     string   `json:"title"`
-	Published string   `json:"published"`
-	Noindex   bool     `json:"noindex"`
-	Nofollow  bool     `json:"nofollow"`
-	Shell     bool     `json:"shell"`
-	Links     []string `json:"links"`
-	Text      string   `json:"text"`
+	Title       string   `json:"title"`
+	Published   string   `json:"published"`
+	Modified    string   `json:"modified"`
+	Author      string   `json:"author"`
+	Language    string   `json:"language"`
+	Description string   `json:"description"`
+	SiteName    string   `json:"site_name"`
+	Tags        []string `json:"tags"`
+	License     string   `json:"license"`
+	Image       string   `json:"image"`
+	Canonical   string   `json:"canonical"`
+	Noindex     bool     `json:"noindex"`
+	Nofollow    bool     `json:"nofollow"`
+	Shell       bool     `json:"shell"`
+	Links       []string `json:"links"`
+	Text        string   `json:"text"`
 }
 
 // TestGolden parses every testdata/NAME.html and compares the result with
@@ -49,7 +58,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := extract.Parse(body, fixtureURL(t, stem), agent)
+			p, err := extract.ParseResponse(body, fixtureURL(t, stem), fixtureContentType(t, stem), agent)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,9 +83,28 @@ func fixtureURL(t *testing.T, stem string) *url.URL {
 	return u
 }
 
+// fixtureContentType is the response's Content-Type a fixture is read
+// with: NAME.ct, or none.
+func fixtureContentType(t *testing.T, stem string) string {
+	t.Helper()
+	b, err := os.ReadFile(stem + ".ct")
+	if errors.Is(err, os.ErrNotExist) {
+		return ""
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
 func render(t *testing.T, p extract.Page) string {
 	t.Helper()
-	g := golden{Title: p.Title, Noindex: p.Noindex, Nofollow: p.Nofollow, Shell: p.Shell, Links: p.Links, Text: p.Text}
+	g := golden{Title: p.Title, Noindex: p.Noindex, Nofollow: p.Nofollow, Shell: p.Shell, Links: p.Links, Text: p.Text,
+		Author: p.Author, Language: p.Language, Description: p.Description, SiteName: p.SiteName, Tags: p.Tags,
+		License: p.License, Image: p.Image, Canonical: p.Canonical}
+	if !p.Modified.IsZero() {
+		g.Modified = p.Modified.Format(time.RFC3339Nano)
+	}
 	if !p.Published.IsZero() {
 		if p.Published.Location() != time.UTC {
 			t.Errorf("published %v is not UTC", p.Published)

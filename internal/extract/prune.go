@@ -6,24 +6,6 @@ import (
 	"golang.org/x/net/html"
 )
 
-// pruneSkipLinks removes "Skip to content" links: themes put them first in
-// the page for keyboard users, readability keeps them when it takes the
-// page wrapper as the article, and they are not part of anyone's text.
-func pruneSkipLinks(doc *html.Node) {
-	var skip []*html.Node
-	elements(doc, func(n *html.Node) bool {
-		if n.Data == "a" && strings.HasPrefix(attr(n, "href"), "#") &&
-			(hasClass(n, "skip-link", "skip-to-content", "skip-main") || strings.HasPrefix(strings.ToLower(strings.TrimSpace(textOf(n))), "skip to ")) {
-			skip = append(skip, n)
-			return false
-		}
-		return true
-	})
-	for _, n := range skip {
-		n.Parent.RemoveChild(n)
-	}
-}
-
 // textOf is the text directly and indirectly under n, up to 64 bytes: enough
 // to recognise a label.
 func textOf(n *html.Node) string {
@@ -37,4 +19,36 @@ func textOf(n *html.Node) string {
 		}
 	}
 	return b.String()
+}
+
+// hoist lifts an embedded post out of the wrappers that hold only it
+// (<div class="social-media-embed"><blockquote class="twitter-tweet">):
+// readability drops a wrapper whose name sounds like a sidebar ("social",
+// "embed" next to "share"), and the post is part of what the author wrote.
+func hoist(n *html.Node) {
+	for i := 0; i < 3; i++ {
+		p := n.Parent
+		if p == nil || p.Type != html.ElementNode || p.Parent == nil || p.Data == "body" || p.Data == "article" || !onlyChild(p, n) {
+			return
+		}
+		p.RemoveChild(n)
+		p.Parent.InsertBefore(n, p)
+		p.Parent.RemoveChild(p)
+	}
+}
+
+// onlyChild reports whether n is p's one child that shows anything
+// (scripts and white space aside).
+func onlyChild(p, n *html.Node) bool {
+	for c := p.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c == n:
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) == "":
+		case c.Type == html.ElementNode && (c.Data == "script" || c.Data == "noscript"):
+		case c.Type == html.CommentNode:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -16,42 +15,6 @@ const (
 	maxJSONLD      = 16
 	maxJSONLDDepth = 32
 )
-
-// publishedBefore finds the publication date in the page as served, by the
-// order of the package doc, up to (not including) the extracted article.
-func publishedBefore(doc *html.Node) time.Time {
-	var meta, ld, itemprop, marked, inArticle string
-	blocks := 0
-	elements(doc, func(c *html.Node) bool {
-		switch {
-		case c.Data == "meta" && meta == "" && isPublishedMeta(c):
-			meta = attr(c, "content")
-		case c.Data == "script" && ld == "" && blocks < maxJSONLD &&
-			strings.EqualFold(strings.TrimSpace(attr(c, "type")), "application/ld+json"):
-			blocks++
-			ld = jsonLDPublished(c)
-		}
-		if itemprop == "" && strings.EqualFold(attr(c, "itemprop"), "datePublished") {
-			itemprop = strOr(attr(c, "content"), attr(c, "datetime"))
-		}
-		if c.Data == "time" {
-			dt := attr(c, "datetime")
-			if marked == "" && (hasAttr(c, "pubdate") || hasClass(c, "published", "entry-date")) {
-				marked = dt
-			}
-			if inArticle == "" && insideArticle(c) {
-				inArticle = dt
-			}
-		}
-		return true
-	})
-	for _, s := range []string{meta, ld, itemprop, marked, inArticle} {
-		if t, ok := readDate(s); ok {
-			return t
-		}
-	}
-	return time.Time{}
-}
 
 // insideArticle reports whether n has an <article> ancestor.
 func insideArticle(n *html.Node) bool {
@@ -89,21 +52,6 @@ func isPublishedMeta(n *html.Node) bool {
 	return false
 }
 
-// jsonLDPublished is the first datePublished string in a JSON-LD block, in
-// any object of it (Yoast and Rank Math put the article in an @graph).
-func jsonLDPublished(script *html.Node) string {
-	if script.FirstChild == nil {
-		return ""
-	}
-	src := strings.TrimSpace(script.FirstChild.Data)
-	src = strings.TrimSuffix(strings.TrimPrefix(src, "<![CDATA["), "]]>")
-	var v any
-	if json.Unmarshal([]byte(src), &v) != nil {
-		return ""
-	}
-	return findKey(v, "datePublished", 0)
-}
-
 func findKey(v any, key string, depth int) string {
 	if depth > maxJSONLDDepth {
 		return ""
@@ -138,9 +86,12 @@ func readDate(s string) (time.Time, bool) {
 	return dates.Parse(s)
 }
 
-func strOr(a, b string) string {
-	if a != "" {
-		return a
+// strOr is the first of ss that is not empty.
+func strOr(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
 	}
-	return b
+	return ""
 }

@@ -28,26 +28,6 @@ var mountAttrs = []string{"ng-app", "ng-view", "ui-view", "data-reactroot"}
 // hiddenTags hold no text a reader sees.
 var hiddenTags = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "svg": true, "head": true}
 
-// isShell applies the rule of the package doc to the page as served.
-func isShell(doc *html.Node) bool {
-	text := visibleText(doc, ShellMaxText)
-	if text >= ShellMaxText {
-		return false
-	}
-	emptyMount, scripts := false, false
-	elements(doc, func(n *html.Node) bool {
-		if n.Data == "script" {
-			scripts = scripts || executable(n)
-			return false
-		}
-		if !emptyMount && isMount(n) && visibleText(n, MountMaxText) < MountMaxText {
-			emptyMount = true
-		}
-		return true
-	})
-	return emptyMount || (scripts && text < BareMaxText)
-}
-
 func isMount(n *html.Node) bool {
 	if n.Data == "app-root" || mountIDs[attr(n, "id")] {
 		return true

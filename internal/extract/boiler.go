@@ -1,0 +1,186 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxBoilerBlock is the longest block judged by its words alone: bylines,
+// credits and promos are short, and a paragraph of the article that
+// happens to start with "By" is not.
+const maxBoilerBlock = 160
+
+// Words that open a block that is not the article's text (lower case):
+// promotions and pointers away from the article, and datelines (when a
+// digit follows).
+var (
+	promoStarts = []string{"see more", "read more", "read also", "also read", "don't miss", "dont miss",
+		"related:", "related stories", "related articles", "related posts", "related content", "related coverage",
+		"related links", "related reading", "recommended:", "recommended for you", "recommended reading", "you may also like", "more from", "more stories", "sign up", "subscribe",
+		"advertisement", "advert", "continue reading below", "this slideshow requires javascript",
+		"click here", "get the latest", "follow us", "share this", "tell us what you think",
+		// Newsletter and membership pitches.
+		"join our", "get breaking news", "if you enjoyed this", "sign up for", "get access to",
+		// "Read also" in the languages of most blogs.
+		"leggi anche", "lesen sie auch", "lire aussi", "à lire aussi", "leia também", "lee también", "lea también",
+		"also on", "[related", "(related", "[read", "(read", "(leggi anche", "(lire aussi",
+		// News agencies' credits.
+		"reporting by", "(reporting by", "additional reporting", "editing by", "(editing by",
+		// Cookie notices and affiliate disclosures.
+		"this website uses cookies", "we use cookies", "this site uses cookies", "this post may contain affiliate",
+		"this article contains affiliate", "we may earn"}
+	datelineStarts = []string{"updated", "published", "posted", "last updated", "modified"}
+	bylineWords    = map[string]bool{"by": true, "von": true, "par": true, "por": true, "door": true}
+	// A caption's credit names its source after one of these…
+	creditLabels = []string{"credit:", "image:", "photo:", "picture:", "foto:", "bild:", "images:", "photos:"}
+	// …or is an agency's.
+	agencies = []string{"getty images", "shutterstock", "ap photo", "afp photo", "reuters/", "/reuters", "/afp", "/epa", "/ap)"}
+)
+
+// uiBlocks are the whole text of a widget's control, not of an article.
+var uiBlocks = map[string]bool{
+	"caption": true, "close": true, "sign in": true, "log in": true, "menu": true, "search": true,
+	"previous": true, "next": true, "comments": true, "advertisement": true, "expand": true,
+	"show more": true, "load more": true, "back to top": true, "skip ad": true,
+}
+
+// tagStarts open a list of the post's tags or categories.
+var tagStarts = []string{"tags", "tagged", "filed under", "categories", "category", "topics"}
+
+// shareWords are what a share bar says.
+var shareWords = map[string]bool{
+	"facebook": true, "twitter": true, "whatsapp": true, "pinterest": true, "pint": true, "linkedin": true,
+	"email": true, "e-mail": true, "share": true, "tweet": true, "reddit": true, "print": true, "copy": true,
+	"link": true, "telegram": true, "messenger": true, "sms": true, "baixar": true, "compartilhar": true,
+	"teilen": true, "partager": true, "compartir": true, "x": true, "mail": true, "flipboard": true,
+}
+
+// boilerBlock reports whether a short block of the chosen text is about
+// the article rather than of it, by its words: a byline or dateline
+// ("By Jane Doe", "Updated Nov 19, 6:55 AM"), a picture's caption credit
+// ("(Image: GETTY)", "Credit: EPA", "© Aaron Schwartz", "… | Getty
+// Images"), a promotion ("READ MORE …", "You may also like…"), a share bar.
+// Plain string tests, not regular expressions: this runs on every block.
+func boilerBlock(b string) bool {
+	if len(b) > maxBoilerBlock {
+		return tagLine(b)
+	}
+	if strings.HasPrefix(b, "©") {
+		return true
+	}
+	lower := strings.ToLower(b)
+	if uiBlocks[strings.Trim(lower, " .:…")] || counter(lower) || tagLine(b) {
+		return true
+	}
+	for _, p := range promoStarts {
+		if startsWord(lower, p) {
+			return true
+		}
+	}
+	for _, p := range datelineStarts {
+		if startsWord(lower, p) && strings.ContainsAny(b, "0123456789") {
+			return true
+		}
+	}
+	words := strings.Fields(b)
+	if len(words) >= 2 && len(words) <= 12 && bylineWords[strings.ToLower(words[0])] {
+		r, _ := utf8.DecodeRuneInString(words[1])
+		if unicode.IsUpper(r) && !strings.ContainsAny(b, ".!?") {
+			return true
+		}
+	}
+	for _, l := range creditLabels {
+		if i := strings.LastIndex(lower, l); i >= 0 && (i == 0 || !strings.Contains(lower[i:], ".")) {
+			return true
+		}
+	}
+	for _, a := range agencies {
+		if i := strings.LastIndex(lower, a); i >= 0 && !strings.Contains(lower[i+len(a):], ".") {
+			return true
+		}
+	}
+	if strings.HasSuffix(b, ")") {
+		if i := strings.LastIndexByte(lower, '('); i >= 0 {
+			for _, w := range []string{"image", "photo", "picture", "foto"} {
+				if strings.HasPrefix(lower[i+1:], w) {
+					return true
+				}
+			}
+		}
+	}
+	for _, w := range words {
+		if !shareWords[strings.ToLower(strings.Trim(w, ".,:;|•·"))] {
+			return false
+		}
+	}
+	return len(words) > 0
+}
+
+// startsWord reports whether s starts with the words p, followed by
+// something other than a letter.
+func startsWord(s, p string) bool {
+	if !strings.HasPrefix(s, p) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[len(p):])
+	return len(s) == len(p) || !unicode.IsLetter(r)
+}
+
+// tagLine reports whether b is a list of tags: "Tags: a, b, c", "Filed
+// under a, b".
+func tagLine(b string) bool {
+	if len(b) > 600 {
+		return false
+	}
+	lower := strings.ToLower(b)
+	for _, p := range tagStarts {
+		if startsWord(lower, p) {
+			rest := strings.TrimSpace(lower[len(p):])
+			return strings.HasPrefix(rest, ":") || strings.Count(rest, ",") >= 2
+		}
+	}
+	return false
+}
+
+// counter reports whether b is a gallery's counter: "Image 1 of 9".
+func counter(lower string) bool {
+	f := strings.Fields(strings.ReplaceAll(lower, "/", " "))
+	if len(f) != 4 || f[2] != "of" {
+		return false
+	}
+	switch f[0] {
+	case "image", "photo", "picture", "slide":
+	default:
+		return false
+	}
+	return isDigits(f[1]) && isDigits(f[3])
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// headlineLink reports whether a block is one link set in capitals: the
+// headline of another story put between two paragraphs ("TAYLOR SWIFT
+// CLEARED TO PERFORM…"), a news site's in-text promotion.
+func headlineLink(b string, linked int) bool {
+	if linked*10 < len(b)*8 || len(strings.Fields(b)) < 4 { // linked counts words, not the spaces between
+		return false
+	}
+	letters, upper := 0, 0
+	for _, r := range b {
+		if unicode.IsLetter(r) {
+			letters++
+			if unicode.IsUpper(r) {
+				upper++
+			}
+		}
+	}
+	return letters > 0 && upper*10 >= letters*9
+}

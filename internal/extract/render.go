@@ -1,0 +1,360 @@
+package extract
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// blockTags start a new block of text. Paragraphs, headings, list items,
+// quotes and preformatted text are each a block; a container's own loose
+// text is one too.
+var blockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "center": true, "dd": true,
+	"details": true, "dialog": true, "div": true, "dl": true, "dt": true, "fieldset": true,
+	"figcaption": true, "figure": true, "footer": true, "form": true, "h1": true, "h2": true, "h3": true,
+	"h4": true, "h5": true, "h6": true, "header": true, "hgroup": true, "hr": true, "li": true,
+	"main": true, "nav": true, "ol": true, "p": true, "pre": true, "section": true, "summary": true,
+	"table": true, "tbody": true, "thead": true, "tfoot": true, "tr": true, "ul": true, "caption": true,
+	"menu": true, "legend": true,
+}
+
+// silentTags hold no text a reader reads as part of the article.
+var silentTags = map[string]bool{
+	"head": true, "meta": true, "style": true, "script": true, "noscript": true, "template": true,
+	"iframe": true, "audio": true, "video": true, "track": true, "source": true, "canvas": true,
+	"svg": true, "map": true, "area": true, "object": true, "embed": true, "button": true,
+	"select": true, "input": true, "textarea": true, "option": true,
+}
+
+// textBuilder collects blocks of text: words within a block joined by one
+// space, blocks joined by one blank line.
+type textBuilder struct {
+	out   strings.Builder
+	block strings.Builder
+	space bool // a space is owed before the next word of the block
+	// links are the hrefs of the blocks kept; blockLinks those of the
+	// block being written, kept or dropped with it.
+	links, blockLinks []string
+	inLink            int // depth of <a> elements around the text being written
+	linked            int // bytes of the block's text inside links
+}
+
+func (t *textBuilder) word(w string) {
+	if t.space && t.block.Len() > 0 {
+		t.block.WriteByte(' ')
+	}
+	t.space = false
+	t.block.WriteString(w)
+	if t.inLink > 0 {
+		t.linked += len(w)
+	}
+}
+
+// text adds running text, white space collapsed.
+func (t *textBuilder) text(s string) {
+	start := -1
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			if start >= 0 {
+				t.word(s[start:i])
+				start = -1
+			}
+			t.space = true
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		t.word(s[start:])
+	}
+}
+
+// lineBreak is a <br>: a new line within the block.
+func (t *textBuilder) lineBreak() {
+	if t.block.Len() > 0 {
+		t.block.WriteByte('\n')
+	}
+	t.space = false
+}
+
+// pre adds preformatted text as it stands, as a block of its own.
+func (t *textBuilder) pre(s string) {
+	t.end()
+	s = strings.Trim(s, "\n")
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	if t.out.Len() > 0 {
+		t.out.WriteString("\n\n")
+	}
+	t.out.WriteString(strings.TrimRight(s, " \t\n"))
+}
+
+// end closes the current block.
+func (t *textBuilder) end() {
+	b := strings.TrimSpace(t.block.String())
+	t.block.Reset()
+	t.space = false
+	hrefs := t.blockLinks
+	t.blockLinks = t.blockLinks[:0]
+	linked := t.linked
+	t.linked = 0
+	if b == "" || (rules&16 != 0 && (boilerBlock(b) || headlineLink(b, linked))) {
+		return
+	}
+	t.links = append(t.links, hrefs...)
+	if t.out.Len() > 0 {
+		t.out.WriteString("\n\n")
+	}
+	t.out.WriteString(b)
+}
+
+func (t *textBuilder) String() string {
+	t.end()
+	return t.out.String()
+}
+
+// renderText is the text of the article node, block by block, without
+// what pruned says to leave out, and the hrefs of the links in the text
+// kept, in document order: a link in a share bar or a "read more" line is
+// no citation.
+func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
+	var t textBuilder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			t.text(n.Data)
+			return
+		case html.ElementNode:
+		default:
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+			return
+		}
+		if silentTags[n.Data] || pruned(n) {
+			return
+		}
+		switch n.Data {
+		case "br":
+			t.lineBreak()
+			return
+		case "pre":
+			t.pre(rawText(n))
+			elements(n, func(a *html.Node) bool {
+				if href, ok := attrOK(a, "href"); ok && a.Data == "a" {
+					t.links = append(t.links, href)
+				}
+				return true
+			})
+			return
+		case "td", "th":
+			t.space = true
+		case "a":
+			if href, ok := attrOK(n, "href"); ok {
+				t.blockLinks = append(t.blockLinks, href)
+			}
+			t.inLink++
+			defer func() { t.inLink-- }()
+		}
+		block := blockTags[n.Data]
+		if block {
+			t.end()
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if block {
+			t.end()
+		} else if n.Data == "td" || n.Data == "th" {
+			t.space = true
+		}
+	}
+	if n != nil {
+		walk(n)
+	}
+	text := t.String()
+	return text, t.links
+}
+
+// rawText is the text under n with its white space as written.
+func rawText(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			return
+		}
+		if n.Type == html.ElementNode && n.Data == "br" {
+			b.WriteByte('\n')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// pruned reports whether an element of the chosen block is left out of the
+// text: what a reader does not see (hidden, aria-hidden, display:none),
+// and what is about the article rather than of it (captions and credits,
+// bylines and datelines, share bars, related and newsletter blocks, hover
+// cards), recognised by the names themes give them, and short lists that
+// are mostly links.
+func pruned(n *html.Node) bool {
+	if rules&1 != 0 && hidden(n) {
+		return true
+	}
+	if rules&2 != 0 && n.Data == "figcaption" {
+		return true
+	}
+	if rules&4 != 0 && boilerplateName(n) {
+		return true
+	}
+	if rules&8 != 0 && (n.Data == "ul" || n.Data == "ol") && linkList(n) {
+		return true
+	}
+	if rules&32 != 0 && n.Data == "article" && laterEntry(n) {
+		return true
+	}
+	return false
+}
+
+// laterEntry reports whether an <article> follows another <article>
+// sibling: readability took a run of posts (a listing, or a post and the
+// teasers of others after it) and the page's post is the first.
+func laterEntry(n *html.Node) bool {
+	for s := n.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode {
+			return s.Data == "article"
+		}
+	}
+	return false
+}
+
+// rules switches the pruning steps, one bit each (hidden, figcaption,
+// names, link lists, block words); all are on. Kept as bits so that a
+// measurement can turn one off and see what it is worth.
+const rules = 0xff
+
+// hidden reports whether n is hidden from readers.
+func hidden(n *html.Node) bool {
+	if hasAttr(n, "hidden") || strings.EqualFold(attr(n, "aria-hidden"), "true") {
+		return true
+	}
+	if st := attr(n, "style"); st != "" {
+		st = strings.ToLower(strings.ReplaceAll(st, " ", ""))
+		return strings.Contains(st, "display:none") || strings.Contains(st, "visibility:hidden")
+	}
+	return false
+}
+
+// boilerWords, found in a class or id, name a part of a page that is not
+// the article's text. Matched as parts of a name ("post-share-bar",
+// "relatedPosts"), so each is distinctive enough not to name content.
+var boilerWords = []string{
+	"caption", "credit", "byline", "dateline", "share", "sharing", "social", "related", "newsletter",
+	"subscribe", "promo", "advert", "sponsor", "rollover", "hovercard", "tooltip", "popover",
+	"breadcrumb", "author-bio", "author-box", "about-author", "author-info", "author-description",
+	"authorbox", "author-card", "cookie", "read-more", "readmore", "recommend", "signup", "sign-up",
+	"tags", "tag-list", "meta-data", "post-meta", "entry-meta", "article-meta", "timestamp",
+}
+
+// maxBoilerText is the most text an element named as boilerplate may hold
+// and still be pruned: a wrapper named "post-share-wrapper" around the
+// whole article must not take the article with it.
+const maxBoilerText = 400
+
+func boilerplateName(n *html.Node) bool {
+	if n.Data == "blockquote" || n.Data == "p" && false {
+		return false
+	}
+	name := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
+	if strings.TrimSpace(name) == "" {
+		return false
+	}
+	for _, w := range boilerWords {
+		if strings.Contains(name, w) {
+			return textLen(n, maxBoilerText+1) <= maxBoilerText
+		}
+	}
+	return false
+}
+
+// linkList reports whether a list is short items that are mostly links: a
+// "read also" or "more stories" list rather than a list the author wrote.
+func linkList(n *html.Node) bool {
+	items, total, linked := 0, 0, 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == "li" {
+			items++
+		}
+	}
+	if items == 0 {
+		return false
+	}
+	var walk func(*html.Node, bool)
+	walk = func(n *html.Node, inLink bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				l := len(strings.TrimSpace(c.Data))
+				total += l
+				if inLink {
+					linked += l
+				}
+			case html.ElementNode:
+				walk(c, inLink || c.Data == "a")
+			}
+		}
+	}
+	walk(n, false)
+	return total > 0 && linked*10 >= total*7 && total/items < 100
+}
+
+// textLen is the length of the text under n, counting up to limit.
+func textLen(n *html.Node, limit int) int {
+	total := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil && total < limit; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				total += len(strings.TrimSpace(c.Data))
+			case html.ElementNode:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return total
+}
+
+// withoutSelf is text without the blocks that are only the page's own
+// address (a "copy link" field, a print stylesheet's URL line): that is
+// not something the author wrote.
+func withoutSelf(text string, self ...string) string {
+	drop := false
+	for _, u := range self {
+		if u != "" && strings.Contains(text, u) {
+			drop = true
+		}
+	}
+	if !drop {
+		return text
+	}
+	blocks := strings.Split(text, "\n\n")
+	kept := blocks[:0]
+	for _, b := range blocks {
+		if !slices.Contains(self, b) {
+			kept = append(kept, b)
+		}
+	}
+	return strings.Join(kept, "\n\n")
+}
