@@ -94,9 +94,6 @@ func fingerprint(ctx context.Context, tx conn, id int64) error {
 		switch {
 		case h.before(me) && original == 0:
 			original = h.id
-			if h.dupOf != 0 {
-				original = h.dupOf // its own original holds the text first
-			}
 		case me.before(h):
 			later = append(later, h.id)
 		}
@@ -119,7 +116,7 @@ func fingerprint(ctx context.Context, tx conn, id int64) error {
 
 // holder is an indexed post holding a text.
 type holder struct {
-	id, seen, dupOf int64
+	id, seen int64
 }
 
 func (h holder) before(o holder) bool {
@@ -131,14 +128,14 @@ func (h holder) before(o holder) bool {
 func textHolders(ctx context.Context, tx conn, id int64, sig textsig.Sig, bands [textsig.BandCount]int64) ([]holder, error) {
 	var out []holder
 	seen := map[int64]bool{}
-	rows, err := tx.QueryContext(ctx, `SELECT p.id, p.first_seen, p.duplicate_of FROM post_sigs s JOIN posts p ON p.id = s.post_id
+	rows, err := tx.QueryContext(ctx, `SELECT p.id, p.first_seen FROM post_sigs s JOIN posts p ON p.id = s.post_id
 		WHERE s.hash = $1 AND s.post_id <> $2 AND p.state = `+sqlPostIndexed+` LIMIT $3`, sig.Hash, id, maxCandidates)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		var h holder
-		if err := rows.Scan(&h.id, &h.seen, &h.dupOf); err != nil {
+		if err := rows.Scan(&h.id, &h.seen); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -149,7 +146,7 @@ func textHolders(ctx context.Context, tx conn, id int64, sig textsig.Sig, bands 
 		return nil, err
 	}
 	if sig.Near {
-		rows, err := tx.QueryContext(ctx, `SELECT p.id, p.first_seen, p.duplicate_of, s.minhash FROM post_bands b
+		rows, err := tx.QueryContext(ctx, `SELECT p.id, p.first_seen, s.minhash FROM post_bands b
 			JOIN post_sigs s ON s.post_id = b.post_id JOIN posts p ON p.id = b.post_id
 			WHERE b.band IN ($1, $2, $3, $4, $5, $6, $7, $8) AND b.post_id <> $9 AND p.state = `+sqlPostIndexed+` LIMIT $10`,
 			bands[0], bands[1], bands[2], bands[3], bands[4], bands[5], bands[6], bands[7], id, maxCandidates)
@@ -160,7 +157,7 @@ func textHolders(ctx context.Context, tx conn, id int64, sig textsig.Sig, bands 
 		for rows.Next() {
 			var h holder
 			var mh string
-			if err := rows.Scan(&h.id, &h.seen, &h.dupOf, &mh); err != nil {
+			if err := rows.Scan(&h.id, &h.seen, &mh); err != nil {
 				return nil, err
 			}
 			if seen[h.id] {
