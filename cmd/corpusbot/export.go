@@ -297,7 +297,6 @@ func languageCode(l string) (string, bool) {
 	return l, true
 }
 
-
 // createOutput starts --output path (package safefile): never onto the
 // SQLite database at db or its companions, onto an existing file only with
 // force.
