@@ -160,7 +160,7 @@ func TestExportRecordDuplicatesSince(t *testing.T) {
 
 	r := env.Run(t, time.Minute, "export", "--since", "c1.0123456789abcdef0123456789abcdef.1")
 	lines := binarytest.Lines(r.Stderr) // after the warning FEED_INTERVAL=0s gives
-	if r.Code == 0 || r.Stdout != "" || len(lines) == 0 || !strings.Contains(lines[len(lines)-1], "another database") || strings.Contains(r.Stderr, "cursor: ") {
+	if r.Code == 0 || r.Stdout != "" || len(lines) == 0 || !strings.Contains(lines[len(lines)-1], "another database") || strings.Contains(r.Stderr, "\ncursor: ") {
 		t.Errorf("a cursor of another database: exit %d, %q", r.Code, r.Stderr)
 	}
 }
