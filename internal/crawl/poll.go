@@ -181,7 +181,7 @@ func feedLanguage(tag string) string {
 		return ""
 	}
 	b, conf := t.Base()
-	if conf == language.No || b.String() == "und" || len(b.String()) != 2 {
+	if conf != language.Exact || len(b.String()) != 2 { // "und" guesses "en", with low confidence
 		return ""
 	}
 	return b.String()
