@@ -22,7 +22,9 @@ type atomParser struct {
 func isAtom(sp space) bool { return sp == spaceAtom || sp == spaceNone }
 
 func (p *atomParser) feed() error {
+	p.f.Language = p.r.lang()
 	var alt entryurl.Alternate
+	var author string // the feed's, which an entry without its own has (RFC 4287 §4.2.1)
 	err := p.r.children(func(el xml.StartElement, sp space) error {
 		if !isAtom(sp) {
 			return p.r.skip()
@@ -46,10 +48,15 @@ func (p *atomParser) feed() error {
 			}
 		case "entry":
 			return p.entry()
+		case "author":
+			return p.author(&author)
 		}
 		return p.r.skip()
 	})
 	p.f.Link = alt.Href()
+	for i := range p.f.Entries {
+		setOnce(&p.f.Entries[i].Author, author)
+	}
 	return err
 }
 
@@ -71,6 +78,8 @@ type atomEntry struct {
 	updated, modified          time.Time
 	body                       string
 	hasBody, full              bool
+	author                     string
+	categories                 []string
 }
 
 func (p *atomParser) entry() error {
@@ -78,6 +87,7 @@ func (p *atomParser) entry() error {
 		return errStop
 	}
 	var e atomEntry
+	lang := p.r.lang()
 	err := p.r.children(func(el xml.StartElement, sp space) error {
 		if !isAtom(sp) {
 			return p.r.skip()
@@ -106,6 +116,12 @@ func (p *atomParser) entry() error {
 			err = dateOnce(p.r, &e.created)
 		case "modified": // Atom 0.3
 			err = dateOnce(p.r, &e.modified)
+		case "author":
+			return p.author(&e.author)
+		case "category":
+			label := collapseSpace(attr(el, "label"))
+			e.categories = addCategory(e.categories, firstOf(label, attr(el, "term")))
+			return p.r.skip()
 		case "content":
 			if e.hasBody {
 				return p.r.skip()
@@ -129,9 +145,25 @@ func (p *atomParser) entry() error {
 		Updated:     firstDate(e.updated, e.modified),
 		Content:     e.body,
 		FullContent: e.full,
+		Author:      e.author,
+		Categories:  e.categories,
+		Language:    lang,
 	}
 	p.f.Entries = append(p.f.Entries, entry)
 	return nil
+}
+
+// author reads an <author> person construct's name into dst, unless dst
+// holds one already: the first named author is the entry's.
+func (p *atomParser) author(dst *string) error {
+	return p.r.children(func(el xml.StartElement, sp space) error {
+		if isAtom(sp) && el.Name.Local == "name" {
+			t, err := p.r.text()
+			setOnce(dst, collapseSpace(t))
+			return err
+		}
+		return p.r.skip()
+	})
 }
 
 // content reads <content> by its type (RFC 4287 §4.1.3). Content given by

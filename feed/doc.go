@@ -80,6 +80,17 @@
 //     HTML or XHTML page, a sitemap, any other XML root, JSON that is not an
 //     object or has no https://jsonfeed.org/version/ version, and text that
 //     is neither XML nor JSON.
+//   - Who wrote it, about what, in which language, as the feed states it
+//     (a corpus is built per author, licence and language): Entry.Author is
+//     dc:creator, else the name in RSS <author> ("mail (Name)", or a name
+//     alone; an address alone is no name), Atom author/name (the first, else
+//     the feed's author, which RFC 4287 makes the entry's), JSON Feed
+//     authors[].name or 1.0 author.name (else the feed's). Entry.Categories
+//     are RSS <category>, Atom category label (else term), JSON Feed tags, in
+//     order, each once, at most 64. Feed.Language is RSS <language> (or
+//     dc:language), Atom xml:lang on <feed>, JSON Feed language, as written;
+//     Entry.Language is the xml:lang in effect on an Atom entry or a JSON
+//     item's language, else the feed's. Nothing is detected here.
 //   - Comment feeds are known by title ("Comments on: …", "Comments for …",
 //     "… Comments Feed" and its common translations) and by URL
 //     (IsCommentFeedURL); Feed.IsComments checks the title, the feed URL and
@@ -88,9 +99,9 @@
 // # Not supported
 //
 // Fetching, conditional requests and following rel="next" are the caller's.
-// Only what a reader of posts needs is kept: no enclosures, categories,
-// authors, images, iTunes or Media RSS fields, and no summary beside the
-// body. Content is not sanitised: Entry.Content is the publisher's markup,
+// Only what a reader of posts and a corpus of them need is kept: no
+// enclosures, images, iTunes or Media RSS fields, author e-mail addresses or
+// URIs, and no summary beside the body. Content is not sanitised: Entry.Content is the publisher's markup,
 // to be treated as untrusted. OPML subscription lists and h-feed
 // microformats are not feeds here.
 //

@@ -16,6 +16,11 @@ type Feed struct {
 	Next    string // the next page of the feed's archive (RFC 5005 rel="next", JSON next_url), resolved
 	Hub     string // the WebSub hub, when one is declared
 
+	// Language is the language the feed declares for itself, as written
+	// (RSS channel <language> or dc:language, Atom xml:lang on <feed>, JSON
+	// Feed language): "" when it declares none.
+	Language string
+
 	// IsComments is true for a feed of comments rather than posts, known by its
 	// title, its URL or its declared self URL (see IsCommentFeedURL).
 	IsComments bool
@@ -49,6 +54,17 @@ type Entry struct {
 	// Content is the body element as HTML markup ("" when the entry has none):
 	// HTML bodies as written, text bodies escaped, XHTML bodies re-serialised.
 	Content string
+
+	// Author is the entry's author as the feed names it: dc:creator, else
+	// the RSS <author> (its name when written "mail (Name)"), Atom
+	// author/name, JSON Feed authors[0].name or author.name; "" when none.
+	Author string
+	// Categories are the entry's categories, in order, each once: RSS
+	// <category>, Atom category label (else term), JSON Feed tags.
+	Categories []string
+	// Language is the entry's language as declared: the xml:lang in effect
+	// on an Atom entry, JSON Feed item language, else the feed's Language.
+	Language string
 }
 
 // FullContentChars is how many characters of text a body needs, once tags are
@@ -102,3 +118,8 @@ func (e *NotFeedError) Error() string        { return "not a feed: " + e.Reason 
 func (e *NotFeedError) Is(target error) bool { return target == ErrNotFeed }
 
 func notFeed(reason string) error { return &NotFeedError{Reason: reason} }
+
+func (e *Entry) isZero() bool {
+	return e.ID == "" && e.Link == "" && e.Title == "" && e.Published.IsZero() && e.Updated.IsZero() &&
+		!e.FullContent && e.Content == "" && e.Author == "" && len(e.Categories) == 0 && e.Language == ""
+}

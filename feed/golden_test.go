@@ -85,20 +85,24 @@ type goldenFeed struct {
 	Self       string `json:"self,omitempty"`
 	Next       string `json:"next,omitempty"`
 	Hub        string `json:"hub,omitempty"`
+	Language   string `json:"language,omitempty"`
 	IsComments bool   `json:"is_comments"`
 	Truncated  bool   `json:"truncated"`
 	Entries    int    `json:"entries"`
 }
 
 type goldenEntry struct {
-	Type        string `json:"type"`
-	ID          string `json:"id"`
-	Link        string `json:"link"`
-	Title       string `json:"title"`
-	Published   string `json:"published"`
-	Updated     string `json:"updated"`
-	FullContent bool   `json:"full_content"`
-	Content     string `json:"content,omitempty"` // the first characters, and the length in bytes
+	Type        string   `json:"type"`
+	ID          string   `json:"id"`
+	Link        string   `json:"link"`
+	Title       string   `json:"title"`
+	Published   string   `json:"published"`
+	Updated     string   `json:"updated"`
+	FullContent bool     `json:"full_content"`
+	Content     string   `json:"content,omitempty"` // the first characters, and the length in bytes
+	Author      string   `json:"author,omitempty"`
+	Categories  []string `json:"categories,omitempty"`
+	Language    string   `json:"language,omitempty"`
 }
 
 func renderFeed(t *testing.T, f *feed.Feed, err error) string {
@@ -116,9 +120,9 @@ func renderFeed(t *testing.T, f *feed.Feed, err error) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	must(t, enc.Encode(goldenFeed{"feed", f.Format, f.Version, f.Title, f.Link, f.Self, f.Next, f.Hub, f.IsComments, f.Truncated, len(f.Entries)}))
+	must(t, enc.Encode(goldenFeed{"feed", f.Format, f.Version, f.Title, f.Link, f.Self, f.Next, f.Hub, f.Language, f.IsComments, f.Truncated, len(f.Entries)}))
 	for _, e := range f.Entries {
-		must(t, enc.Encode(goldenEntry{"item", e.ID, e.Link, e.Title, stamp(e.Published), stamp(e.Updated), e.FullContent, abbreviate(e.Content)}))
+		must(t, enc.Encode(goldenEntry{"item", e.ID, e.Link, e.Title, stamp(e.Published), stamp(e.Updated), e.FullContent, abbreviate(e.Content), e.Author, e.Categories, e.Language}))
 	}
 	return b.String()
 }

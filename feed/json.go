@@ -16,13 +16,21 @@ import (
 // jsonItem is the part of a JSON Feed item (https://jsonfeed.org/version/1.1)
 // this package reads.
 type jsonItem struct {
-	ID            flexString `json:"id"`
-	URL           string     `json:"url"`
-	Title         string     `json:"title"`
-	ContentHTML   *string    `json:"content_html"`
-	ContentText   *string    `json:"content_text"`
-	DatePublished string     `json:"date_published"`
-	DateModified  string     `json:"date_modified"`
+	ID            flexString   `json:"id"`
+	URL           string       `json:"url"`
+	Title         string       `json:"title"`
+	ContentHTML   *string      `json:"content_html"`
+	ContentText   *string      `json:"content_text"`
+	DatePublished string       `json:"date_published"`
+	DateModified  string       `json:"date_modified"`
+	Authors       []jsonAuthor `json:"authors"` // 1.1
+	Author        *jsonAuthor  `json:"author"`  // 1.0
+	Tags          []string     `json:"tags"`
+	Language      string       `json:"language"` // 1.1
+}
+
+type jsonAuthor struct {
+	Name string `json:"name"`
 }
 
 type jsonHub struct {
@@ -59,7 +67,7 @@ func parseJSON(body []byte, base *url.URL, o Options) (*Feed, error) {
 		return nil, notFeed("not JSON")
 	}
 	f := &Feed{Format: "json"}
-	version := ""
+	version, feedAuthor := "", ""
 	var broke error
 	for d.More() && broke == nil {
 		tok, err := d.Token()
@@ -87,6 +95,21 @@ func parseJSON(body []byte, base *url.URL, o Options) (*Feed, error) {
 					f.Hub = h.URL
 				}
 			}
+		case "language":
+			broke = decodeLenient(d, &f.Language)
+		case "authors", "author":
+			// The feed's author is its items' when they name none.
+			if key == "authors" {
+				var as []jsonAuthor
+				broke = decodeLenient(d, &as)
+				for _, a := range as {
+					setOnce(&feedAuthor, collapseSpace(a.Name))
+				}
+			} else {
+				var a jsonAuthor
+				broke = decodeLenient(d, &a)
+				setOnce(&feedAuthor, collapseSpace(a.Name))
+			}
 		case "items":
 			broke = jsonItems(d, f, base, o.MaxEntries)
 		default:
@@ -104,6 +127,9 @@ func parseJSON(body []byte, base *url.URL, o Options) (*Feed, error) {
 		return nil, notFeed("JSON without a jsonfeed.org version")
 	}
 	f.Version = v
+	for i := range f.Entries {
+		setOnce(&f.Entries[i].Author, feedAuthor)
+	}
 	f.Title = collapseSpace(f.Title)
 	f.Link = resolve(f.Link, base)
 	f.Self = resolve(f.Self, base)
@@ -153,7 +179,7 @@ func jsonItems(d *json.Decoder, f *Feed, base *url.URL, max int) error {
 		if err := decodeLenient(d, &it); err != nil {
 			return err
 		}
-		if e := it.entry(base); e != (Entry{}) {
+		if e := it.entry(base); !e.isZero() {
 			f.Entries = append(f.Entries, e) // an item that was not an object is nothing
 		}
 	}
@@ -168,6 +194,16 @@ func (it *jsonItem) entry(base *url.URL) Entry {
 		Title:     collapseSpace(it.Title),
 		Published: parseDate(it.DatePublished),
 		Updated:   parseDate(it.DateModified),
+		Language:  strings.TrimSpace(it.Language),
+	}
+	for _, a := range it.Authors {
+		setOnce(&e.Author, collapseSpace(a.Name))
+	}
+	if it.Author != nil {
+		setOnce(&e.Author, collapseSpace(it.Author.Name))
+	}
+	for _, t := range it.Tags {
+		e.Categories = addCategory(e.Categories, t)
 	}
 	if e.Link == "" && entryurl.IsPermalink(e.ID) {
 		e.Link = resolve(e.ID, base)

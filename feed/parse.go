@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/unicode"
@@ -51,6 +52,10 @@ func (o Options) Parse(body []byte, feedURL string) (*Feed, error) {
 		return nil, err
 	}
 	f.Truncated = f.Truncated || cut
+	f.Language = strings.TrimSpace(f.Language)
+	for i := range f.Entries {
+		setOnce(&f.Entries[i].Language, f.Language)
+	}
 	f.IsComments = isCommentTitle(f.Title) || IsCommentFeedURL(feedURL) || IsCommentFeedURL(f.Self)
 	return f, nil
 }

@@ -60,6 +60,8 @@ func (p *rssParser) channel() error {
 			return err
 		case isCore(sp) && el.Name.Local == "item":
 			return p.item(el)
+		case (isCore(sp) || sp == spaceDC) && el.Name.Local == "language":
+			return textOnce(p.r, &p.f.Language)
 		case el.Name.Local == "link" && (sp == spaceAtom || isCore(sp)):
 			// An atom:link — or a <link href> written without its prefix —
 			// declares pages, the hub and the feed itself; it never
@@ -104,6 +106,8 @@ type rssItem struct {
 	// atom:published. Updated: atom:updated, else dcterms:modified.
 	pubDate, dcDate, issued, atomPublished time.Time
 	atomUpdated, modified                  time.Time
+	creator, author                        string // dc:creator; RSS <author>
+	categories                             []string
 }
 
 func (p *rssParser) item(el xml.StartElement) error {
@@ -134,6 +138,12 @@ func (p *rssParser) item(el xml.StartElement) error {
 				}
 			case "pubDate":
 				err = dateOnce(p.r, &it.pubDate)
+			case "author":
+				err = textOnce(p.r, &it.author)
+			case "category":
+				var t string
+				t, err = p.r.text()
+				it.categories = addCategory(it.categories, t)
 			default:
 				return p.r.skip()
 			}
@@ -146,6 +156,8 @@ func (p *rssParser) item(el xml.StartElement) error {
 			err = dateOnce(p.r, &it.dcDate)
 		case sp == spaceDC && el.Name.Local == "title":
 			err = textOnce(p.r, &it.dcTitle)
+		case sp == spaceDC && el.Name.Local == "creator":
+			err = textOnce(p.r, &it.creator)
 		case sp == spaceDCTerms && (el.Name.Local == "issued" || el.Name.Local == "created"):
 			err = dateOnce(p.r, &it.issued)
 		case sp == spaceDCTerms && el.Name.Local == "modified":
@@ -183,11 +195,13 @@ func (it *rssItem) entry(r *xmlReader) Entry {
 		page.GUID = entryurl.Permalink(it.guid, r.resolve)
 	}
 	e := Entry{
-		ID:        it.guid,
-		Title:     rssTitle(firstOf(it.title, it.dcTitle)),
-		Link:      page.URL(),
-		Published: firstDate(it.pubDate, it.dcDate, it.issued, it.atomPublished),
-		Updated:   firstDate(it.atomUpdated, it.modified),
+		ID:         it.guid,
+		Title:      rssTitle(firstOf(it.title, it.dcTitle)),
+		Link:       page.URL(),
+		Published:  firstDate(it.pubDate, it.dcDate, it.issued, it.atomPublished),
+		Updated:    firstDate(it.atomUpdated, it.modified),
+		Author:     firstOf(collapseSpace(it.creator), rssAuthor(it.author)),
+		Categories: it.categories,
 	}
 	if e.ID == "" {
 		e.ID = r.resolve(it.about)
@@ -257,3 +271,38 @@ func firstDate(ts ...time.Time) time.Time {
 	}
 	return time.Time{}
 }
+
+// rssAuthor reads RSS 2.0's <author>, an e-mail address with the name in
+// parentheses ("jo@example.com (Jo Bloggs)"), as the name; an author
+// written as a name alone is that name, and an address alone is no name.
+func rssAuthor(s string) string {
+	s = collapseSpace(s)
+	if i, j := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')'); i >= 0 && j > i {
+		if name := strings.TrimSpace(s[i+1 : j]); name != "" {
+			return name
+		}
+	}
+	if strings.Contains(s, "@") && !strings.Contains(s, " ") {
+		return ""
+	}
+	return s
+}
+
+// addCategory appends a category, white space collapsed, unless it is
+// empty or already there.
+func addCategory(cats []string, c string) []string {
+	c = collapseSpace(c)
+	if c == "" || len(cats) >= maxCategories {
+		return cats
+	}
+	for _, have := range cats {
+		if have == c {
+			return cats
+		}
+	}
+	return append(cats, c)
+}
+
+// maxCategories bounds the categories kept per entry: a feed that lists
+// thousands under one item cannot multiply what a parse returns.
+const maxCategories = 64

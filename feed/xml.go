@@ -73,6 +73,7 @@ var errStop = errors.New("entry limit reached")
 type xmlReader struct {
 	d     *xml.Decoder
 	bases []*url.URL // the base of each element being read; the last is current
+	langs []string   // the xml:lang in effect for each element being read
 	buf   []byte     // scratch for joining an element's text
 
 	htmlDoctype bool // the prolog holds <!DOCTYPE html ...>
@@ -111,7 +112,7 @@ func newXMLReader(body []byte, base *url.URL, transcoded bool) *xmlReader {
 		}
 		return bytes.NewReader(bytes.ToValidUTF8(rest, []byte("\uFFFD"))), nil
 	}
-	return &xmlReader{d: d, bases: []*url.URL{base}}
+	return &xmlReader{d: d, bases: []*url.URL{base}, langs: []string{""}}
 }
 
 // declaresUTF8 reports whether the XML declaration names UTF-8 or no
@@ -138,17 +139,29 @@ func (r *xmlReader) base() *url.URL { return r.bases[len(r.bases)-1] }
 // resolve makes href absolute against the base of the element being read.
 func (r *xmlReader) resolve(href string) string { return resolve(href, r.base()) }
 
+// lang is the xml:lang in effect on the element being read ("" when none).
+func (r *xmlReader) lang() string { return r.langs[len(r.langs)-1] }
+
 func (r *xmlReader) push(el xml.StartElement) {
-	b := r.base()
+	b, l := r.base(), r.lang()
 	for _, a := range el.Attr {
-		if a.Name.Local == "base" && a.Name.Space == nsXML {
-			b = resolveBase(a.Value, b)
+		if a.Name.Space == nsXML || a.Name.Space == "xml" {
+			switch a.Name.Local {
+			case "base":
+				b = resolveBase(a.Value, b)
+			case "lang":
+				l = strings.TrimSpace(a.Value)
+			}
 		}
 	}
 	r.bases = append(r.bases, b)
+	r.langs = append(r.langs, l)
 }
 
-func (r *xmlReader) pop() { r.bases = r.bases[:len(r.bases)-1] }
+func (r *xmlReader) pop() {
+	r.bases = r.bases[:len(r.bases)-1]
+	r.langs = r.langs[:len(r.langs)-1]
+}
 
 // root returns the document's first element, skipping the prolog. The root
 // element decides what the document is: an <rss> with an XHTML DOCTYPE is a

@@ -9,6 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"corpus.blog/corpusbot/internal/corpusout"
@@ -18,6 +20,8 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
+
+	"golang.org/x/text/language"
 )
 
 // sourceLine is the contract's JSON line of a source, field for field (a
@@ -80,7 +84,9 @@ type sitemapStateLine struct {
 const maxSitemapDepth = 3
 
 func export(env environment, args []string) error {
-	fs := newFlags("export", "export [--sources] [--text] [--format jsonl|parquet] [--output FILE [--force]]\n\n"+
+	fs := newFlags("export", "export [--sources] [--text] [--format jsonl|parquet] [--output FILE [--force]]\n"+
+		"       [--state S[,S...]] [--site SITE] [--language L[,L...]] [--unique] [--since CURSOR]\n"+
+		"       [--text-format plain|markdown]\n\n"+
 		"Prints the posts (or, with --sources, the sources) as JSON lines. Text only with --text or\n"+
 		"--format parquet: without them a post line gives only its text's size and where it came from.\n"+
 		"A SQLite database must exist already (`sources add` creates it): a path with none is refused.\n\n"+
@@ -115,12 +121,29 @@ func export(env environment, args []string) error {
 		"A source line's \"error\" is why its last discovery failed (\"robots.txt unreachable: DNS failure\",\n"+
 		"\"homepage: timeout\"), kept until one succeeds; \"\" when none did. A sitemap's \"note\" says what\n"+
 		"its last read found though it is active: cut at the protocol's limit (50,000 entries, 50 MB), or\n"+
-		"broken off, the entries before kept; \"\" for a whole read.")
+		"broken off, the entries before kept; \"\" for a whole read.\n\n"+
+		"Selecting posts: --state (any of the states listed), --site (the registrable domain of the\n"+
+		"post's source, such as example.co.uk), --language (ISO 639-1 codes such as de,fr), --unique (no\n"+
+		"post whose text an earlier post holds, exactly or nearly: duplicate_of \"\"). Every export prints\n"+
+		"\"cursor: VALUE\" on standard error; --since VALUE gives exactly the posts whose record changed\n"+
+		"after that export began (new, re-extracted, removed, newly a duplicate, another state), so that\n"+
+		"applying successive exports, line by line by url, reproduces the corpus. A removed post's line\n"+
+		"carries no text. A cursor of another database is refused.\n\n"+
+		"--text-format markdown writes each text as Markdown: its blocks (paragraphs, headings, list items,\n"+
+		"quotes) as paragraphs separated by blank lines, with the characters Markdown would read as markup\n"+
+		"escaped. The extractor keeps no block kinds, so headings, lists, quotes and code are not marked\n"+
+		"as such: they are paragraphs, as in plain.")
 	sources := fs.Bool("sources", false, "print sources with their state, robots, refusal, feeds and sitemaps")
 	withText := fs.Bool("text", false, "add each post's text (and its site and first-seen date) to its JSON line")
 	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
 	output := fs.String("output", "", "write to this new file instead of standard output (renamed into place once whole)")
 	force := fs.Bool("force", false, "let --output replace an existing regular file (never a symbolic link, nor the database)")
+	states := fs.String("state", "", "only posts in these states, comma-separated ("+strings.Join(model.PostStates, ", ")+")")
+	site := fs.String("site", "", "only posts of this site's sources (registrable domain: example.com)")
+	languages := fs.String("language", "", "only posts in these languages, comma-separated ISO 639-1 codes (de,fr)")
+	unique := fs.Bool("unique", false, "leave out the posts whose text an earlier post holds (duplicate_of set)")
+	since := fs.String("since", "", "only the posts whose record changed after this cursor (printed on stderr by an export)")
+	textFormat := fs.String("text-format", textPlain, "texts as plain (blocks separated by blank lines) or markdown")
 	configPath := crawlFlags(fs, "DB")
 	positional, err := fs.parse(args, env.stdout)
 	if err != nil {
@@ -139,6 +162,16 @@ func export(env environment, args []string) error {
 	}
 	if *force && *output == "" {
 		return usageError("--force goes with --output FILE")
+	}
+	filter, err := exportFilter(*states, *site, *languages, *unique, *since)
+	if err != nil {
+		return err
+	}
+	if *textFormat != textPlain && *textFormat != textMarkdown {
+		return usageError("--text-format %q: want plain or markdown", *textFormat)
+	}
+	if *sources && (filter.States != nil || filter.Site != "" || filter.Languages != nil || filter.Unique || filter.Since != "") {
+		return usageError("--state, --site, --language, --unique and --since select posts, not --sources")
 	}
 	if *format == formatParquet && *output == "" && isTerminal(env.stdout) {
 		return usageError("a Parquet file is binary: give --output FILE, or redirect standard output")
@@ -167,17 +200,29 @@ func export(env environment, args []string) error {
 		return err
 	}
 	defer st.Close()
+	if filter.Since != "" {
+		if err := st.CheckCursor(ctx, filter.Since); err != nil {
+			return fmt.Errorf("--since: %w", err)
+		}
+	}
+	// Taken before the first post is read: whatever changes while the
+	// export runs is after it, and so in the next --since export.
+	cursor, err := st.Cursor(ctx)
+	if err != nil {
+		return err
+	}
 
 	out := bufio.NewWriterSize(dest, 64<<10)
+	sel := postSelection{filter: filter, markdown: *textFormat == textMarkdown}
 	switch {
 	case *sources:
 		err = exportSources(ctx, st.DB, newLineEncoder(out))
 	case *format == formatParquet:
-		err = exportParquet(ctx, st.DB, out)
+		err = exportParquet(ctx, st.DB, sel, out)
 	case *withText:
-		err = exportPostLines(ctx, st.DB, corpusout.NewJSONLines(out))
+		err = exportPostLines(ctx, st.DB, sel, corpusout.NewJSONLines(out))
 	default:
-		err = exportPostLines(ctx, st.DB, corpusout.NewContractLines(out))
+		err = exportPostLines(ctx, st.DB, sel, corpusout.NewContractLines(out))
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -188,7 +233,68 @@ func export(env environment, args []string) error {
 	if err == nil && file != nil {
 		err = outputError(file.Commit())
 	}
+	if err == nil {
+		fmt.Fprintf(env.stderr, "cursor: %s\n", cursor)
+	}
 	return err
+}
+
+// The text formats of export --text-format.
+const (
+	textPlain    = "plain"
+	textMarkdown = "markdown"
+)
+
+// postSelection is which posts an export writes, and how their texts.
+type postSelection struct {
+	filter   store.ExportFilter
+	markdown bool
+}
+
+// exportFilter reads the selecting flags; a value that names nothing is a
+// usage error.
+func exportFilter(states, site, languages string, unique bool, since string) (store.ExportFilter, error) {
+	f := store.ExportFilter{Unique: unique, Since: strings.TrimSpace(since)}
+	for _, st := range splitList(states) {
+		if !slices.Contains(model.PostStates, st) {
+			return f, usageError("--state %q: want one of %s", st, strings.Join(model.PostStates, ", "))
+		}
+		f.States = append(f.States, st)
+	}
+	if site = strings.TrimSpace(site); site != "" {
+		host := site
+		if u, err := url.Parse(site); err == nil && u.Host != "" {
+			host = u.Hostname()
+		}
+		if f.Site = model.Site(host); f.Site == "" {
+			return f, usageError("--site %q: want a site's domain, such as example.com", site)
+		}
+	}
+	for _, l := range splitList(languages) {
+		code, ok := languageCode(l)
+		if !ok {
+			return f, usageError("--language %q is not an ISO 639-1 language code (such as de, fr, en)", l)
+		}
+		f.Languages = append(f.Languages, code)
+	}
+	if since != "" && f.Since == "" {
+		return f, usageError("--since: an empty cursor")
+	}
+	return f, nil
+}
+
+// languageCode is l as the two-letter ISO 639-1 code the store keeps, if it
+// is one of a known language.
+func languageCode(l string) (string, bool) {
+	l = strings.ToLower(strings.TrimSpace(l))
+	if len(l) != 2 {
+		return "", false
+	}
+	b, err := language.ParseBase(l)
+	if err != nil || b.String() != l {
+		return "", false
+	}
+	return l, true
 }
 
 // createOutput starts --output path (package safefile): never onto the
@@ -243,25 +349,29 @@ type postWriter interface {
 
 // exportPostLines writes every post, one at a time as the store reads
 // them; w decides which of its fields it writes.
-func exportPostLines(ctx context.Context, st *store.DB, w postWriter) error {
+func exportPostLines(ctx context.Context, st *store.DB, sel postSelection, w postWriter) error {
 	urls, err := sourceURLs(ctx, st)
 	if err != nil {
 		return err
 	}
-	return st.EachPost(ctx, func(p store.Post) error {
-		if err := w.Write(outPost(p, urls[p.SourceID])); err != nil {
+	return st.ExportPosts(ctx, sel.filter, func(p store.Post) error {
+		o := outPost(p, urls[p.SourceID])
+		if sel.markdown {
+			o.Text = corpusout.Markdown(o.Text)
+		}
+		if err := w.Write(o); err != nil {
 			return fmt.Errorf("export %s: %w", p.URL, err)
 		}
 		return nil
 	})
 }
 
-func exportParquet(ctx context.Context, st *store.DB, out io.Writer) error {
+func exportParquet(ctx context.Context, st *store.DB, sel postSelection, out io.Writer) error {
 	pw, err := corpusout.NewParquet(out)
 	if err != nil {
 		return err
 	}
-	if err := exportPostLines(ctx, st, pw); err != nil {
+	if err := exportPostLines(ctx, st, sel, pw); err != nil {
 		return err
 	}
 	return pw.Close()
@@ -270,9 +380,16 @@ func exportParquet(ctx context.Context, st *store.DB, out io.Writer) error {
 // outPost is p as exported (the writer leaves out what its line does not
 // carry).
 func outPost(p store.Post, sourceURL string) corpusout.Post {
-	return corpusout.Post{URL: p.URL, Source: sourceURL, Site: model.SiteOfURL(p.URL), Title: p.Title,
+	o := corpusout.Post{URL: p.URL, Source: sourceURL, Site: model.SiteOfURL(p.URL), Title: p.Title,
 		Published: exportTime(p.Published), Lastmod: exportTime(p.Lastmod), FirstSeen: exportTime(p.FirstSeen), State: p.State, TextFrom: p.TextFrom,
-		TextBytes: len(p.Text), Citations: p.Citations, Text: p.Text}
+		TextBytes: len(p.Text), Citations: p.Citations, Text: p.Text,
+		Author: p.Author, Language: p.Language, Description: p.Description, SiteName: p.SiteName, Tags: p.Tags,
+		License: p.License, Image: p.Image, DuplicateOf: p.DuplicateURL, Updated: exportTime(p.Updated)}
+	if p.State == model.PostRemoved {
+		// Kept in the store, but no longer published: not given out.
+		o.Text, o.TextBytes = "", 0
+	}
+	return o
 }
 
 // sourceURLs maps every source's ID to its URL: small beside the posts,

@@ -94,8 +94,8 @@ func TestExportTextRoundTrip(t *testing.T) {
 	seen := map[string]bool{}
 	exported := map[string]corpusout.Post{}
 	for _, raw := range lines {
-		wantKeys(t, raw, "url", "source", "site", "title", "published", "lastmod", "first_seen",
-			"state", "text_from", "text_bytes", "citations", "text")
+		wantKeys(t, raw, append([]string{"url", "source", "site", "title", "published", "lastmod", "first_seen",
+			"state", "text_from", "text_bytes", "citations", "text"}, recordKeys...)...)
 		var got corpusout.Post
 		if err := json.Unmarshal([]byte(raw), &got); err != nil {
 			t.Fatal(err)
@@ -140,7 +140,7 @@ func TestExportTextRoundTrip(t *testing.T) {
 		t.Fatalf("%d plain lines, %d with text", len(plain), len(lines))
 	}
 	for _, raw := range plain {
-		wantKeys(t, raw, "url", "source", "title", "published", "lastmod", "state", "text_from", "text_bytes", "citations")
+		wantKeys(t, raw, append([]string{"url", "source", "title", "published", "lastmod", "state", "text_from", "text_bytes", "citations"}, recordKeys...)...)
 		var got corpusout.Post
 		if err := json.Unmarshal([]byte(raw), &got); err != nil {
 			t.Fatal(err)
@@ -156,18 +156,27 @@ func TestExportTextRoundTrip(t *testing.T) {
 // exportedRow is a row of the exported Parquet file, as a reader who knows
 // only the README's schema would declare it.
 type exportedRow struct {
-	URL       string     `parquet:"url"`
-	Source    string     `parquet:"source"`
-	Site      string     `parquet:"site"`
-	Title     string     `parquet:"title"`
-	Published *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
-	Lastmod   *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
-	FirstSeen *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
-	State     string     `parquet:"state"`
-	TextFrom  string     `parquet:"text_from"`
-	TextBytes int64      `parquet:"text_bytes"`
-	Citations []string   `parquet:"citations,list"`
-	Text      string     `parquet:"text"`
+	URL         string     `parquet:"url"`
+	Source      string     `parquet:"source"`
+	Site        string     `parquet:"site"`
+	Title       string     `parquet:"title"`
+	Published   *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
+	Lastmod     *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
+	FirstSeen   *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
+	State       string     `parquet:"state"`
+	TextFrom    string     `parquet:"text_from"`
+	TextBytes   int64      `parquet:"text_bytes"`
+	Citations   []string   `parquet:"citations,list"`
+	Author      string     `parquet:"author"`
+	Language    string     `parquet:"language"`
+	Description string     `parquet:"description"`
+	SiteName    string     `parquet:"site_name"`
+	Tags        []string   `parquet:"tags,list"`
+	License     string     `parquet:"license"`
+	Image       string     `parquet:"image"`
+	DuplicateOf string     `parquet:"duplicate_of"`
+	Updated     *time.Time `parquet:"updated,optional,timestamp(millisecond:utc)"`
+	Text        string     `parquet:"text"`
 }
 
 // TestExportParquet checks that `export --format parquet` writes, to a file
@@ -223,9 +232,14 @@ func comparePostRows(t *testing.T, rows []exportedRow, want []corpusout.Post) {
 	for i, r := range rows {
 		got := corpusout.Post{URL: r.URL, Source: r.Source, Site: r.Site, Title: r.Title,
 			Published: date(r.Published), Lastmod: date(r.Lastmod), FirstSeen: date(r.FirstSeen), State: r.State,
-			TextFrom: r.TextFrom, TextBytes: int(r.TextBytes), Citations: r.Citations, Text: r.Text}
+			TextFrom: r.TextFrom, TextBytes: int(r.TextBytes), Citations: r.Citations, Text: r.Text,
+			Author: r.Author, Language: r.Language, Description: r.Description, SiteName: r.SiteName, Tags: r.Tags,
+			License: r.License, Image: r.Image, DuplicateOf: r.DuplicateOf, Updated: date(r.Updated)}
 		if got.Citations == nil {
 			got.Citations = []string{}
+		}
+		if got.Tags == nil {
+			got.Tags = []string{}
 		}
 		if !reflect.DeepEqual(got, want[i]) {
 			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, want[i])

@@ -39,7 +39,8 @@ func TestContractLines(t *testing.T) {
 		t.Fatalf("%d lines for %d posts", len(briefLines), len(posts))
 	}
 	// The contract (CONTRACT.md, export): these keys, in this order.
-	wantKeys := []string{"url", "source", "title", "published", "lastmod", "state", "text_from", "text_bytes", "citations"}
+	wantKeys := []string{"url", "source", "title", "published", "lastmod", "state", "text_from", "text_bytes", "citations",
+		"author", "language", "description", "site_name", "tags", "license", "image", "duplicate_of", "updated"}
 	for i, line := range briefLines {
 		if got := keysInOrder(t, line); strings.Join(got, ",") != strings.Join(wantKeys, ",") {
 			t.Errorf("line %d: keys %v, want %v", i+1, got, wantKeys)

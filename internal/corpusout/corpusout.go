@@ -24,6 +24,16 @@
 //	text_bytes  number                    INT64, required
 //	citations   array of strings, never   LIST of BYTE_ARRAY STRING, required
 //	            null                      (an empty list when none)
+//	author      string                    BYTE_ARRAY STRING, required
+//	language    string, ISO 639-1 or ""   BYTE_ARRAY STRING, required
+//	description string                    BYTE_ARRAY STRING, required
+//	site_name   string                    BYTE_ARRAY STRING, required
+//	tags        array of strings, never   LIST of BYTE_ARRAY STRING, required
+//	            null
+//	license     string, a URL or ""       BYTE_ARRAY STRING, required
+//	image       string, a URL or ""       BYTE_ARRAY STRING, required
+//	duplicate_of string, a URL or ""      BYTE_ARRAY STRING, required
+//	updated     string, RFC 3339 or ""    INT64 TIMESTAMP(MILLIS, UTC), optional
 //	text        string                    BYTE_ARRAY STRING, required
 //
 // What the fields hold:
@@ -41,7 +51,15 @@
 //   - state is the post's state in the crawl, text_from where its text came
 //     from (the feed or the page), text_bytes the length of its text in
 //     bytes, citations the URLs it links to, in order.
-//   - text is the post's text; "" when the export leaves texts out.
+//   - author, language (ISO 639-1: declared, else detected from the
+//     text), description, site_name, tags, license and image are what the
+//     page states (for a post whose text came from a full-content feed,
+//     the feed's author, categories and language); "" or [] when unstated.
+//   - duplicate_of is the URL of the earlier post (on any site) whose text
+//     this one's is, exactly or nearly; "" when none. updated is when the
+//     record last changed (new, re-extracted, removed, marked duplicate).
+//   - text is the post's text; "" when the export leaves texts out, and
+//     for a removed post.
 //
 // The Parquet file is compressed with zstd, dictionary-encodes the columns
 // with few distinct values (source, site, state, text_from), and
@@ -55,6 +73,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"strings"
 	"time"
 
 	"corpus.blog/corpusbot/internal/version"
@@ -81,7 +100,18 @@ type Post struct {
 	TextFrom  string   `json:"text_from"`
 	TextBytes int      `json:"text_bytes"`
 	Citations []string `json:"citations"`
-	Text      string   `json:"text" corpusout:"text"`
+	// What the page (or, for a post whose text came from its feed, the
+	// feed) says of the post; "" or [] when it says nothing.
+	Author      string   `json:"author"`
+	Language    string   `json:"language"`
+	Description string   `json:"description"`
+	SiteName    string   `json:"site_name"`
+	Tags        []string `json:"tags"`
+	License     string   `json:"license"`
+	Image       string   `json:"image"`
+	DuplicateOf string   `json:"duplicate_of"`
+	Updated     string   `json:"updated"`
+	Text        string   `json:"text" corpusout:"text"`
 }
 
 // contractFields are the indexes in Post of the contract line's fields,
@@ -148,6 +178,9 @@ func (w *JSONLinesWriter) Write(p Post) error {
 	if p.Citations == nil {
 		p.Citations = []string{}
 	}
+	if p.Tags == nil {
+		p.Tags = []string{}
+	}
 	var err error
 	if w.contract {
 		err = w.writeContract(p)
@@ -188,18 +221,27 @@ const ParquetRowGroupRows = 10_000
 // parquetRow is a Post as a Parquet row: the dates as timestamps, null when
 // unknown.
 type parquetRow struct {
-	URL       string     `parquet:"url"`
-	Source    string     `parquet:"source,dict"`
-	Site      string     `parquet:"site,dict"`
-	Title     string     `parquet:"title"`
-	Published *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
-	Lastmod   *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
-	FirstSeen *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
-	State     string     `parquet:"state,dict"`
-	TextFrom  string     `parquet:"text_from,dict"`
-	TextBytes int64      `parquet:"text_bytes"`
-	Citations []string   `parquet:"citations,list"`
-	Text      string     `parquet:"text"`
+	URL         string     `parquet:"url"`
+	Source      string     `parquet:"source,dict"`
+	Site        string     `parquet:"site,dict"`
+	Title       string     `parquet:"title"`
+	Published   *time.Time `parquet:"published,optional,timestamp(millisecond:utc)"`
+	Lastmod     *time.Time `parquet:"lastmod,optional,timestamp(millisecond:utc)"`
+	FirstSeen   *time.Time `parquet:"first_seen,optional,timestamp(millisecond:utc)"`
+	State       string     `parquet:"state,dict"`
+	TextFrom    string     `parquet:"text_from,dict"`
+	TextBytes   int64      `parquet:"text_bytes"`
+	Citations   []string   `parquet:"citations,list"`
+	Author      string     `parquet:"author"`
+	Language    string     `parquet:"language,dict"`
+	Description string     `parquet:"description"`
+	SiteName    string     `parquet:"site_name,dict"`
+	Tags        []string   `parquet:"tags,list"`
+	License     string     `parquet:"license,dict"`
+	Image       string     `parquet:"image"`
+	DuplicateOf string     `parquet:"duplicate_of"`
+	Updated     *time.Time `parquet:"updated,optional,timestamp(millisecond:utc)"`
+	Text        string     `parquet:"text"`
 }
 
 // ParquetWriter writes posts to a Parquet file.
@@ -260,9 +302,14 @@ func (w *ParquetWriter) Write(p Post) error {
 		URL: p.URL, Source: p.Source, Site: p.Site, Title: p.Title,
 		State: p.State, TextFrom: p.TextFrom, TextBytes: int64(p.TextBytes),
 		Citations: p.Citations, Text: p.Text,
+		Author: p.Author, Language: p.Language, Description: p.Description, SiteName: p.SiteName, Tags: p.Tags,
+		License: p.License, Image: p.Image, DuplicateOf: p.DuplicateOf,
 	}
 	if row.Citations == nil {
 		row.Citations = []string{}
+	}
+	if row.Tags == nil {
+		row.Tags = []string{}
 	}
 	for _, d := range []struct {
 		name  string
@@ -272,6 +319,7 @@ func (w *ParquetWriter) Write(p Post) error {
 		{"published", p.Published, &row.Published},
 		{"lastmod", p.Lastmod, &row.Lastmod},
 		{"first_seen", p.FirstSeen, &row.FirstSeen},
+		{"updated", p.Updated, &row.Updated},
 	} {
 		t, err := parseDate(d.value)
 		if err != nil {
@@ -322,4 +370,48 @@ func parseDate(s string) (*time.Time, error) {
 	}
 	t = t.UTC()
 	return &t, nil
+}
+
+// Markdown is a post's plain text (blocks separated by a blank line) as
+// Markdown that reads as the same text: each block a paragraph, the
+// characters Markdown would take for markup escaped. The extractor keeps no
+// block kinds, so no block is marked a heading, list item, quote or code.
+func Markdown(text string) string {
+	if text == "" {
+		return ""
+	}
+	blocks := strings.Split(text, "\n\n")
+	for i, b := range blocks {
+		lines := strings.Split(b, "\n")
+		for j, l := range lines {
+			lines[j] = markdownLine(l)
+		}
+		blocks[i] = strings.Join(lines, "\n")
+	}
+	return strings.Join(blocks, "\n\n")
+}
+
+// markdownEscaper escapes the characters that are markup anywhere in a line.
+var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`, `<`, `\<`, `|`, `\|`)
+
+// markdownLine escapes a line's markup, and at its start what would make
+// it a heading, quote, list item, rule or code block.
+func markdownLine(l string) string {
+	l = strings.TrimLeft(l, " \t") // four spaces would make a code block
+	l = markdownEscaper.Replace(l)
+	switch {
+	case l == "":
+		return l
+	case strings.ContainsRune("#>+-=~", rune(l[0])):
+		return `\` + l
+	}
+	// "1. " or "1) " starts an ordered list.
+	i := 0
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(l) && (l[i] == '.' || l[i] == ')') {
+		return l[:i] + `\` + l[i:]
+	}
+	return l
 }

@@ -29,6 +29,9 @@ func samplePosts() []Post {
 			Title: "Hello", Published: "2026-01-02T03:04:05Z", Lastmod: "2026-01-03T00:00:00.123Z",
 			FirstSeen: "2026-01-04T05:06:07Z", State: "indexed", TextFrom: "page", TextBytes: 11,
 			Citations: []string{"https://b.example/x"}, Text: "Hello world",
+			Author: "Anna Schmidt", Language: "de", Description: "Ein Gruß", SiteName: "A Blog", Tags: []string{"Reisen", "Berge"},
+			License: "https://creativecommons.org/licenses/by/4.0/", Image: "https://a.example/i.jpg",
+			DuplicateOf: "https://b.example/first", Updated: "2026-01-05T00:00:00Z",
 		},
 		{URL: "https://a.example/nodates", Source: "https://a.example/", Site: "https://a.example", State: "queued"},
 		{
@@ -46,6 +49,9 @@ func samplePosts() []Post {
 func normal(p Post) Post {
 	if p.Citations == nil {
 		p.Citations = []string{}
+	}
+	if p.Tags == nil {
+		p.Tags = []string{}
 	}
 	return p
 }
@@ -78,7 +84,8 @@ func TestJSONLinesRoundTrip(t *testing.T) {
 	if !strings.Contains(lines[2], "<b>&</b>") {
 		t.Errorf("HTML escaped in %s", lines[2])
 	}
-	keys := []string{"url", "source", "site", "title", "published", "lastmod", "first_seen", "state", "text_from", "text_bytes", "citations", "text"}
+	keys := []string{"url", "source", "site", "title", "published", "lastmod", "first_seen", "state", "text_from", "text_bytes", "citations",
+		"author", "language", "description", "site_name", "tags", "license", "image", "duplicate_of", "updated", "text"}
 	var obj map[string]json.RawMessage
 	json.Unmarshal([]byte(lines[0]), &obj)
 	if len(obj) != len(keys) {
@@ -145,6 +152,8 @@ func fromRow(r parquetRow) Post {
 		URL: r.URL, Source: r.Source, Site: r.Site, Title: r.Title,
 		Published: date(r.Published), Lastmod: date(r.Lastmod), FirstSeen: date(r.FirstSeen),
 		State: r.State, TextFrom: r.TextFrom, TextBytes: int(r.TextBytes), Citations: r.Citations, Text: r.Text,
+		Author: r.Author, Language: r.Language, Description: r.Description, SiteName: r.SiteName, Tags: r.Tags,
+		License: r.License, Image: r.Image, DuplicateOf: r.DuplicateOf, Updated: date(r.Updated),
 	}
 }
 
@@ -162,6 +171,9 @@ func TestParquetRoundTrip(t *testing.T) {
 		got, want := fromRow(r), normal(posts[i])
 		if got.Citations == nil {
 			got.Citations = []string{}
+		}
+		if got.Tags == nil {
+			got.Tags = []string{}
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("row %d:\n got %+v\nwant %+v", i, got, want)
@@ -189,6 +201,9 @@ func TestParquetSchema(t *testing.T) {
 		"required int64 text_bytes",
 		"required group citations (LIST) {",
 		"required binary text (STRING);",
+		"required group tags (LIST) {",
+		"required binary duplicate_of (STRING);",
+		"optional int64 updated (TIMESTAMP(isAdjustedToUTC=true,unit=MILLIS));",
 	} {
 		if !strings.Contains(schema, want) {
 			t.Errorf("schema lacks %q:\n%s", want, schema)

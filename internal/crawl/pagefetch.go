@@ -126,6 +126,9 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL stri
 		return
 	}
 	r.State, r.Text, r.TextFrom = model.PostIndexed, page.Text, model.TextFromPage
+	r.Modified = page.Modified
+	r.Meta = store.Meta{Author: page.Author, Language: page.Language, Description: page.Description, SiteName: page.SiteName,
+		Tags: page.Tags, License: page.License, Image: page.Image}
 	if !page.Nofollow && !x.NoFollow {
 		r.Citations = page.Links
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"corpus.blog/corpusbot/feed"
@@ -13,6 +14,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/robots"
+	"golang.org/x/text/language"
 )
 
 // PollFeed reads page one of a feed, conditionally. A 304 changes nothing
@@ -167,10 +169,25 @@ func newPosts(sourceID int64, f *feed.Feed, seen time.Time) []store.NewPost {
 		}
 		if e.FullContent {
 			p.Text = htmlText(e.Content)
+			p.Meta = store.Meta{Author: e.Author, Language: feedLanguage(e.Language), Tags: e.Categories}
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// feedLanguage is the ISO 639-1 code of the language a feed declares ("de"
+// of "de-DE"), as a page's is recorded; "" when it names no known language.
+func feedLanguage(tag string) string {
+	t, err := language.Parse(strings.ReplaceAll(strings.TrimSpace(tag), "_", "-"))
+	if err != nil {
+		return ""
+	}
+	b, conf := t.Base()
+	if conf != language.Exact || len(b.String()) != 2 { // "und" guesses "en", with low confidence
+		return ""
+	}
+	return b.String()
 }
 
 // firstCataloguePage is the feed's declared next page, or ?paged=2.

@@ -47,6 +47,8 @@ type Dialect struct {
 	// so the checkouts of one that ended are given back at once
 	// (ReleaseDeadWorkers) rather than left to lapse.
 	LocalWorkers bool
+	// Changes reads the change stamps of post records (records.go).
+	Changes Changes
 }
 
 // DB is the shared Store over database/sql.

@@ -12,20 +12,25 @@ import (
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
-const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched, attempts, retry_at, error, first_seen`
+const postCols = `id, url, source_id, title, published, lastmod, state, text_from, text, etag, last_modified, citations, due, fetched, attempts, retry_at, error, first_seen,
+	author, language, description, site_name, tags, license, image, duplicate_of, updated`
 
 func scanPost(sc interface{ Scan(...any) error }) (Post, error) {
 	var p Post
-	var pub, lm, fetched, retry, seen int64
-	var cites string
+	var pub, lm, fetched, retry, seen, updated int64
+	var cites, tags string
 	err := sc.Scan(&p.ID, &p.URL, &p.SourceID, &p.Title, &pub, &lm, &p.State, &p.TextFrom, &p.Text, &p.ETag, &p.LastModified, &cites, &p.Due, &fetched,
-		&p.Attempts, &retry, &p.Error, &seen)
+		&p.Attempts, &retry, &p.Error, &seen,
+		&p.Author, &p.Language, &p.Description, &p.SiteName, &tags, &p.License, &p.Image, &p.DuplicateOf, &updated)
 	if err != nil {
 		return p, err
 	}
-	p.Published, p.Lastmod, p.Fetched, p.RetryAt, p.FirstSeen = tm(pub), tm(lm), tm(fetched), tm(retry), tm(seen)
+	p.Published, p.Lastmod, p.Fetched, p.RetryAt, p.FirstSeen, p.Updated = tm(pub), tm(lm), tm(fetched), tm(retry), tm(seen), tm(updated)
 	if err := json.Unmarshal([]byte(cites), &p.Citations); err != nil {
 		return p, fmt.Errorf("post %s citations: %w", p.URL, err)
+	}
+	if err := json.Unmarshal([]byte(tags), &p.Tags); err != nil {
+		return p, fmt.Errorf("post %s tags: %w", p.URL, err)
 	}
 	return p, nil
 }
@@ -73,15 +78,30 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 			if p.Text != "" {
 				state, due, from = model.PostIndexed, false, model.TextFromFeed
 			}
-			r, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed, first_seen)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10) ON CONFLICT(url) DO NOTHING`,
-				p.URL, p.SourceID, noNUL(p.Title), ts(p.Published), ts(p.Lastmod), state, from, noNUL(p.Text), b2i(due), ts(p.Seen))
+			var meta Meta // a feed's word on a post comes with its full text
+			if p.Text != "" {
+				meta = p.Meta
+			}
+			tags, err := metaTags(meta)
+			if err != nil {
+				return res, err
+			}
+			r, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed, first_seen,
+				author, language, description, site_name, tags, license, image)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT(url) DO NOTHING`,
+				p.URL, p.SourceID, noNUL(p.Title), ts(p.Published), ts(p.Lastmod), state, from, noNUL(p.Text), b2i(due), ts(p.Seen),
+				noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags, noNUL(meta.License), noNUL(meta.Image))
 			if err != nil {
 				return res, fmt.Errorf("add post %s: %w", p.URL, err)
 			}
 			if n, _ := r.RowsAffected(); n == 1 {
 				res.Added++
 				res.New = append(res.New, i)
+				if p.Text != "" {
+					if err := fingerprintURL(ctx, tx, p.URL); err != nil {
+						return res, fmt.Errorf("add post %s: %w", p.URL, err)
+					}
+				}
 				continue
 			}
 			// Known: only a lastmod that advanced changes anything.
@@ -96,6 +116,12 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 			}
 			if n, _ := r.RowsAffected(); n == 1 {
 				res.Modified++
+				if text != "" {
+					// The feed's new text, if the page has not given one.
+					if err := fingerprintURL(ctx, tx, p.URL); err != nil {
+						return res, fmt.Errorf("update post %s: %w", p.URL, err)
+					}
+				}
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE posts SET in_feed = 1, lastmod = CASE WHEN lastmod = 0 THEN $1 ELSE lastmod END
 				WHERE url = $2 AND (in_feed = 0 OR lastmod = 0)`, ts(p.Lastmod), p.URL); err != nil {
@@ -151,6 +177,14 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 	if err != nil {
 		return err
 	}
+	meta := r.Meta
+	if r.State != model.PostIndexed && r.State != model.PostRemoved {
+		meta = Meta{} // no text, nothing said of it
+	}
+	tags, err := metaTags(meta)
+	if err != nil {
+		return err
+	}
 	err = d.tx(ctx, func(tx conn) error {
 		_, err := tx.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
 			published = CASE WHEN published = 0 THEN $3 ELSE published END,
@@ -160,6 +194,20 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 			noNUL(r.Error))
 		if err != nil {
 			return err
+		}
+		// A removed post keeps what was said of it with its text; any
+		// other outcome says again what the page says now.
+		if r.State != model.PostRemoved {
+			_, err = tx.ExecContext(ctx, `UPDATE posts SET author = $1, language = $2, description = $3, site_name = $4, tags = $5,
+				license = $6, image = $7, lastmod = CASE WHEN lastmod = 0 THEN $8 ELSE lastmod END WHERE id = $9`,
+				noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags,
+				noNUL(meta.License), noNUL(meta.Image), ts(r.Modified), r.PostID)
+			if err != nil {
+				return err
+			}
+			if err := fingerprint(ctx, tx, r.PostID); err != nil {
+				return err
+			}
 		}
 		if err := putLinks(ctx, tx, r.PostID, r.Citations); err != nil {
 			return err

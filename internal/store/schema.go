@@ -1,5 +1,7 @@
 package store
 
+import "strings"
+
 // Migrations are the schema changes both backends share, written in the
 // SQL both accept (one column per ALTER TABLE, BIGINT for times). Each
 // backend appends them to its own list, after the DDL that differs; like
@@ -238,9 +240,71 @@ var Migrations = []string{
 	// process or a restart.
 	`ALTER TABLE site_checkouts ADD COLUMN last_end BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE site_checkouts ADD COLUMN next BIGINT NOT NULL DEFAULT 0;`,
-	// Sources removed by the operator (issue 44, sources remove): when,
+	// Sources removed by the operator (sources remove): when,
 	// 0 for a source in the crawl. A removed source is also paused, so
 	// that every due question, which already leaves paused sources out,
 	// leaves it out; the row stays because its posts, kept, refer to it.
 	`ALTER TABLE sources ADD COLUMN removed BIGINT NOT NULL DEFAULT 0;`,
+	// The post record and its duplicates: what the page or the feed
+	// says of the post (tags a JSON list); the earlier post holding the same or
+	// nearly the same text (duplicate_of, a post ID, 0 for none); when the
+	// record last changed (updated, Unix ns). A post's text fingerprint is one
+	// row of post_sigs (the exact hash, and the MinHash in hex, '' for a text
+	// too short for one) and its MinHash bands one row each of post_bands, so
+	// that the earlier holders of a text are found through two indexes, never
+	// a scan. The change stamps that make `export --since` exact are the
+	// dialects' (see DialectMigration "post changes").
+	`ALTER TABLE posts ADD COLUMN author TEXT NOT NULL DEFAULT '';
+	ALTER TABLE posts ADD COLUMN language TEXT NOT NULL DEFAULT '';
+	ALTER TABLE posts ADD COLUMN description TEXT NOT NULL DEFAULT '';
+	ALTER TABLE posts ADD COLUMN site_name TEXT NOT NULL DEFAULT '';
+	ALTER TABLE posts ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+	ALTER TABLE posts ADD COLUMN license TEXT NOT NULL DEFAULT '';
+	ALTER TABLE posts ADD COLUMN image TEXT NOT NULL DEFAULT '';
+	ALTER TABLE posts ADD COLUMN duplicate_of BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE posts ADD COLUMN updated BIGINT NOT NULL DEFAULT 0;
+	CREATE INDEX posts_duplicate_of ON posts(duplicate_of) WHERE duplicate_of <> 0;
+	CREATE TABLE post_sigs (
+		post_id BIGINT PRIMARY KEY,
+		hash TEXT NOT NULL,
+		minhash TEXT NOT NULL DEFAULT ''
+	);
+	CREATE INDEX post_sigs_hash ON post_sigs(hash, post_id);
+	CREATE TABLE post_bands (
+		band BIGINT NOT NULL,
+		post_id BIGINT NOT NULL,
+		PRIMARY KEY (band, post_id)
+	);
+	CREATE INDEX post_bands_post ON post_bands(post_id);`,
+	DialectMigration("post changes"),
+}
+
+// dialectMarker begins a migration entry that each backend fills with its
+// own DDL (DialectMigration).
+const dialectMarker = "-- dialect migration: "
+
+// DialectMigration is a shared migration entry whose DDL differs per
+// backend (triggers, types such as PostgreSQL's xid8): it holds its place
+// in the numbering, and each backend gives its DDL under name in
+// ResolveMigrations.
+func DialectMigration(name string) string { return dialectMarker + name }
+
+// ResolveMigrations replaces each DialectMigration entry of ms with the
+// backend's DDL of that name; one the backend does not give is a
+// programming error, found as the package starts.
+func ResolveMigrations(ms []string, ddl map[string]string) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		name, ok := strings.CutPrefix(m, dialectMarker)
+		if !ok {
+			out[i] = m
+			continue
+		}
+		d, ok := ddl[name]
+		if !ok {
+			panic("store: no DDL for the dialect migration " + name)
+		}
+		out[i] = d
+	}
+	return out
 }

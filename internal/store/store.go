@@ -167,6 +167,26 @@ type Post struct {
 	// inserted, never changed after, the earlier of the two when records
 	// merge. Zero for a post held before it was recorded and never fetched.
 	FirstSeen time.Time
+	Meta
+	// DuplicateOf is the earlier post whose text this one's is, exactly or
+	// nearly (0: none); DuplicateURL is its URL where the read gives it
+	// (ExportPosts).
+	DuplicateOf  int64
+	DuplicateURL string
+	// Updated is when the record (what export gives of it) last changed.
+	Updated time.Time
+}
+
+// Meta is what a page or a feed states about a post beyond its title and
+// dates; "" (or no tag) where it states nothing.
+type Meta struct {
+	Author      string
+	Language    string // ISO 639-1
+	Description string
+	SiteName    string
+	Tags        []string
+	License     string // a URL
+	Image       string // a URL
 }
 
 // NewPost is a post as a feed or a sitemap names it.
@@ -178,6 +198,9 @@ type NewPost struct {
 	Lastmod   time.Time // the feed's updated date or the sitemap's lastmod
 	Text      string    // non-empty: the full post from the feed, no page fetch owed
 	Seen      time.Time // when the crawl read it (its clock): the FirstSeen of a new URL
+	// Meta is what the feed says of the post: stored with a full text
+	// (Text), which is the feed's record of the post.
+	Meta
 }
 
 // AddResult counts what AddPosts did.
@@ -212,6 +235,11 @@ type PageResult struct {
 	// canonical URL on another site: recorded, not followed.
 	Canonical string
 	Elsewhere string
+	// Meta is what the page states about the post, stored with its text
+	// (an indexed page); Modified, its modification date, is the post's
+	// Lastmod when it has none.
+	Meta
+	Modified time.Time
 }
 
 // SitemapURL is one url entry of a sitemap read.

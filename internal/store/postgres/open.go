@@ -17,6 +17,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"corpus.blog/corpusbot/internal/store"
@@ -31,6 +32,41 @@ var dialect = store.Dialect{
 		var pe *pgconn.PgError
 		return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 	},
+	// Each change is stamped with its transaction's ID (migrate.go); a
+	// cursor is a snapshot, and what changed after it is what it does
+	// not see. Every stamp below the snapshot's xmin is seen, so the
+	// index on the stamps reads only those at or above it.
+	Changes: store.Changes{
+		Cursor: `SELECT pg_current_snapshot()::text`,
+		Valid:  validSnapshot,
+		After: func(ph string) string {
+			return `p.change_xid >= pg_snapshot_xmin(CAST(` + ph + ` AS pg_snapshot)) AND NOT pg_visible_in_snapshot(p.change_xid, CAST(` + ph + ` AS pg_snapshot))`
+		},
+	},
+}
+
+// validSnapshot reports whether s is a pg_snapshot as text: xmin:xmax:xip,…
+// with xmin <= xmax, so that a cast never fails in the export's query.
+func validSnapshot(s string) bool {
+	parts := strings.Split(s, ":")
+	if len(parts) != 3 {
+		return false
+	}
+	xmin, err1 := strconv.ParseUint(parts[0], 10, 63)
+	xmax, err2 := strconv.ParseUint(parts[1], 10, 63)
+	if err1 != nil || err2 != nil || xmin == 0 || xmin > xmax {
+		return false
+	}
+	if parts[2] == "" {
+		return true
+	}
+	for _, x := range strings.Split(parts[2], ",") {
+		v, err := strconv.ParseUint(x, 10, 63)
+		if err != nil || v < xmin || v >= xmax {
+			return false
+		}
+	}
+	return true
 }
 
 // DB is the PostgreSQL Store: the shared queries, and the pool for the

@@ -78,3 +78,10 @@ func TestNULInText(t *testing.T) {
 func TestSiteDataSuite(t *testing.T) {
 	storetest.RunSiteDataSuite(t, func(t *testing.T) *store.DB { return open(t, testDSN(t)).DB })
 }
+
+func TestRecordSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	storetest.RunRecordSuite(t, func(t *testing.T) *store.DB { return open(t, testDSN(t)).DB })
+}

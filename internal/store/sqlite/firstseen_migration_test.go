@@ -85,6 +85,16 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "site_checkouts ADD COLUMN last_end") }) {
 		undo = append(undo, `ALTER TABLE site_checkouts DROP COLUMN last_end`, `ALTER TABLE site_checkouts DROP COLUMN next`)
 	}
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "CREATE TABLE post_sigs") }) {
+		// Undone first: its triggers name the posts table's columns.
+		record := []string{`DROP TRIGGER posts_record_new`, `DROP TRIGGER posts_record_changed`, `DROP TRIGGER posts_record_gone`,
+			`DROP TABLE post_change_seq`, `DROP INDEX posts_change_seq`, `ALTER TABLE posts DROP COLUMN change_seq`,
+			`DELETE FROM store_meta WHERE name = 'db_id'`, `DROP TABLE post_sigs`, `DROP TABLE post_bands`, `DROP INDEX posts_duplicate_of`}
+		for _, c := range []string{"author", "language", "description", "site_name", "tags", "license", "image", "duplicate_of", "updated"} {
+			record = append(record, `ALTER TABLE posts DROP COLUMN `+c)
+		}
+		undo = append(record, undo...)
+	}
 	for _, q := range append(undo, []string{`DROP INDEX posts_state_dated`, `CREATE INDEX posts_state_published ON posts(state, published)`, `ALTER TABLE posts DROP COLUMN first_seen`,
 		`CREATE INDEX posts_source ON posts(source_id)`, `CREATE INDEX feeds_source ON feeds(source_id)`, `CREATE INDEX requests_start ON requests(start)`,
 		fmt.Sprintf(`UPDATE schema_version SET version = %d`, firstSeen)}...) {

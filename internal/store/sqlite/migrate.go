@@ -10,7 +10,7 @@ import (
 
 // migrations are applied in order, each once, each in its own transaction;
 // the schema's version is how many have run. Append, never edit.
-var migrations = append([]string{
+var migrations = store.ResolveMigrations(append([]string{
 	`CREATE TABLE sources (
 		id INTEGER PRIMARY KEY,
 		url TEXT NOT NULL UNIQUE,
@@ -140,7 +140,51 @@ var migrations = append([]string{
 	CREATE INDEX feeds_claimed ON feeds(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sources_claimed ON sources(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sitemaps_claimed ON sitemaps(claimed_by) WHERE claimed_until <> 0;`,
-}, store.Migrations...)
+}, store.Migrations...), dialectDDL)
+
+// dialectDDL is this backend's DDL for store.Migrations' DialectMigration
+// entries.
+var dialectDDL = map[string]string{
+	// The change stamps of export --since: a sequence bumped in the
+	// transaction of every write that changes a post's record (or inserts
+	// one), which triggers catch whatever statement did it. SQLite has one
+	// writer, so the stamps commit in the order they are given: a cursor
+	// (the sequence as a read sees it) has every change stamped at or
+	// below it committed, and every later one above it. updated is the
+	// wall clock of the change, in ms. A deleted post takes its
+	// fingerprint with it, and the posts it was the original of are no
+	// longer duplicates. The database's random ID names its cursors.
+	"post changes": `ALTER TABLE posts ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 0;
+	UPDATE posts SET updated = MAX(fetched, first_seen);
+	CREATE TABLE post_change_seq (n BIGINT NOT NULL);
+	INSERT INTO post_change_seq VALUES (0);
+	CREATE INDEX posts_change_seq ON posts(change_seq);
+	CREATE TRIGGER posts_record_new AFTER INSERT ON posts BEGIN
+		UPDATE post_change_seq SET n = n + 1;
+		UPDATE posts SET change_seq = (SELECT n FROM post_change_seq),
+			updated = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 1000000 WHERE id = NEW.id;
+	END;
+	CREATE TRIGGER posts_record_changed AFTER UPDATE ON posts WHEN
+		OLD.url IS NOT NEW.url OR OLD.source_id IS NOT NEW.source_id OR OLD.title IS NOT NEW.title OR
+		OLD.published IS NOT NEW.published OR OLD.lastmod IS NOT NEW.lastmod OR
+		OLD.state IS NOT NEW.state OR OLD.text_from IS NOT NEW.text_from OR
+		OLD.text IS NOT NEW.text OR OLD.citations IS NOT NEW.citations OR
+		OLD.author IS NOT NEW.author OR OLD.language IS NOT NEW.language OR
+		OLD.description IS NOT NEW.description OR OLD.site_name IS NOT NEW.site_name OR
+		OLD.tags IS NOT NEW.tags OR OLD.license IS NOT NEW.license OR OLD.image IS NOT NEW.image OR
+		OLD.duplicate_of IS NOT NEW.duplicate_of
+	BEGIN
+		UPDATE post_change_seq SET n = n + 1;
+		UPDATE posts SET change_seq = (SELECT n FROM post_change_seq),
+			updated = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) * 1000000 WHERE id = NEW.id;
+	END;
+	CREATE TRIGGER posts_record_gone AFTER DELETE ON posts BEGIN
+		DELETE FROM post_sigs WHERE post_id = OLD.id;
+		DELETE FROM post_bands WHERE post_id = OLD.id;
+		UPDATE posts SET duplicate_of = 0 WHERE duplicate_of = OLD.id;
+	END;
+	INSERT INTO store_meta(name, value) VALUES ('db_id', lower(hex(randomblob(16))));`,
+}
 
 func migrate(ctx context.Context, db *sql.DB) error {
 	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {

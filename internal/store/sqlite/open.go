@@ -18,13 +18,25 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"strconv"
 
 	"corpus.blog/corpusbot/internal/store"
 
 	_ "modernc.org/sqlite" // the driver
 )
 
-var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true, LocalWorkers: true}
+var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true, LocalWorkers: true,
+	// The one writer stamps changes in its commit order (migrate.go):
+	// what changed after a cursor is what is stamped above it.
+	Changes: store.Changes{
+		Cursor: `SELECT CAST(n AS TEXT) FROM post_change_seq`,
+		Valid: func(pos string) bool {
+			_, err := strconv.ParseUint(pos, 10, 63)
+			return err == nil
+		},
+		After: func(ph string) string { return `p.change_seq > CAST(` + ph + ` AS INTEGER)` },
+	},
+}
 
 // WALCheckpointPages is how many pages the WAL may hold before the writer
 // copies them into the database file (PRAGMA wal_autocheckpoint). A crawl

@@ -241,3 +241,14 @@ func TestDeadProcessCheckoutsGivenBack(t *testing.T) {
 		}
 	}
 }
+
+func TestRecordSuite(t *testing.T) {
+	storetest.RunRecordSuite(t, func(t *testing.T) *store.DB {
+		db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "x.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db.DB
+	})
+}

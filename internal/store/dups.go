@@ -1,0 +1,185 @@
+package store
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/textsig"
+)
+
+// maxCandidates bounds the posts one text is compared with: the holders of
+// its exact hash, and those sharing a MinHash band with it. A band shared
+// by very many posts is boilerplate rather than a copy, and what is past the
+// bound is left unread rather than slowing every write.
+const maxCandidates = 200
+
+// metaTags is m's tags as stored: a JSON list, never null.
+func metaTags(m Meta) (string, error) {
+	b, err := json.Marshal(nonNil(m.Tags))
+	if err != nil {
+		return "", fmt.Errorf("tags: %w", err)
+	}
+	return strings.ReplaceAll(string(b), "\x00", ""), nil
+}
+
+// fingerprintURL is fingerprint of the post at the URL key u.
+func fingerprintURL(ctx context.Context, tx conn, u string) error {
+	var id int64
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM posts WHERE url = $1`, u).Scan(&id); err != nil {
+		return fmt.Errorf("fingerprint %s: %w", u, err)
+	}
+	return fingerprint(ctx, tx, id)
+}
+
+// fingerprint stores the fingerprint of post id's text (textsig: its exact
+// hash, its MinHash and the MinHash's bands) in place of the one it had,
+// and decides whether its text is another's: the earliest post (by first
+// seen, then ID) on any site, indexed, that holds the same text or a near
+// copy of it is its original (duplicate_of). When this post is the earliest
+// of them, the later ones become its duplicates. A post without text, or
+// not indexed, is nobody's duplicate.
+//
+// Every read here goes through an index: the post by its key, the holders
+// of the hash through post_sigs_hash, those sharing a band through
+// post_bands' key, their fingerprints and records by their keys; at most
+// maxCandidates of them, whatever the corpus's size.
+func fingerprint(ctx context.Context, tx conn, id int64) error {
+	var text, state string
+	var seen int64
+	if err := tx.QueryRowContext(ctx, `SELECT text, state, first_seen FROM posts WHERE id = $1`, id).Scan(&text, &state, &seen); err != nil {
+		return fmt.Errorf("fingerprint %d: %w", id, err)
+	}
+	for _, q := range []string{`DELETE FROM post_sigs WHERE post_id = $1`, `DELETE FROM post_bands WHERE post_id = $1`} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return fmt.Errorf("fingerprint %d: %w", id, err)
+		}
+	}
+	sig := textsig.Sig{}
+	if state == model.PostIndexed {
+		sig = textsig.Of(text)
+	}
+	if sig.Hash == "" {
+		_, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = 0 WHERE id = $1 AND duplicate_of <> 0`, id)
+		return err
+	}
+	minhash := ""
+	if sig.Near {
+		minhash = hex.EncodeToString(sig.MinHash.Bytes())
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO post_sigs(post_id, hash, minhash) VALUES ($1, $2, $3)`, id, sig.Hash, minhash); err != nil {
+		return fmt.Errorf("fingerprint %d: %w", id, err)
+	}
+	var bands [textsig.BandCount]int64
+	if sig.Near {
+		bands = sig.MinHash.Bands()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO post_bands(band, post_id) VALUES ($1, $9), ($2, $9), ($3, $9), ($4, $9), ($5, $9), ($6, $9), ($7, $9), ($8, $9)
+			ON CONFLICT DO NOTHING`, bands[0], bands[1], bands[2], bands[3], bands[4], bands[5], bands[6], bands[7], id); err != nil {
+			return fmt.Errorf("fingerprint %d: %w", id, err)
+		}
+	}
+	holders, err := textHolders(ctx, tx, id, sig, bands)
+	if err != nil {
+		return fmt.Errorf("fingerprint %d: %w", id, err)
+	}
+	me := holder{id: id, seen: seen}
+	var later []int64
+	original := int64(0)
+	for _, h := range holders {
+		switch {
+		case h.before(me) && original == 0:
+			original = h.id
+		case me.before(h):
+			later = append(later, h.id)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = $1 WHERE id = $2 AND duplicate_of <> $1`, original, id); err != nil {
+		return fmt.Errorf("fingerprint %d: %w", id, err)
+	}
+	if original != 0 {
+		return nil
+	}
+	// The first holder of the text: the later ones, and their own
+	// duplicates, are its.
+	for _, l := range later {
+		if _, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = $1 WHERE (id = $2 OR duplicate_of = $2) AND id <> $1`, id, l); err != nil {
+			return fmt.Errorf("fingerprint %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// holder is an indexed post holding a text.
+type holder struct {
+	id, seen int64
+}
+
+func (h holder) before(o holder) bool {
+	return h.seen < o.seen || (h.seen == o.seen && h.id < o.id)
+}
+
+// textHolders are the indexed posts other than id whose text is sig's or a
+// near copy (textsig.Near), earliest first.
+func textHolders(ctx context.Context, tx conn, id int64, sig textsig.Sig, bands [textsig.BandCount]int64) ([]holder, error) {
+	var out []holder
+	seen := map[int64]bool{}
+	rows, err := tx.QueryContext(ctx, `SELECT p.id, p.first_seen FROM post_sigs s JOIN posts p ON p.id = s.post_id
+		WHERE s.hash = $1 AND s.post_id <> $2 AND p.state = `+sqlPostIndexed+` LIMIT $3`, sig.Hash, id, maxCandidates)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var h holder
+		if err := rows.Scan(&h.id, &h.seen); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out, seen[h.id] = append(out, h), true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if sig.Near {
+		rows, err := tx.QueryContext(ctx, `SELECT p.id, p.first_seen, s.minhash FROM post_bands b
+			JOIN post_sigs s ON s.post_id = b.post_id JOIN posts p ON p.id = b.post_id
+			WHERE b.band IN ($1, $2, $3, $4, $5, $6, $7, $8) AND b.post_id <> $9 AND p.state = `+sqlPostIndexed+` LIMIT $10`,
+			bands[0], bands[1], bands[2], bands[3], bands[4], bands[5], bands[6], bands[7], id, maxCandidates)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var h holder
+			var mh string
+			if err := rows.Scan(&h.id, &h.seen, &mh); err != nil {
+				return nil, err
+			}
+			if seen[h.id] {
+				continue
+			}
+			b, err := hex.DecodeString(mh)
+			if err != nil {
+				return nil, errors.New("a stored MinHash is not hex")
+			}
+			if m, ok := textsig.FromBytes(b); ok && textsig.Near(sig.MinHash, m) {
+				out, seen[h.id] = append(out, h), true
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b holder) int {
+		if a.before(b) {
+			return -1
+		}
+		return 1
+	})
+	return out, nil
+}
