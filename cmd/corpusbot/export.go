@@ -109,7 +109,8 @@ func export(env environment, args []string) error {
 		"  \"skipped\":{\"pages\":3,\"taxonomies\":12,\"authors\":2,\"other\":1}   entries not queued, by shape\n"+
 		"  \"sitemaps_skipped\":{\"pages\":1,\"taxonomies\":2,\"authors\":1,\"other\":0}   sitemaps not read, by name\n\n"+
 		"A source line's \"state\" is the source's state as the public site shows it, the first that applies:\n"+
-		"  paused       paused by its owner (opt-out form or claim)\n"+
+		"  removed      taken out of the crawl by the operator (sources remove); its posts are kept\n"+
+		"  paused       paused by its owner (opt-out form or claim) or the operator (sources pause)\n"+
 		"  blocked      the homepage's robots.txt disallows our user agent the whole site (\"/\")\n"+
 		"  refused      its site answered 403 until it went on the refusal list\n"+
 		"  unreachable  the homepage's robots.txt does not answer (5xx, 429, no connection)\n"+
