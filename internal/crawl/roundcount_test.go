@@ -194,7 +194,7 @@ func TestRoundCountsPagesNotLookedUp(t *testing.T) {
 // failingCheckouts are checkouts the store cannot make.
 type failingCheckouts struct{}
 
-func (failingCheckouts) CheckOutSites(context.Context, string, []string) ([]string, error) {
+func (failingCheckouts) CheckOutSites(context.Context, string, []string) ([]store.Checkout, error) {
 	return nil, errors.New("checkout: database or disk is full")
 }
 
