@@ -43,15 +43,6 @@ func firstTime(n *html.Node) time.Time {
 	return t
 }
 
-func isPublishedMeta(n *html.Node) bool {
-	for _, k := range []string{"property", "name"} {
-		if strings.EqualFold(strings.TrimSpace(attr(n, k)), "article:published_time") {
-			return true
-		}
-	}
-	return false
-}
-
 func findKey(v any, key string, depth int) string {
 	if depth > maxJSONLDDepth {
 		return ""

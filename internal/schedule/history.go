@@ -159,7 +159,6 @@ func (h *History) observe(poll time.Time, dates []time.Time, overflow bool) {
 	}
 	if odd && n < MaxPerPoll {
 		h.Count += weight(poll, poll.Add(-poll.Sub(h.LastPoll)/2))
-		n++
 	}
 	h.finish(poll, len(dates) > 0)
 }

@@ -144,7 +144,13 @@ func TestStampedBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	// The go command that runs this test (go test puts its GOROOT's bin
+	// first on PATH), as GOROOT names it.
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skip("no go command:", err)
+	}
+	goTool := filepath.Join(strings.TrimSpace(string(goroot)), "bin", "go")
 
 	run(goTool, "build", "-o", "clean")
 	want := "(rev " + rev[:shortRevision] + ", " + commitTime.UTC().Format(time.RFC3339) + ") " + runtime.Version()

@@ -12,10 +12,9 @@ import (
 
 // fakeWebSub answers for one callback ID, "cb".
 type fakeWebSub struct {
-	mu        sync.Mutex
-	challenge string
-	bodies    [][]byte
-	status    int
+	mu     sync.Mutex
+	bodies [][]byte
+	status int
 }
 
 func (f *fakeWebSub) WebSubIntent(_ context.Context, id string, q url.Values) (string, bool, error) {
