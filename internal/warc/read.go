@@ -275,15 +275,9 @@ type Response struct {
 // most maxBody bytes of it (more is an error: a page that large was not
 // one the crawler would have kept whole).
 func ParseResponse(block []byte, maxBody int64) (*Response, error) {
-	// Go's parser knows HTTP/1.x only; an "HTTP/2" or "HTTP/2.0" status
-	// line is read as 1.1, the syntax it is recorded in.
-	if rest, ok := bytes.CutPrefix(block, []byte("HTTP/2")); ok {
-		rest = bytes.TrimPrefix(rest, []byte(".0"))
-		block = append([]byte("HTTP/1.1"), rest...)
-	}
-	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(block)), nil)
+	resp, err := readHTTP(block)
 	if err != nil {
-		return nil, fmt.Errorf("HTTP response: %w", err)
+		return nil, err
 	}
 	defer resp.Body.Close()
 	body, err := readLimited(resp.Body, maxBody)
@@ -300,6 +294,32 @@ func ParseResponse(block []byte, maxBody int64) (*Response, error) {
 		body = decoded
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, ContentType: resp.Header.Get("Content-Type"), Body: body}, nil
+}
+
+// ParseHead parses the status line and header of a response record's
+// block, which may hold no more of it: a redirect's target or a status is
+// learnt without reading the body.
+func ParseHead(block []byte) (status int, header http.Header, err error) {
+	resp, err := readHTTP(block)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header, nil
+}
+
+func readHTTP(block []byte) (*http.Response, error) {
+	// Go's parser knows HTTP/1.x only; an "HTTP/2" or "HTTP/2.0" status
+	// line is read as 1.1, the syntax it is recorded in.
+	if rest, ok := bytes.CutPrefix(block, []byte("HTTP/2")); ok {
+		rest = bytes.TrimPrefix(rest, []byte(".0"))
+		block = append([]byte("HTTP/1.1"), rest...)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(block)), nil)
+	if err != nil {
+		return nil, fmt.Errorf("HTTP response: %w", err)
+	}
+	return resp, nil
 }
 
 func readLimited(r io.Reader, max int64) ([]byte, error) {
