@@ -246,6 +246,10 @@ func (x *index) scan(fileNo int, path string, sum *Summary, warn func(string)) e
 		sum.Pages++
 		e := entry{file: fileNo, ordinal: ordinal, date: rec.Date(), url: u}
 		e.status, e.location = statusOf(rec, u)
+		// Only a whole record counts: one cut by a tear is not chosen.
+		if _, err := io.Copy(io.Discard, rec.Block); err != nil {
+			return nil // Next reports the tear
+		}
 		if old, ok := x.byURL[u]; ok && !e.newer(old) {
 			return nil
 		}
