@@ -50,10 +50,11 @@ func reextractCmd(env environment, args []string) error {
 		return err
 	}
 	if len(paths) == 0 {
-		if s.WarcDir == "" {
-			return usageError("no WARC files to read: WARC_DIR is set to \"\" (pages are not kept); give --warc FILE|DIR")
+		dir := s.PagesDir()
+		if dir == "" {
+			return usageError("no WARC files to read: WARC_DIR is off (pages are not kept); give --warc FILE|DIR")
 		}
-		paths = pathList{s.WarcDir}
+		paths = pathList{dir}
 	}
 	var siteName string
 	if *site != "" {
