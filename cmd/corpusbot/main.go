@@ -56,6 +56,7 @@ func commands() []command {
 		{"articles fetch", "read the feeds waiting longest and fetch what they name", articlesFetch},
 		{"sitemaps discover", "look for sources' sitemaps", sitemapsDiscover},
 		{"sitemaps fetch", "read sitemaps and fetch what changed", sitemapsFetch},
+		{"reextract", "rebuild the posts' records from the page bodies kept (WARC), without a request", reextractCmd},
 		{"export", "print posts (or sources) as JSON lines", export},
 		{"serve", "serve the public site: crawler page, coverage, sources, opt-out, claims", serveSite},
 		{"verify", "check by forward-confirmed reverse DNS that an IP is this crawler's", verifyCommand},

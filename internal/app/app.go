@@ -136,9 +136,9 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		fo.Robots = postgres.NewRobotsCache(db.pg, clock, robotsOpts)
 	}
 	var archive *warc.Writer
-	if o.Settings.WarcDir != "" {
+	if dir := o.Settings.PagesDir(); dir != "" {
 		var err error
-		archive, err = warc.Open(o.Settings.WarcDir, warc.Options{
+		archive, err = warc.Open(dir, warc.Options{
 			Prefix: warcPrefix(), Now: clock.Now, Software: version.Get().String(), Log: o.Log,
 		})
 		if err != nil {

@@ -255,13 +255,13 @@ func TestWarcDirArchivesEveryPage(t *testing.T) {
 	t.Logf("%d pages archived in %d file(s), %d of them sent compressed; page fetches %v", got, len(files), encoded, pages)
 }
 
-// TestWarcDirEmptyWritesNothing: with the default, the same crawl writes
+// TestWarcDirOffWritesNothing: with WARC_DIR off, the same crawl writes
 // no file anywhere: the directory holds the database and nothing else.
-func TestWarcDirEmptyWritesNothing(t *testing.T) {
+func TestWarcDirOffWritesNothing(t *testing.T) {
 	w := newWarcWorld(t)
 	s := config.Defaults()
 	dir := t.TempDir()
-	s.DB = filepath.Join(dir, "c.db")
+	s.DB, s.WarcDir = filepath.Join(dir, "c.db"), config.WarcDirOff
 	pages := w.crawl(t, s)
 	if pages[fetch.OutcomeFetched] == 0 {
 		t.Fatal("no page fetched: the test proves nothing")
@@ -271,7 +271,7 @@ func TestWarcDirEmptyWritesNothing(t *testing.T) {
 			return err
 		}
 		if strings.Contains(d.Name(), "warc") {
-			t.Errorf("%s written with WARC_DIR empty", path)
+			t.Errorf("%s written with WARC_DIR off", path)
 		}
 		return nil
 	})
@@ -282,5 +282,19 @@ func TestWarcDirEmptyWritesNothing(t *testing.T) {
 		if m, _ := filepath.Glob(filepath.Join(wd, "*.warc*")); len(m) > 0 {
 			t.Errorf("WARC files in the working directory: %v", m)
 		}
+	}
+}
+
+// TestWarcDirDefaultBesideDB: with WARC_DIR not given, the pages are kept
+// beside the database, in DB + ".warc".
+func TestWarcDirDefaultBesideDB(t *testing.T) {
+	w := newWarcWorld(t)
+	s := config.Defaults()
+	dir := t.TempDir()
+	s.DB = filepath.Join(dir, "c.db")
+	w.crawl(t, s)
+	files, _ := filepath.Glob(filepath.Join(dir, "c.db.warc", "*.warc.gz"))
+	if len(files) == 0 {
+		t.Errorf("no WARC file in %s.warc with WARC_DIR not given", s.DB)
 	}
 }

@@ -353,3 +353,24 @@ func TestEveryErrorNamesSettingAndSource(t *testing.T) {
 		})
 	}
 }
+
+// Pages are kept beside the database unless WARC_DIR says otherwise; "off"
+// keeps none; the setting itself stays as given.
+func TestPagesDir(t *testing.T) {
+	for _, tc := range []struct{ db, warcDir, want string }{
+		{"./corpusbot.db", "", "./corpusbot.db.warc"},
+		{"/var/lib/c/c.db", "", "/var/lib/c/c.db.warc"},
+		{"postgres://db.internal/corpus", "", "warc"},
+		{"./corpusbot.db", "/srv/warc", "/srv/warc"},
+		{"./corpusbot.db", "off", ""},
+	} {
+		env := map[string]string{"CORPUSBOT_DB": tc.db, "CORPUSBOT_WARC_DIR": tc.warcDir}
+		s, err := Load(envOf(env), "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.PagesDir(); got != tc.want || s.WarcDir != tc.warcDir {
+			t.Errorf("DB %q WARC_DIR %q: pages in %q (WARC_DIR %q), want %q", tc.db, tc.warcDir, got, s.WarcDir, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"strings"
 	"time"
 
 	"corpus.blog/corpusbot/robots"
@@ -116,4 +117,31 @@ const (
 // package reads it. Validation guarantees it is not empty for loaded settings.
 func (s Settings) ProductToken() string {
 	return robots.ProductToken(s.UserAgent)
+}
+
+// WarcDirOff is the WARC_DIR value that keeps no pages. An empty value
+// cannot say it: an empty variable means "not given" (applyEnv).
+const WarcDirOff = "off"
+
+// PagesDir is where the pages fetched are kept as WARC files, "" for
+// nowhere: WARC_DIR as given; none for "off"; and when it is not given,
+// beside the database (a SQLite file's path with ".warc" added, so that a
+// database and its pages move and are backed up together; ./warc for a
+// PostgreSQL database, whose workers each keep their own). Pages are kept
+// by default so that a corpus can be rebuilt without a request
+// (reextract); they cost about 36 KiB a page on disk (README). WARC_DIR
+// itself stays as given, so that the settings shown and round-tripped are
+// the operator's.
+func (s Settings) PagesDir() string {
+	switch {
+	case s.WarcDir == WarcDirOff:
+		return ""
+	case s.WarcDir != "":
+		return s.WarcDir
+	case strings.HasPrefix(s.DB, "postgres://") || strings.HasPrefix(s.DB, "postgresql://"):
+		return "warc"
+	case s.DB == "":
+		return ""
+	}
+	return s.DB + ".warc"
 }

@@ -140,7 +140,7 @@ var table = []spec{
 	define("LOG_FORMAT", "how log lines are written to stderr",
 		func(s *Settings) *string { return &s.LogFormat }, stringKind, oneOf(
 			choice{"text", "key=value"}, choice{"json", "one object a line, for log collectors"})),
-	define("WARC_DIR", "a directory where every page fetched is also written, request and response, as WARC/1.1 files (.warc.gz, a gzip member per record, a new file past 1 GiB), created if missing (empty: none written)",
+	define("WARC_DIR", "a directory where every page fetched is also written, request and response, as WARC/1.1 files (.warc.gz, a gzip member per record, a new file past 1 GiB), created if missing, from which `reextract` rebuilds the corpus; unset or empty: beside the database, DB with \".warc\" added (./warc for PostgreSQL); \"off\": none written",
 		func(s *Settings) *string { return &s.WarcDir }, stringKind, warcDirRule),
 	define("TRUSTED_PROXIES", "the reverse proxies in front of corpusbot serve: a visitor's address is taken from X-Forwarded-For only when the connection comes from one of them (empty: never)",
 		func(s *Settings) *string { return &s.TrustedProxies }, stringKind, trustedProxiesRule),

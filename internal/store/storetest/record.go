@@ -25,6 +25,7 @@ func RunRecordSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 		{"Filters", testExportFilters},
 		{"Cursor", testCursor},
 		{"CursorErrors", testCursorErrors},
+		{"Reextract", testReextract},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
 	}
