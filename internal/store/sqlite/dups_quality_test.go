@@ -61,12 +61,11 @@ func TestDuplicateDetectionQuality(t *testing.T) {
 	other := func(i int) string { return bases[(i+1)%len(bases)] }
 
 	type post struct {
-		text  string
-		base  int  // the text it comes from
-		same  bool // labelled the same post as its base
-		kind  string
-		id    int64
-		delay time.Duration
+		text string
+		base int  // the text it comes from
+		same bool // labelled the same post as its base
+		kind string
+		id   int64
 	}
 	var posts []*post
 	for i, b := range bases {
