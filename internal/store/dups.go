@@ -41,9 +41,9 @@ func fingerprintURL(ctx context.Context, tx conn, u string) error {
 // hash, its MinHash and the MinHash's bands) in place of the one it had,
 // and decides whether its text is another's: the earliest post (by first
 // seen, then ID) on any site, indexed, that holds the same text or a near
-// copy of it is its original (duplicate_of). When this post is the earliest
-// of them, the later ones become its duplicates. A post without text, or
-// not indexed, is nobody's duplicate.
+// copy of it is its original (duplicate_of); the later holders for which
+// this post is the earliest such become its duplicates. A post without
+// text, or not indexed, is nobody's duplicate.
 //
 // Every read here goes through an index: the post by its key, the holders
 // of the hash through post_sigs_hash, those sharing a band through
@@ -101,13 +101,16 @@ func fingerprint(ctx context.Context, tx conn, id int64) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = $1 WHERE id = $2 AND duplicate_of <> $1`, original, id); err != nil {
 		return fmt.Errorf("fingerprint %d: %w", id, err)
 	}
-	if original != 0 {
-		return nil
-	}
-	// The first holder of the text: the later ones, and their own
-	// duplicates, are its.
+	// Each later holder is this post's duplicate, unless it already
+	// points to a post earlier still (a copy of it that is not one of
+	// this post's: nearness is not transitive), whether or not this post
+	// is itself another's duplicate. So every post points to the earliest
+	// holder of its text before it, whatever order the posts are
+	// fingerprinted in, and fingerprinting them again changes nothing.
 	for _, l := range later {
-		if _, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = $1 WHERE (id = $2 OR duplicate_of = $2) AND id <> $1`, id, l); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = $1 WHERE id = $2 AND duplicate_of <> $1
+			AND (duplicate_of = 0 OR EXISTS (SELECT 1 FROM posts o WHERE o.id = posts.duplicate_of
+				AND (o.first_seen > $3 OR (o.first_seen = $3 AND o.id > $1))))`, id, l, seen); err != nil {
 			return fmt.Errorf("fingerprint %d: %w", id, err)
 		}
 	}

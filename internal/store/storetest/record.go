@@ -11,6 +11,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/textsig"
 )
 
 // RunRecordSuite runs the post record's cases: its fields, its duplicates
@@ -22,6 +23,7 @@ func RunRecordSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 	}{
 		{"Fields", testRecordFields},
 		{"Duplicates", testDuplicates},
+		{"DuplicatesOrderFree", testDuplicatesOrderFree},
 		{"Filters", testExportFilters},
 		{"Cursor", testCursor},
 		{"CursorErrors", testCursorErrors},
@@ -178,6 +180,58 @@ func testDuplicates(t *testing.T, s *store.DB) {
 		got["https://second.example/near"] != "https://second.example/early" {
 		t.Errorf("after the original was removed: %v", got)
 	}
+}
+
+// A chain of near copies (B a copy of A, C a copy of B, C too far from A:
+// nearness is not transitive) gives each post the earliest holder of its
+// text before it, whatever order their pages are saved in: here A, C, B,
+// so that B, itself A's duplicate, takes C. Saving every page again
+// changes nothing.
+func testDuplicatesOrderFree(t *testing.T, s *store.DB) {
+	src := source(t, s, "https://chain.example/")
+	words := strings.Fields(strings.Repeat(Article(7)+" "+Article(8)+" "+Article(9)+" ", 1))
+	block := func(ws []string, from int, tag string) []string {
+		out := slices.Clone(ws)
+		for i := from; i < from+len(ws)/10; i++ {
+			out[i] = fmt.Sprintf("%s%d", tag, i)
+		}
+		return out
+	}
+	textA := strings.Join(words, " ")
+	wordsB := block(words, 0, "bee")
+	textB := strings.Join(wordsB, " ")
+	textC := strings.Join(block(wordsB, len(words)/2, "sea"), " ")
+	ma, mb, mc := textsig.Of(textA).MinHash, textsig.Of(textB).MinHash, textsig.Of(textC).MinHash
+	if !textsig.Near(ma, mb) || !textsig.Near(mb, mc) || textsig.Near(ma, mc) {
+		t.Fatalf("the texts are not a chain: A~B %.2f, B~C %.2f, A~C %.2f",
+			textsig.Similarity(ma, mb), textsig.Similarity(mb, mc), textsig.Similarity(ma, mc))
+	}
+	pa := addPost(t, s, src, "https://chain.example/a", T0)
+	pb := addPost(t, s, src, "https://chain.example/b", T0.Add(time.Hour))
+	pc := addPost(t, s, src, "https://chain.example/c", T0.Add(2*time.Hour))
+	want := map[string]string{"https://chain.example/a": "", "https://chain.example/b": "https://chain.example/a",
+		"https://chain.example/c": "https://chain.example/b"}
+	check := func(when string) {
+		t.Helper()
+		got := map[string]string{}
+		for u, p := range exported(t, s, store.ExportFilter{}) {
+			got[u] = p.DuplicateURL
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %v\nwant %v", when, got, want)
+		}
+	}
+	savePage(t, s, pa, textA, store.Meta{})
+	savePage(t, s, pc, textC, store.Meta{})
+	savePage(t, s, pb, textB, store.Meta{})
+	check("saved A, C, B")
+	for _, p := range []struct {
+		post store.Post
+		text string
+	}{{pc, textC}, {pa, textA}, {pb, textB}} {
+		savePage(t, s, p.post, p.text, store.Meta{})
+	}
+	check("saved again")
 }
 
 // Each filter selects by the record.
