@@ -92,9 +92,13 @@
 //     server-rendered Next.js or Nuxt page with a short post in it is not a
 //     shell; and a page with scripts but no mount point must be next to
 //     empty, so that a three-sentence post on a theme full of scripts is not
-//     one either. A shell that carries its article in its own data, JSON-LD
-//     articleBody or a body-like member (content, body, html…) of Next.js's
-//     __NEXT_DATA__, of at least ShellMaxText characters, is a page with
-//     that text: read with no script run and nothing more fetched. Nuxt's
-//     state is a script, not data, and is not read.
+//     one either. A shell that carries its article in its own data, of at
+//     least ShellMaxText characters, is a page with that text, read with no
+//     script run and nothing more fetched: JSON-LD articleBody, else the
+//     longest body-like member (content, body, html…) of Next.js's
+//     __NEXT_DATA__, of Nuxt 3's __NUXT_DATA__ payload (devalue's flat
+//     array, its references followed within bounds), or of Nuxt 2's
+//     window.__NUXT__ when what follows the "=" is plain JSON (usually it
+//     is a function call, a script, and is not read). A body is a string,
+//     rendered as text when it is HTML, or a Nuxt Content document tree.
 package extract

@@ -103,7 +103,7 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Shell {
 		// A page that renders in the browser may still carry its article
 		// in its own data; then it is a page like any other.
-		if data := shellText(ld.body, f.nextData); data != "" {
+		if data := shellText(ld.body, f); data != "" {
 			p.Shell, text = false, normalise(strings.ToValidUTF8(data, "\uFFFD"))
 		} else {
 			text = ""

@@ -25,6 +25,8 @@ type facts struct {
 	tags      []string          // every article:tag
 	jsonLD    []string          // the text of each application/ld+json block (at most maxJSONLD)
 	nextData  string            // the text of <script id="__NEXT_DATA__">
+	nuxtData  string            // the text of <script id="__NUXT_DATA__"> (Nuxt 3's payload)
+	nuxt2     string            // the text of the first inline script that sets window.__NUXT__ (Nuxt 2)
 	license   string            // the first rel=license href
 	relAuthor string            // the text of the first <a rel=author>
 	byline    string            // the text of the first element marked as the byline
@@ -169,8 +171,13 @@ func (f *facts) readScript(n *html.Node) {
 		}
 	case attr(n, "id") == "__NEXT_DATA__":
 		f.nextData = n.FirstChild.Data
+	case attr(n, "id") == "__NUXT_DATA__":
+		f.nuxtData = n.FirstChild.Data
 	default:
 		f.scripts = f.scripts || executable(n)
+		if f.nuxt2 == "" && strings.HasPrefix(strings.TrimSpace(n.FirstChild.Data), "window.__NUXT__") {
+			f.nuxt2 = n.FirstChild.Data
+		}
 	}
 }
 
