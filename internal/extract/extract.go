@@ -82,6 +82,7 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	}
 
 	parser := readability.NewParser()
+	parser.KeepClasses = true // class names are what prune reads (captions, share bars, author boxes)
 	article, err := parser.ParseAndMutate(doc, base)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: readability: %w", pageURL.Redacted(), err)

@@ -260,3 +260,19 @@ func TestShellData(t *testing.T) {
 		}
 	}
 }
+
+// TestClassNamesPruned: boxes inside the chosen block are recognised by
+// their class names too (readability is told to keep them), not only ids.
+func TestClassNamesPruned(t *testing.T) {
+	p := parse(t, `<!doctype html><html><head><title>A post</title></head><body><article>`+prose+
+		`<div class="author-bio"><p>Ann grows beans in Leeds and writes about them here every week.</p></div>`+
+		`<div class="wp-caption-text">A trough at dawn, full of rain</div></article></body></html>`)
+	if !strings.Contains(p.Text, "plenty of text") {
+		t.Fatalf("article lost: %q", p.Text)
+	}
+	for _, s := range []string{"Ann grows beans", "A trough at dawn"} {
+		if strings.Contains(p.Text, s) {
+			t.Errorf("text holds %q:\n%s", s, p.Text)
+		}
+	}
+}
