@@ -103,3 +103,44 @@ func TestRenderBreaks(t *testing.T) {
 		t.Errorf("got %q\nwant %q", text, want)
 	}
 }
+
+// TestTeasers: lists of teasers of other stories and later entries of a
+// listing are recognised by their shape, and an article's own sections,
+// lists and link-led paragraphs are not.
+func TestTeasers(t *testing.T) {
+	card := func(h, blurb string) string {
+		return `<div class="card"><h3><a href="/` + h + `/">` + h + `</a></h3><p>` + blurb + `</p></div>`
+	}
+	blurb := "A short blurb of the other story, a sentence or two long."
+	long := strings.Repeat("A paragraph of the post itself, long enough to be one. ", 14)
+	cases := []struct {
+		name, list string
+		teasers    bool
+	}{
+		{"cards", card("Hedges", blurb) + card("Ponds", blurb) + card("Wool", blurb), true},
+		{"cards and an ad", card("Hedges", blurb) + card("Ponds", blurb) + card("Wool", blurb) + `<div class="ad">Ad</div>`, true},
+		{"list items led by a long link", `<li><a href="/a">The first other story of the week</a> ` + blurb + `</li><li><a href="/b">The second other story of the week</a> ` + blurb + `</li><li><a href="/c">The third other story of the week</a> ` + blurb + `</li>`, true},
+		{"two cards", card("Hedges", blurb) + card("Ponds", blurb), false},
+		{"long entries", card("Hedges", long) + card("Ponds", long) + card("Wool", long), false},
+		{"sections of one post", `<div class="s"><h2>Soil</h2><p>` + blurb + `</p></div><div class="s"><h2>Water</h2><p>` + blurb + `</p></div><div class="s"><h2>Light</h2><p>` + blurb + `</p></div>`, false},
+		{"anchored headings", `<div class="s"><h2><a href="#soil">Soil</a></h2><p>` + blurb + `</p></div><div class="s"><h2><a href="#water">Water</a></h2><p>` + blurb + `</p></div><div class="s"><h2><a href="#light">Light</a></h2><p>` + blurb + `</p></div>`, false},
+		{"paragraphs", `<p><a href="/a">A link that opens the paragraph</a> and text.</p><p><a href="/b">A link that opens the paragraph</a> and text.</p><p><a href="/c">A link that opens the paragraph</a> and text.</p>`, false},
+		{"a list the author wrote", `<li>Soil: ` + blurb + `</li><li>Water: ` + blurb + `</li><li>Light: ` + blurb + `</li>`, false},
+	}
+	for _, c := range cases {
+		doc, err := html.Parse(strings.NewReader(`<div id="x">` + c.list + `</div>`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n *html.Node
+		elements(doc, func(e *html.Node) bool {
+			if attr(e, "id") == "x" {
+				n = e
+			}
+			return n == nil
+		})
+		if got := teaserList(n); got != c.teasers {
+			t.Errorf("%s: teaser list %v, want %v", c.name, got, c.teasers)
+		}
+	}
+}

@@ -92,11 +92,16 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Published.IsZero() {
 		p.Published = firstTime(article.Node)
 	}
-	drop := pruned
+	drop := prunedUnder(article.Node)
 	if ld.live {
 		drop = prunedLive
 	}
 	text, hrefs := renderText(article.Node, drop)
+	if text == "" && !ld.live {
+		// Nothing but entries and teasers (a listing readability took
+		// whole): better all of it than nothing.
+		text, hrefs = renderText(article.Node, prunedLive)
+	}
 	text = withoutSelf(normalise(strings.ToValidUTF8(text, "\uFFFD")), pageURL.String(), p.Canonical)
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)

@@ -81,6 +81,13 @@ func TestFixtures(t *testing.T) {
 		"embedded_tweet": {text: "Troughs. We're on it.", notText: "Hidden from readers", links: []string{"https://t.co/abc123", "https://twitter.com/bobdigs/status/1"}},
 		// A post followed by teasers of others: the first entry only, its tags left out.
 		"listing_first_post": {text: "leave ourselves behind.", notText: "Optimism"},
+		// The same, with entries that are not <article>s: the first kept.
+		"listing_divs": {text: "earthed them up twice in one week.", notText: "The seed swap", links: []string{"https://blog.example/2026/05/first-earlies/"}},
+		// A grid of teasers of other stories inside the chosen block: left out.
+		"teaser_grid": {text: "every July for nineteen years.", notText: "Wool prices"},
+		// A page builder's rows of boxes, and a recipe card after the story: all of it.
+		"builder_rows": {text: "The studio moved in March", notText: "Sign up for our newsletter"},
+		"recipe_card":  {text: "strain the gin through muslin", notText: "We used vodka"},
 		// A live blog's entries are all the article.
 		"live_blog": {text: "three cold frames broken"},
 		// Metadata (TestMetadata checks the fields).

@@ -217,12 +217,41 @@ func rawText(n *html.Node) string {
 // bylines and datelines, share bars, related and newsletter blocks, hover
 // cards), recognised by the names themes give them, and short lists that
 // are mostly links.
-func pruned(n *html.Node) bool { return prune(n, true) }
+func pruned(n *html.Node) bool { return prune(n, true, nil) }
 
 // prunedLive is pruned for a live blog, whose entries are all the article.
-func prunedLive(n *html.Node) bool { return prune(n, false) }
+func prunedLive(n *html.Node) bool { return prune(n, false, nil) }
 
-func prune(n *html.Node, cutEntries bool) bool {
+// prunedUnder is pruned for the block root: a list of teasers that is
+// nearly all of it is a listing, cut to its first entry, not left out.
+func prunedUnder(root *html.Node) func(*html.Node) bool {
+	l := &listing{root: root, rootLen: -1}
+	return func(n *html.Node) bool { return prune(n, true, l) }
+}
+
+// listing knows the block's root and the length of its text (computed
+// when first needed).
+type listing struct {
+	root    *html.Node
+	rootLen int
+	later   map[*html.Node]bool // the entries after the first of a listing
+}
+
+// most reports whether n holds most (four fifths) of the root's text.
+func (l *listing) most(n *html.Node) bool {
+	if l == nil {
+		return false
+	}
+	if l.rootLen < 0 {
+		l.rootLen = textLen(l.root, 1<<30)
+	}
+	return textLen(n, 1<<30)*5 >= l.rootLen*4
+}
+
+func prune(n *html.Node, cutEntries bool, l *listing) bool {
+	if l != nil && l.later[n] {
+		return true
+	}
 	if rules&1 != 0 && hidden(n) {
 		return true
 	}
@@ -235,8 +264,26 @@ func prune(n *html.Node, cutEntries bool) bool {
 	if rules&8 != 0 && (n.Data == "ul" || n.Data == "ol") && linkList(n) {
 		return true
 	}
-	if rules&32 != 0 && cutEntries && n.Data == "article" && laterEntry(n) {
+	if rules&32 != 0 && cutEntries && (n.Data == "article" && laterEntry(n) || laterListEntry(n)) {
 		return true
+	}
+	if rules&64 != 0 && cutEntries && teaserList(n) {
+		if !l.most(n) {
+			return true
+		}
+		// A listing: its first entry is the page's; the others go.
+		first := true
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && teaserTags[c.Data] {
+				if !first {
+					if l.later == nil {
+						l.later = map[*html.Node]bool{}
+					}
+					l.later[c] = true
+				}
+				first = false
+			}
+		}
 	}
 	return false
 }
@@ -254,7 +301,7 @@ func laterEntry(n *html.Node) bool {
 }
 
 // rules switches the pruning steps, one bit each (hidden, figcaption,
-// names, link lists, block words); all are on. Kept as bits so that a
+// names, link lists, block words, later entries, teaser lists); all are on. Kept as bits so that a
 // measurement can turn one off and see what it is worth.
 const rules = 0xff
 
