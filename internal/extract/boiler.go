@@ -82,7 +82,7 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	if tagLine(b) || contributed(lower) {
+	if tagLine(b) || contributed(lower) || creditedCaption(lower) {
 		return true
 	}
 	if len(b) > maxBoilerBlock {
@@ -139,6 +139,32 @@ func boilerBlock(b string, heading bool) bool {
 		}
 	}
 	return len(words) > 0
+}
+
+// creditedCaption reports whether a block ends with a picture's credit in
+// parentheses, as a news caption does: "… sits at a dealership in
+// Littleton, Colo. (AP Photo/David Zalubowski)".
+func creditedCaption(lower string) bool {
+	lower = strings.TrimSpace(lower)
+	if !strings.HasSuffix(lower, ")") {
+		return false
+	}
+	i := strings.LastIndexByte(lower, '(')
+	if i < 0 || len(lower)-i > 60 {
+		return false
+	}
+	credit := lower[i+1:]
+	for _, w := range []string{"image", "photo", "picture", "foto", "credit"} {
+		if strings.HasPrefix(credit, w) {
+			return true
+		}
+	}
+	for _, a := range []string{"ap photo", "getty images", "afp", "reuters", "shutterstock", "epa"} {
+		if strings.Contains(credit, a) && strings.Contains(credit, "/") {
+			return true
+		}
+	}
+	return false
 }
 
 // startsWord reports whether s starts with the words p, followed by

@@ -34,7 +34,9 @@ func TestBoilerBlock(t *testing.T) {
 		"Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik.":              true,
 		"If you enjoyed this article, we have a proposition for you: join us. Members get all of our content, and more, for the price of a coffee a week, which is less than you would think, and they help us keep the site going.": true,
 		"By HNN Staff | November 18, 2019 at 2:26 PM HST - Updated November 18 at 4:46 PM": true,
+		"In this Sunday, Nov. 10, 2019, photograph, a long row of unsold E-Pace sports-utility vehicles sits at a Jaguar dealership in Littleton, Colo. (AP Photo/David Zalubowski)": true,
 		// Text of the article.
+		"The committee met in the hall (photographs of the troughs were passed round) and agreed to mend them before the summer, at last, with the money from the raffle (about £40).": false,
 		"Also on the agenda was the pond, which is now a good deal bigger than it was.": false,
 		"More from the allotment next week, when the beans are up.":                     false,
 		"Subscribers to the seed swap get first pick.":                                  false,
