@@ -33,25 +33,25 @@ func TestBoilerBlock(t *testing.T) {
 		"Associated Press writers Alan Fram and Zeke Miller contributed to this report.": true,
 		"Email Tariq Malik at tmalik@space.com or follow him @tariqjmalik.":              true,
 		"If you enjoyed this article, we have a proposition for you: join us. Members get all of our content, and more, for the price of a coffee a week, which is less than you would think, and they help us keep the site going.": true,
-		"By HNN Staff | November 18, 2019 at 2:26 PM HST - Updated November 18 at 4:46 PM": true,
+		"By HNN Staff | November 18, 2019 at 2:26 PM HST - Updated November 18 at 4:46 PM":                                                                                           true,
 		"In this Sunday, Nov. 10, 2019, photograph, a long row of unsold E-Pace sports-utility vehicles sits at a Jaguar dealership in Littleton, Colo. (AP Photo/David Zalubowski)": true,
 		// Text of the article.
 		"The committee met in the hall (photographs of the troughs were passed round) and agreed to mend them before the summer, at last, with the money from the raffle (about £40).": false,
-		"Also on the agenda was the pond, which is now a good deal bigger than it was.": false,
-		"More from the allotment next week, when the beans are up.":                     false,
-		"Subscribers to the seed swap get first pick.":                                  false,
-		"By 2019 the committee had 40 members | a record.":                              false,
-		"Follow the path past the sheds to plot 14.":                                    false,
-		"Joining the society costs ten pounds a year.":                                  false,
-		"Reporting the leak took three phone calls.":                                    false,
-		"Tagged birds are easier to count.":                                             false,
-		"Image 1 of the series shows the trough.":                                       false,
-		"By the end of the week the troughs were mended.":                               false,
-		"Related matters were left for another meeting, as usual":                       false,
-		"Relatedly, nobody came.":                                                       false,
-		"Updated guidance is expected.":                                                 false,
-		"Photographs of the troughs were taken for the insurer.":                        false,
-		"Share and share alike, the committee said.":                                    false,
+		"Also on the agenda was the pond, which is now a good deal bigger than it was.":                                                                                                false,
+		"More from the allotment next week, when the beans are up.":                                                                                                                    false,
+		"Subscribers to the seed swap get first pick.":                                                                                                                                 false,
+		"By 2019 the committee had 40 members | a record.":                                                                                                                             false,
+		"Follow the path past the sheds to plot 14.":                                                                                                                                   false,
+		"Joining the society costs ten pounds a year.":                                                                                                                                 false,
+		"Reporting the leak took three phone calls.":                                                                                                                                   false,
+		"Tagged birds are easier to count.":                                                                                                                                            false,
+		"Image 1 of the series shows the trough.":                                                                                                                                      false,
+		"By the end of the week the troughs were mended.":                                                                                                                              false,
+		"Related matters were left for another meeting, as usual":                                                                                                                      false,
+		"Relatedly, nobody came.":                                                                                                                                                      false,
+		"Updated guidance is expected.":                                                                                                                                                false,
+		"Photographs of the troughs were taken for the insurer.":                                                                                                                       false,
+		"Share and share alike, the committee said.":                                                                                                                                   false,
 		"": false,
 	} {
 		if got := boilerBlock(b, false); got != want {
@@ -143,6 +143,26 @@ func TestTeasers(t *testing.T) {
 		})
 		if got := teaserList(n); got != c.teasers {
 			t.Errorf("%s: teaser list %v, want %v", c.name, got, c.teasers)
+		}
+	}
+}
+
+// TestHoverCard: a hover card glued to a name keeps the name only; a
+// sentence with several links keeps them all.
+func TestHoverCard(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`<p>Rep. <span class="rp"><a href="/people/ann-gardener">Ann Gardener</a><span class="card"><span><img src="/a.jpg" alt=""><a class="name" href="/people/ann-gardener">Ann Gardener</a><a href="/x">Allotment committee votes to mend the troughs before the summer heat</a> <a href="/y">Overnight Gardening: seed swap record | Beans first again | Parsnips last</a> <a href="/people/ann-gardener">MORE</a></span></span></span> (Plot 14) said so.</p>`,
+			"Rep. Ann Gardener (Plot 14) said so."},
+		{`<p><span><a href="/a">One source with a long name of its own</a>, <a href="/b">a second source with a long name of its own</a> and <a href="/c">a third source with a long name of its own</a> all agree.</span></p>`,
+			"One source with a long name of its own, a second source with a long name of its own and a third source with a long name of its own all agree."},
+	}
+	for _, c := range cases {
+		doc, err := html.Parse(strings.NewReader(c.in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := renderText(doc, pruned); got != c.want {
+			t.Errorf("got\n%q\nwant\n%q", got, c.want)
 		}
 	}
 }

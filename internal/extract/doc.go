@@ -37,7 +37,10 @@
 //     so of the citations: hidden and aria-hidden elements; figcaptions;
 //     elements of at most 400 characters whose class or id names a caption,
 //     credit, byline, share bar, related, newsletter, promo or author box,
-//     a hover card or a cookie notice; lists of short items that are 70%
+//     a hover card or a cookie notice; the card of any hover card (a <span>
+//     of at least 150 characters opening with a link, with three links or
+//     more making four fifths of its text: only that first link, the name,
+//     is kept); lists of short items that are 70%
 //     link text; an <article> following another (a listing, or a post and
 //     teasers of others: the first is the page's), and likewise a block
 //     following one of its shape (tag and class) when both open with a

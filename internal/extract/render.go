@@ -148,6 +148,12 @@ func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
 		if silentTags[n.Data] || pruned(n) {
 			return
 		}
+		if n.Data == "span" && n.FirstChild != nil && n.FirstChild != n.LastChild {
+			if a := hoverCard(n); a != nil {
+				walk(a) // the name, not the card of headlines glued to it
+				return
+			}
+		}
 		switch n.Data {
 		case "br":
 			t.lineBreak()
@@ -419,4 +425,60 @@ func withoutSelf(text string, self ...string) string {
 		}
 	}
 	return strings.Join(kept, "\n\n")
+}
+
+// Hover cards: an inline element inside a paragraph that holds a link (a
+// person's or a topic's name) and, hidden until the pointer is over it, a
+// card of more links (the name again, headlines of other stories). Its
+// text runs into hundreds of characters glued to the name: "Ilhan
+// OmarIlhan OmarHillicon Valley…".
+const (
+	minHoverText  = 150 // the least text of a card
+	minHoverLinks = 3
+	maxHoverName  = 60
+)
+
+// hoverCard is the first link of n, when n is a hover card: an inline
+// element of at least minHoverText bytes, at least minHoverLinks links
+// making four fifths of its text or more, opening with a short link. nil
+// otherwise.
+func hoverCard(n *html.Node) *html.Node {
+	var first *html.Node
+	links, linked, total := 0, 0, 0
+	var walk func(*html.Node, bool) bool
+	walk = func(n *html.Node, inLink bool) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				l := len(strings.TrimSpace(c.Data))
+				total += l
+				if inLink {
+					linked += l
+				} else if l > 0 && first == nil {
+					return false // text before any link: a sentence, not a card
+				}
+			case html.ElementNode:
+				if blockTags[c.Data] {
+					return false
+				}
+				if c.Data == "a" {
+					links++
+					if first == nil {
+						first = c
+					}
+				}
+				if !walk(c, inLink || c.Data == "a") {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk(n, false) || first == nil || links < minHoverLinks || total < minHoverText || linked*5 < total*4 {
+		return nil
+	}
+	if l := textLen(first, maxHoverName+1); l == 0 || l > maxHoverName {
+		return nil
+	}
+	return first
 }
