@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"testing"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -163,6 +164,14 @@ func TestHoverCard(t *testing.T) {
 		}
 		if got, _ := renderText(doc, pruned); got != c.want {
 			t.Errorf("got\n%q\nwant\n%q", got, c.want)
+		}
+	}
+}
+
+func TestIsSpace(t *testing.T) {
+	for r := rune(0); r < 0x11000; r++ {
+		if isSpace(r) != unicode.IsSpace(r) {
+			t.Errorf("isSpace(%U) = %v", r, isSpace(r))
 		}
 	}
 }

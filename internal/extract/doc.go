@@ -26,7 +26,10 @@
 //     common mistake, is obeyed, the polite reading. The X-Robots-Tag header
 //     is the caller's (fetch.XRobotsTag).
 //   - Text and links come from go-readability's article node, so navigation,
-//     sidebars and footers that readability discards give no citations.
+//     sidebars and footers that readability discards give no citations;
+//     <nav>, <aside> and <footer> elements outside any <article> or <main>
+//     are taken out before readability runs (after the facts in them are
+//     read), so that it copies and scores less of the page.
 //     "Skip to content" links are removed first, since readability keeps
 //     them when it takes a whole page wrapper, and embedded posts
 //     (blockquote.twitter-tweet…) are lifted out of wrappers whose names

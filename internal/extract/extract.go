@@ -80,6 +80,11 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	for _, n := range f.embeds {
 		hoist(n)
 	}
+	for _, n := range f.chrome {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
 
 	parser := readability.NewParser()
 	parser.KeepClasses = true // class names are what prune reads (captions, share bars, author boxes)

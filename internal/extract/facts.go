@@ -19,6 +19,7 @@ type facts struct {
 	mounts            []*html.Node // app mount points (the shell test)
 	skipLinks         []*html.Node
 	embeds            []*html.Node // embedded posts (blockquote.twitter-tweet…), kept with the text
+	chrome            []*html.Node // the page's navigation, sidebars and footer, outside any <article> or <main>
 
 	lang      string            // <html lang>
 	meta      map[string]string // the first content of each <meta name|property|itemprop|http-equiv>, by lower-case key
@@ -100,6 +101,10 @@ func readFacts(doc *html.Node, agent string) *facts {
 				(hasClass(n, "skip-link", "skip-to-content", "skip-main") || strings.HasPrefix(strings.ToLower(strings.TrimSpace(textOf(n))), "skip to ")) {
 				f.skipLinks = append(f.skipLinks, n)
 				return false
+			}
+		case "nav", "aside", "footer":
+			if !within(n, "article", "main") {
+				f.chrome = append(f.chrome, n) // read on: a footer may hold JSON-LD or a licence
 			}
 		case "blockquote":
 			if hasClass(n, "twitter-tweet", "twitter-video", "bluesky-embed", "mastodon-embed", "threads-embed") {
@@ -262,4 +267,16 @@ func (f *facts) shell(doc *html.Node) bool {
 		}
 	}
 	return f.scripts && text < BareMaxText
+}
+
+// within reports whether an ancestor of n is one of the elements tags.
+func within(n *html.Node, tags ...string) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		for _, t := range tags {
+			if p.Type == html.ElementNode && p.Data == t {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -276,3 +276,24 @@ func TestClassNamesPruned(t *testing.T) {
 		}
 	}
 }
+
+// TestChrome: the page's navigation, sidebars and footer are taken out
+// before readability (no citations from them), after the page's facts in
+// them are read.
+func TestChrome(t *testing.T) {
+	p := parse(t, `<!doctype html><html><head><title>A post</title></head><body>
+<nav><a href="https://nav.example/">Home</a></nav>
+<div class="wrap"><div class="post">`+prose+`</div>
+<aside><a href="https://side.example/">A sidebar link</a></aside></div>
+<footer><a rel="license" href="https://creativecommons.org/licenses/by/4.0/">CC BY</a>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","author":{"@type":"Person","name":"Ann Gardener"}}</script></footer>
+</body></html>`)
+	for _, l := range p.Links {
+		if !strings.HasPrefix(l, "https://cited.example/") {
+			t.Errorf("citation from the page's chrome: %s", l)
+		}
+	}
+	if p.License != "https://creativecommons.org/licenses/by/4.0/" || p.Author != "Ann Gardener" {
+		t.Errorf("footer facts lost: licence %q author %q", p.License, p.Author)
+	}
+}

@@ -3,7 +3,6 @@ package extract
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -58,7 +57,7 @@ func (t *textBuilder) word(w string) {
 func (t *textBuilder) text(s string) {
 	start := -1
 	for i, r := range s {
-		if unicode.IsSpace(r) {
+		if isSpace(r) {
 			if start >= 0 {
 				t.word(s[start:i])
 				start = -1
@@ -71,6 +70,22 @@ func (t *textBuilder) text(s string) {
 	if start >= 0 {
 		t.word(s[start:])
 	}
+}
+
+// isSpace is unicode.IsSpace, with the runes past Latin-1 (every one of a
+// page in Chinese, Japanese or Russian) tested against the few that are
+// white space rather than looked up in a table.
+func isSpace(r rune) bool {
+	if r < 0x80 {
+		return r == ' ' || r >= '\t' && r <= '\r'
+	}
+	switch {
+	case r < 0x2000:
+		return r == 0x85 || r == 0xA0 || r == 0x1680
+	case r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F:
+		return true
+	}
+	return r == 0x3000
 }
 
 // lineBreak is a <br>: a new line within the block. Two in a row (the
