@@ -128,6 +128,8 @@ func TestTeasers(t *testing.T) {
 		{"sections of one post", `<div class="s"><h2>Soil</h2><p>` + blurb + `</p></div><div class="s"><h2>Water</h2><p>` + blurb + `</p></div><div class="s"><h2>Light</h2><p>` + blurb + `</p></div>`, false},
 		{"anchored headings", `<div class="s"><h2><a href="#soil">Soil</a></h2><p>` + blurb + `</p></div><div class="s"><h2><a href="#water">Water</a></h2><p>` + blurb + `</p></div><div class="s"><h2><a href="#light">Light</a></h2><p>` + blurb + `</p></div>`, false},
 		{"paragraphs", `<p><a href="/a">A link that opens the paragraph</a> and text.</p><p><a href="/b">A link that opens the paragraph</a> and text.</p><p><a href="/c">A link that opens the paragraph</a> and text.</p>`, false},
+		{"thumbnail cards of the site", `<div class="t"><a href="/a"><img src="a.jpg"></a><p>` + blurb + `</p></div><div class="t"><a href="/b"><img src="b.jpg"></a><p>` + blurb + `</p></div><div class="t"><a href="https://blog.example/c"><img src="c.jpg"></a><p>` + blurb + `</p></div>`, true},
+		{"thumbnails of another site", `<div class="t"><a href="https://shop.example/a"><img src="a.jpg"></a><p>` + blurb + `</p></div><div class="t"><a href="https://shop.example/b"><img src="b.jpg"></a><p>` + blurb + `</p></div><div class="t"><a href="https://shop.example/c"><img src="c.jpg"></a><p>` + blurb + `</p></div>`, false},
 		{"a list the author wrote", `<li>Soil: ` + blurb + `</li><li>Water: ` + blurb + `</li><li>Light: ` + blurb + `</li>`, false},
 	}
 	for _, c := range cases {
@@ -142,7 +144,7 @@ func TestTeasers(t *testing.T) {
 			}
 			return n == nil
 		})
-		if got := teaserList(n); got != c.teasers {
+		if got := teaserList(n, "blog.example"); got != c.teasers {
 			t.Errorf("%s: teaser list %v, want %v", c.name, got, c.teasers)
 		}
 	}
@@ -172,6 +174,38 @@ func TestIsSpace(t *testing.T) {
 	for r := rune(0); r < 0x11000; r++ {
 		if isSpace(r) != unicode.IsSpace(r) {
 			t.Errorf("isSpace(%U) = %v", r, isSpace(r))
+		}
+	}
+}
+
+// TestLaterListEntry: a listing of the site's own posts is cut to its
+// first entry; a round-up of other sites' pages, of the same shape, is the
+// post and is kept whole.
+func TestLaterListEntry(t *testing.T) {
+	entry := func(href string) string {
+		return `<div class="entry"><h2><a href="` + href + `">A title</a></h2><p>Some text of the entry, a sentence or two.</p></div>`
+	}
+	for _, c := range []struct {
+		name, a, b string
+		later      bool
+	}{
+		{"the site's posts", "/2026/05/one/", "https://blog.example/2026/04/two/", true},
+		{"products elsewhere", "https://shop.example/boots", "https://other.example/boots", false},
+		{"anchors", "#one", "#two", false},
+	} {
+		doc, err := html.Parse(strings.NewReader(entry(c.a) + entry(c.b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entries []*html.Node
+		elements(doc, func(e *html.Node) bool {
+			if hasClass(e, "entry") {
+				entries = append(entries, e)
+			}
+			return true
+		})
+		if laterListEntry(entries[0], "blog.example") || laterListEntry(entries[1], "blog.example") != c.later {
+			t.Errorf("%s: later entry not %v", c.name, c.later)
 		}
 	}
 }

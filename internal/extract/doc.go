@@ -47,11 +47,13 @@
 //     link text; an <article> following another (a listing, or a post and
 //     teasers of others: the first is the page's), and likewise a block
 //     following one of its shape (tag and class) when both open with a
-//     headline link; a list of teasers of other stories (three or more
-//     children of one shape, each at most 600 characters holding a
-//     headline link: a heading that is a link, or a long link it opens
-//     with), cut to its first entry instead when it is four fifths of the
-//     block (a listing); short blocks that read
+//     headline linking to the same site (a round-up of products or of other
+//     sites' pages is the post, and is kept); a list of teasers of other
+//     stories (three or more children of one shape, each at most 600
+//     characters holding a headline link: a heading that is a link, a long
+//     link it opens with, or a thumbnail linking to the same site), cut to
+//     its first entry instead when it is four fifths of the block and links
+//     to the same site (a listing); short blocks that read
 //     as a byline, dateline, picture credit, promotion, agency credit, tag
 //     line, widget label or share bar, a headline link in capitals, and a
 //     block that is only the page's own URL. A Noindex or Shell page has

@@ -97,7 +97,7 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Published.IsZero() {
 		p.Published = firstTime(article.Node)
 	}
-	drop := prunedUnder(article.Node)
+	drop := prunedUnder(article.Node, pageURL.Hostname())
 	if ld.live {
 		drop = prunedLive
 	}

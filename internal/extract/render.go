@@ -245,8 +245,8 @@ func prunedLive(n *html.Node) bool { return prune(n, false, nil) }
 
 // prunedUnder is pruned for the block root: a list of teasers that is
 // nearly all of it is a listing, cut to its first entry, not left out.
-func prunedUnder(root *html.Node) func(*html.Node) bool {
-	l := &listing{root: root, rootLen: -1}
+func prunedUnder(root *html.Node, host string) func(*html.Node) bool {
+	l := &listing{root: root, rootLen: -1, host: host}
 	return func(n *html.Node) bool { return prune(n, true, l) }
 }
 
@@ -255,7 +255,25 @@ func prunedUnder(root *html.Node) func(*html.Node) bool {
 type listing struct {
 	root    *html.Node
 	rootLen int
+	host    string              // the page's host, for links to the same site
 	later   map[*html.Node]bool // the entries after the first of a listing
+}
+
+func (l *listing) pageHost() string {
+	if l == nil {
+		return ""
+	}
+	return l.host
+}
+
+// firstElement is n's first child element named in tags, or n.
+func firstElement(n *html.Node, tags map[string]bool) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && tags[c.Data] {
+			return c
+		}
+	}
+	return n
 }
 
 // most reports whether n holds most (four fifths) of the root's text.
@@ -285,14 +303,18 @@ func prune(n *html.Node, cutEntries bool, l *listing) bool {
 	if rules&8 != 0 && (n.Data == "ul" || n.Data == "ol") && linkList(n) {
 		return true
 	}
-	if rules&32 != 0 && cutEntries && (n.Data == "article" && laterEntry(n) || laterListEntry(n)) {
+	if rules&32 != 0 && cutEntries && (n.Data == "article" && laterEntry(n) || l != nil && laterListEntry(n, l.host)) {
 		return true
 	}
-	if rules&64 != 0 && cutEntries && teaserList(n) {
+	if rules&64 != 0 && cutEntries && teaserList(n, l.pageHost()) {
 		if !l.most(n) {
 			return true
 		}
-		// A listing: its first entry is the page's; the others go.
+		if !opensWithHeadline(firstElement(n, teaserTags), l.host) {
+			return false // a round-up of other sites' pages: the post itself
+		}
+		// A listing of the site's posts: its first entry is the page's;
+		// the others go.
 		first := true
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && teaserTags[c.Data] {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"net/url"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -23,7 +24,9 @@ const (
 var teaserTags = map[string]bool{"div": true, "li": true, "article": true, "section": true, "aside": true}
 
 // teaserList reports whether n is a list of teasers of other stories.
-func teaserList(n *html.Node) bool {
+// host is the page's ("" when unknown): a card that opens with a
+// thumbnail linking to another page of the same site is a teaser too.
+func teaserList(n *html.Node, host string) bool {
 	// The most common shape among n's element children.
 	var shapes [4]struct {
 		tag, class string
@@ -65,7 +68,7 @@ func teaserList(n *html.Node) bool {
 		return false
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && c.Data == shapes[best].tag && attr(c, "class") == shapes[best].class && !teaser(c) {
+		if c.Type == html.ElementNode && c.Data == shapes[best].tag && attr(c, "class") == shapes[best].class && !teaser(c, host) {
 			return false
 		}
 	}
@@ -73,17 +76,18 @@ func teaserList(n *html.Node) bool {
 }
 
 // teaser reports whether n is a short block with a headline link.
-func teaser(n *html.Node) bool {
+func teaser(n *html.Node, host string) bool {
 	if textLen(n, maxTeaser+1) > maxTeaser {
 		return false
 	}
-	return headlineIn(n)
+	return headlineIn(n, host)
 }
 
 // headlineIn reports whether n holds a headline link: a heading holding a
 // link, a link holding a heading, or a link of minHeadline bytes or more
-// before any other text. Links to a fragment of the page do not count.
-func headlineIn(n *html.Node) bool {
+// before any other text, or (host given) a link to the same site around
+// a picture before any text. Links to a fragment of the page do not count.
+func headlineIn(n *html.Node, host string) bool {
 	text := false // text seen before, in document order
 	var walk func(n *html.Node, depth int) bool
 	walk = func(n *html.Node, depth int) bool {
@@ -101,6 +105,9 @@ func headlineIn(n *html.Node) bool {
 				if hasHeading(c) || !text && textLen(c, minHeadline) >= minHeadline {
 					return true
 				}
+				if !text && host != "" && textLen(c, 1) == 0 && hasTag(c, "img") && sameSite(attr(c, "href"), host) {
+					return true
+				}
 				text = text || textLen(c, 1) > 0
 			case depth < 32:
 				if walk(c, depth+1) {
@@ -114,9 +121,11 @@ func headlineIn(n *html.Node) bool {
 }
 
 // laterListEntry reports whether n, not an <article>, follows an element
-// sibling of its shape (tag and a class) and both open with a headline:
-// readability took a listing of posts, and the first is the page's.
-func laterListEntry(n *html.Node) bool {
+// sibling of its shape (tag and a class) and both open with a headline
+// linking to the same site (host): readability took a listing of the
+// site's posts, and the first is the page's. A list of products or of
+// other sites' pages (a round-up) is the post itself.
+func laterListEntry(n *html.Node, host string) bool {
 	if !teaserTags[n.Data] || n.Data == "article" {
 		return false
 	}
@@ -134,12 +143,12 @@ func laterListEntry(n *html.Node) bool {
 	if prev == nil || prev.Data != n.Data || attr(prev, "class") != class {
 		return false
 	}
-	return opensWithHeadline(n) && opensWithHeadline(prev)
+	return opensWithHeadline(n, host) && opensWithHeadline(prev, host)
 }
 
 // opensWithHeadline reports whether the first heading in n, before any
-// paragraph, is a link out of the page.
-func opensWithHeadline(n *html.Node) bool {
+// paragraph, is a link to another page of the site host.
+func opensWithHeadline(n *html.Node, host string) bool {
 	result, done := false, false
 	elements(n, func(c *html.Node) bool {
 		if done {
@@ -147,7 +156,8 @@ func opensWithHeadline(n *html.Node) bool {
 		}
 		switch {
 		case isHeading(c):
-			result, done = firstLink(c) != nil, true
+			a := firstLink(c)
+			result, done = a != nil && sameSite(attr(a, "href"), host), true
 			return false
 		case c.Data == "p":
 			done = true
@@ -190,4 +200,34 @@ func hasHeading(n *html.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// hasTag reports whether an element tag is under n.
+func hasTag(n *html.Node, tag string) bool {
+	found := false
+	elements(n, func(c *html.Node) bool {
+		found = found || c != n && c.Data == tag
+		return !found
+	})
+	return found
+}
+
+// sameSite reports whether href, as readability left it (absolute),
+// points to host or a host sharing its registrable part loosely (www.
+// and other subdomains aside): relative links are the site's own.
+func sameSite(href, host string) bool {
+	if host == "" {
+		return false
+	}
+	u, err := url.Parse(strings.TrimSpace(href))
+	if err != nil {
+		return false
+	}
+	if u.Host == "" {
+		return u.Scheme == "" || u.Scheme == "http" || u.Scheme == "https"
+	}
+	h := strings.ToLower(u.Hostname())
+	host = strings.TrimPrefix(strings.ToLower(host), "www.")
+	h = strings.TrimPrefix(h, "www.")
+	return h == host || strings.HasSuffix(h, "."+host) || strings.HasSuffix(host, "."+h)
 }
