@@ -82,7 +82,7 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	if tagLine(b) || contributed(lower) || creditedCaption(lower) {
+	if tagLine(b) || contributed(lower) || creditedCaption(lower) || metaLine(lower) || shortcodeBlock(b) {
 		return true
 	}
 	if len(b) > maxBoilerBlock {
@@ -165,6 +165,76 @@ func creditedCaption(lower string) bool {
 		}
 	}
 	return false
+}
+
+// metaLabels open the parts of a post's meta line.
+var metaLabels = []string{"posted by", "published by", "written by", "publicado por", "postado por", "escrito por",
+	"publié par", "veröffentlicht von", "pubblicato da", "by", "por", "par", "von", "author:", "autor:", "auteur:",
+	"category:", "categories:", "categoria:", "categorias:", "categoría:", "catégorie:", "kategorie:", "categorie:",
+	"tags:", "tagged:", "etiquetas:", "filed under", "posted in", "publicado em", "publicado en", "comments", "comentários", "comentarios"}
+
+// metaLine reports whether a short block is a post's meta line: parts
+// split by " - ", "|", "•" or "·", two or more of them a date or a
+// labelled author, category, tag or comment count ("05/10/2018 - Publicado
+// por: Clarissa Borba - Categoria: Saúde - Tags: …").
+func metaLine(lower string) bool {
+	if len(lower) > 300 {
+		return false
+	}
+	parts := strings.FieldsFunc(strings.NewReplacer(" - ", "\x00", " – ", "\x00", "|", "\x00", "•", "\x00", "·", "\x00").Replace(lower),
+		func(r rune) bool { return r == 0 })
+	if len(parts) < 2 {
+		return false
+	}
+	meta := 0
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if dateLike(p) {
+			meta++
+			continue
+		}
+		for _, l := range metaLabels {
+			if startsWord(p, l) && len(p) > len(l) {
+				meta++
+				break
+			}
+		}
+	}
+	return meta >= 2 && meta*3 >= len(parts)*2
+}
+
+// dateLike reports whether s is a short numeric date: 05/10/2018,
+// 2018-10-05, 5.10.2018.
+func dateLike(s string) bool {
+	if len(s) < 6 || len(s) > 10 {
+		return false
+	}
+	digits, seps := 0, 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '/' || r == '-' || r == '.':
+			seps++
+		default:
+			return false
+		}
+	}
+	return seps == 2 && digits >= 4
+}
+
+// shortcodeBlock reports whether b is an unrendered WordPress shortcode
+// and its label: "[button link=… type=…] Send us your review[/button]".
+func shortcodeBlock(b string) bool {
+	if len(b) > maxBoilerBlock*2 || !strings.HasPrefix(b, "[") || !strings.HasSuffix(b, "]") {
+		return false
+	}
+	end := strings.IndexByte(b, ']')
+	name, attrs, _ := strings.Cut(b[1:end], " ")
+	if name == "" || !strings.Contains(attrs, "=") {
+		return false
+	}
+	return strings.HasSuffix(b, "[/"+name+"]")
 }
 
 // startsWord reports whether s starts with the words p, followed by

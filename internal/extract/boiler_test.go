@@ -36,7 +36,12 @@ func TestBoilerBlock(t *testing.T) {
 		"If you enjoyed this article, we have a proposition for you: join us. Members get all of our content, and more, for the price of a coffee a week, which is less than you would think, and they help us keep the site going.": true,
 		"By HNN Staff | November 18, 2019 at 2:26 PM HST - Updated November 18 at 4:46 PM":                                                                                           true,
 		"In this Sunday, Nov. 10, 2019, photograph, a long row of unsold E-Pace sports-utility vehicles sits at a Jaguar dealership in Littleton, Colo. (AP Photo/David Zalubowski)": true,
+		"05/10/2018 - Publicado por: Clarissa Borba - Categoria: Saúde - Tags: sad arrombamento veiculo":                                                                             true,
+		"Posted by Ann Gardener | 2026-03-02 | 4 comments":                                                                                                                           true,
+		"[button link=\"https://blog.example/submit/\" type=\"big\"] Send us your review[/button]":                                                                                   true,
 		// Text of the article.
+		"The meeting ran late - by ten minutes - and the tea ran out.":       false,
+		"2026-03-02 - a date to remember - the day the troughs were mended.": false,
 		"The committee met in the hall (photographs of the troughs were passed round) and agreed to mend them before the summer, at last, with the money from the raffle (about £40).": false,
 		"Also on the agenda was the pond, which is now a good deal bigger than it was.":                                                                                                false,
 		"More from the allotment next week, when the beans are up.":                                                                                                                    false,

@@ -43,8 +43,7 @@
 //     a hover card or a cookie notice; the card of any hover card (a <span>
 //     of at least 150 characters opening with a link, with three links or
 //     more making four fifths of its text: only that first link, the name,
-//     is kept); lists of short items that are 70%
-//     link text; an <article> following another (a listing, or a post and
+//     is kept); lists of short items that are 70% link text; an <article> following another (a listing, or a post and
 //     teasers of others: the first is the page's), and likewise a block
 //     following one of its shape (tag and class) when both open with a
 //     headline linking to the same site (a round-up of products or of other
@@ -54,9 +53,12 @@
 //     link it opens with, or a thumbnail linking to the same site), cut to
 //     its first entry instead when it is four fifths of the block and links
 //     to the same site (a listing); short blocks that read
-//     as a byline, dateline, picture credit, promotion, agency credit, tag
-//     line, widget label or share bar, a headline link in capitals, and a
-//     block that is only the page's own URL. A Noindex or Shell page has
+//     as a byline, dateline, picture credit (also a caption ending in a
+//     credit in parentheses), promotion, agency credit, tag line, a post's
+//     meta line (date, author, category and tags as parts of one line, in
+//     the common languages), widget label or share bar, an unrendered
+//     WordPress shortcode, a headline link in capitals, and a block that
+//     is only the page's own URL. A Noindex or Shell page has
 //     Text "".
 //   - Links: <a href> in the text kept, resolved against the first <base href>
 //     (itself resolved against the page URL; ignored if not http(s)) and
