@@ -305,6 +305,19 @@ func headlineLink(b string, linked int) bool {
 	return letters > 0 && upper*10 >= letters*9
 }
 
+// linkCluster reports whether a block is a run of headlines of other
+// stories set as one paragraph ("DON'T MISS: A headline [INSIGHT] Another
+// [VIDEO] …"): three links or more, seven tenths of its text or more, and
+// headline-long (25 bytes a link on average), not ended as a sentence is.
+// A sentence citing its sources, or a list of short names, is not one.
+func linkCluster(b string, linked, links int) bool {
+	if links < 3 || linked < links*25 || strings.HasSuffix(b, ".") || strings.HasSuffix(b, "!") || strings.HasSuffix(b, "?") || strings.HasSuffix(b, "…") {
+		return false // a sentence that cites its sources
+	}
+	words := len(b) - strings.Count(b, " ") - strings.Count(b, "\n") // linked counts words, not the spaces between
+	return linked*10 >= words*7
+}
+
 // contributed reports whether a block is a news story's closing credit:
 // "Associated Press writers X and Y contributed to this report."
 func contributed(lower string) bool {

@@ -214,3 +214,23 @@ func TestLaterListEntry(t *testing.T) {
 		}
 	}
 }
+
+func TestLinkCluster(t *testing.T) {
+	for _, c := range []struct {
+		html string
+		want bool
+	}{
+		{`<p>DON'T MISS <a href="/a">Plague warning: CDC names eight deadly diseases</a> [WARNING] <a href="/b">Holidaymakers die after eating marmot in Mongolia</a> [INSIGHT] <a href="/c">Plane passengers quarantined after a scare</a> [PICS]</p>`, true},
+		{`<p>Sources: <a href="/a">RHS</a>, <a href="/b">Garden Organic</a> and <a href="/c">the council</a>.</p>`, false},
+		{`<p>As <a href="/a">the first study of troughs in the county</a> showed, and <a href="/b">a second study a year later</a> confirmed, the leaks start in June; <a href="/c">the committee's own notes</a> say the same, and nobody has yet agreed what to do about them.</p>`, false},
+	} {
+		doc, err := html.Parse(strings.NewReader(c.html))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, _ := renderText(doc, pruned)
+		if (text == "") != c.want {
+			t.Errorf("%q: kept %q", c.html, text)
+		}
+	}
+}

@@ -57,8 +57,10 @@
 //     credit in parentheses), promotion, agency credit, tag line, a post's
 //     meta line (date, author, category and tags as parts of one line, in
 //     the common languages), widget label or share bar, an unrendered
-//     WordPress shortcode, a headline link in capitals, and a block that
-//     is only the page's own URL. A Noindex or Shell page has
+//     WordPress shortcode, a headline link in capitals, a run of three or
+//     more headline-long links that is seven tenths link text and does not
+//     end as a sentence does ("DON'T MISS … [INSIGHT] … [VIDEO]"), and a
+//     block that is only the page's own URL. A Noindex or Shell page has
 //     Text "".
 //   - Links: <a href> in the text kept, resolved against the first <base href>
 //     (itself resolved against the page URL; ignored if not http(s)) and

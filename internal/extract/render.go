@@ -126,7 +126,7 @@ func (t *textBuilder) end() {
 	t.blockLinks = t.blockLinks[:0]
 	linked, heading := t.linked, t.heading
 	t.linked, t.heading = 0, false
-	if b == "" || (rules&16 != 0 && (boilerBlock(b, heading) || headlineLink(b, linked))) {
+	if b == "" || (rules&16 != 0 && (boilerBlock(b, heading) || headlineLink(b, linked) || linkCluster(b, linked, len(hrefs)))) {
 		return
 	}
 	t.links = append(t.links, hrefs...)
