@@ -82,7 +82,7 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	if tagLine(b) || contributed(lower) || creditedCaption(lower) || metaLine(lower) || shortcodeBlock(b) {
+	if tagLine(b) || contributed(lower) || creditedCaption(lower) || metaLine(lower) || shortcodeBlock(b) || pitchEnd(lower) {
 		return true
 	}
 	if len(b) > maxBoilerBlock {
@@ -303,6 +303,25 @@ func headlineLink(b string, linked int) bool {
 		}
 	}
 	return letters > 0 && upper*10 >= letters*9
+}
+
+// pitchEnd reports whether a short block closes on a newsletter pitch:
+// "Start your day with the Opening Bell. … Sign up for the free daily
+// newsletter." Its last sentence asks the reader to sign up, subscribe or
+// join, and the block names a newsletter or an inbox.
+func pitchEnd(lower string) bool {
+	if !strings.Contains(lower, "newsletter") && !strings.Contains(lower, "inbox") {
+		return false
+	}
+	body := strings.TrimRight(lower, " .!")
+	i := strings.LastIndexAny(body, ".!?")
+	last := strings.TrimSpace(body[i+1:])
+	for _, p := range []string{"sign up", "subscribe", "join", "get our", "get the"} {
+		if startsWord(last, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // linkCluster reports whether a block is a run of headlines of other

@@ -53,7 +53,9 @@
 //     link it opens with, or a thumbnail linking to the same site), cut to
 //     its first entry instead when it is four fifths of the block and links
 //     to the same site (a listing); short blocks that read
-//     as a byline, dateline, picture credit (also a caption ending in a
+//     as a byline, dateline, newsletter pitch (also one that closes on
+//     "Sign up…" and names a newsletter), picture credit (also a caption
+//     ending in a
 //     credit in parentheses), promotion, agency credit, tag line, a post's
 //     meta line (date, author, category and tags as parts of one line, in
 //     the common languages), widget label or share bar, an unrendered
