@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,4 +102,33 @@ func benchPage() []byte {
 	}
 	b.WriteString(`</body></html>`)
 	return []byte(b.String())
+}
+
+// BenchmarkFixtures reads every page of testdata once per iteration: the
+// shapes the extractor is tuned on, for profiles (go test -bench Fixtures
+// -cpuprofile cpu.out); BenchmarkParse is one long post.
+func BenchmarkFixtures(b *testing.B) {
+	names, _ := filepath.Glob(filepath.Join("testdata", "*.html"))
+	type page struct {
+		body []byte
+		u    *url.URL
+		ct   string
+	}
+	var pages []page
+	for _, n := range names {
+		body, err := os.ReadFile(n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		stem := strings.TrimSuffix(n, ".html")
+		pages = append(pages, page{body, fixtureURL(b, stem), fixtureContentType(b, stem)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := extract.ParseResponse(p.body, p.u, p.ct, "CorpusBot"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

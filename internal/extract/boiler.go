@@ -82,7 +82,7 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	if tagLine(b) || contributed(lower) {
+	if tagLine(b) || contributed(lower) || creditedCaption(lower) || metaLine(lower) || shortcodeBlock(b) || pitchEnd(lower) {
 		return true
 	}
 	if len(b) > maxBoilerBlock {
@@ -139,6 +139,102 @@ func boilerBlock(b string, heading bool) bool {
 		}
 	}
 	return len(words) > 0
+}
+
+// creditedCaption reports whether a block ends with a picture's credit in
+// parentheses, as a news caption does: "… sits at a dealership in
+// Littleton, Colo. (AP Photo/David Zalubowski)".
+func creditedCaption(lower string) bool {
+	lower = strings.TrimSpace(lower)
+	if !strings.HasSuffix(lower, ")") {
+		return false
+	}
+	i := strings.LastIndexByte(lower, '(')
+	if i < 0 || len(lower)-i > 60 {
+		return false
+	}
+	credit := lower[i+1:]
+	for _, w := range []string{"image", "photo", "picture", "foto", "credit"} {
+		if strings.HasPrefix(credit, w) {
+			return true
+		}
+	}
+	for _, a := range []string{"ap photo", "getty images", "afp", "reuters", "shutterstock", "epa"} {
+		if strings.Contains(credit, a) && strings.Contains(credit, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// metaLabels open the parts of a post's meta line.
+var metaLabels = []string{"posted by", "published by", "written by", "publicado por", "postado por", "escrito por",
+	"publié par", "veröffentlicht von", "pubblicato da", "by", "por", "par", "von", "author:", "autor:", "auteur:",
+	"category:", "categories:", "categoria:", "categorias:", "categoría:", "catégorie:", "kategorie:", "categorie:",
+	"tags:", "tagged:", "etiquetas:", "filed under", "posted in", "publicado em", "publicado en", "comments", "comentários", "comentarios"}
+
+// metaLine reports whether a short block is a post's meta line: parts
+// split by " - ", "|", "•" or "·", two or more of them a date or a
+// labelled author, category, tag or comment count ("05/10/2018 - Publicado
+// por: Clarissa Borba - Categoria: Saúde - Tags: …").
+func metaLine(lower string) bool {
+	if len(lower) > 300 {
+		return false
+	}
+	parts := strings.FieldsFunc(strings.NewReplacer(" - ", "\x00", " – ", "\x00", "|", "\x00", "•", "\x00", "·", "\x00").Replace(lower),
+		func(r rune) bool { return r == 0 })
+	if len(parts) < 2 {
+		return false
+	}
+	meta := 0
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if dateLike(p) {
+			meta++
+			continue
+		}
+		for _, l := range metaLabels {
+			if startsWord(p, l) && len(p) > len(l) {
+				meta++
+				break
+			}
+		}
+	}
+	return meta >= 2 && meta*3 >= len(parts)*2
+}
+
+// dateLike reports whether s is a short numeric date: 05/10/2018,
+// 2018-10-05, 5.10.2018.
+func dateLike(s string) bool {
+	if len(s) < 6 || len(s) > 10 {
+		return false
+	}
+	digits, seps := 0, 0
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '/' || r == '-' || r == '.':
+			seps++
+		default:
+			return false
+		}
+	}
+	return seps == 2 && digits >= 4
+}
+
+// shortcodeBlock reports whether b is an unrendered WordPress shortcode
+// and its label: "[button link=… type=…] Send us your review[/button]".
+func shortcodeBlock(b string) bool {
+	if len(b) > maxBoilerBlock*2 || !strings.HasPrefix(b, "[") || !strings.HasSuffix(b, "]") {
+		return false
+	}
+	end := strings.IndexByte(b, ']')
+	name, attrs, _ := strings.Cut(b[1:end], " ")
+	if name == "" || !strings.Contains(attrs, "=") {
+		return false
+	}
+	return strings.HasSuffix(b, "[/"+name+"]")
 }
 
 // startsWord reports whether s starts with the words p, followed by
@@ -207,6 +303,38 @@ func headlineLink(b string, linked int) bool {
 		}
 	}
 	return letters > 0 && upper*10 >= letters*9
+}
+
+// pitchEnd reports whether a short block closes on a newsletter pitch:
+// "Start your day with the Opening Bell. … Sign up for the free daily
+// newsletter." Its last sentence asks the reader to sign up, subscribe or
+// join, and the block names a newsletter or an inbox.
+func pitchEnd(lower string) bool {
+	if !strings.Contains(lower, "newsletter") && !strings.Contains(lower, "inbox") {
+		return false
+	}
+	body := strings.TrimRight(lower, " .!")
+	i := strings.LastIndexAny(body, ".!?")
+	last := strings.TrimSpace(body[i+1:])
+	for _, p := range []string{"sign up", "subscribe", "join", "get our", "get the"} {
+		if startsWord(last, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// linkCluster reports whether a block is a run of headlines of other
+// stories set as one paragraph ("DON'T MISS: A headline [INSIGHT] Another
+// [VIDEO] …"): three links or more, seven tenths of its text or more, and
+// headline-long (25 bytes a link on average), not ended as a sentence is.
+// A sentence citing its sources, or a list of short names, is not one.
+func linkCluster(b string, linked, links int) bool {
+	if links < 3 || linked < links*25 || strings.HasSuffix(b, ".") || strings.HasSuffix(b, "!") || strings.HasSuffix(b, "?") || strings.HasSuffix(b, "…") {
+		return false // a sentence that cites its sources
+	}
+	words := len(b) - strings.Count(b, " ") - strings.Count(b, "\n") // linked counts words, not the spaces between
+	return linked*10 >= words*7
 }
 
 // contributed reports whether a block is a news story's closing credit:

@@ -26,24 +26,44 @@
 //     common mistake, is obeyed, the polite reading. The X-Robots-Tag header
 //     is the caller's (fetch.XRobotsTag).
 //   - Text and links come from go-readability's article node, so navigation,
-//     sidebars and footers that readability discards give no citations.
-//     "Skip to content" links are removed first, since readability keeps
-//     them when it takes a whole page wrapper, and embedded posts
-//     (blockquote.twitter-tweet…) are lifted out of wrappers whose names
-//     make readability drop them. The text is written block by block
-//     (renderText): each paragraph, heading, list item, quote, table row
-//     and pre block its own block, blocks separated by one blank line, <br>
-//     a line break within one, pre blocks as written. Left out of it, and
-//     so of the citations: hidden and aria-hidden elements; figcaptions;
-//     elements of at most 400 characters whose class or id names a caption,
-//     credit, byline, share bar, related, newsletter, promo or author box,
-//     a hover card or a cookie notice; lists of short items that are 70%
-//     link text; an <article> following another (a listing, or a post and
-//     teasers of others: the first is the page's); short blocks that read
-//     as a byline, dateline, picture credit, promotion, agency credit, tag
-//     line, widget label or share bar, a headline link in capitals, and a
-//     block that is only the page's own URL. A Noindex or Shell page has
-//     Text "".
+//     sidebars and footers that readability discards give no citations; <nav>,
+//     <aside> and <footer> elements outside any <article> or <main> are taken
+//     out before readability runs (after the facts in them are read), so that
+//     it copies and scores less of the page. Readability is told to keep class
+//     names, which the pruning below reads. "Skip to content" links are
+//     removed first, since readability keeps them when it takes a whole page
+//     wrapper, and embedded posts (blockquote.twitter-tweet…) are lifted out
+//     of wrappers whose names make readability drop them. The text is written
+//     block by block (renderText): each paragraph, heading, list item, quote,
+//     table row and pre block its own block, blocks separated by one blank
+//     line, <br> a line break within one, pre blocks as written. Left out of
+//     it, and so of the citations: hidden and aria-hidden elements;
+//     figcaptions; elements of at most 400 characters whose class or id names
+//     a caption, credit, byline, share bar, related, newsletter, promo or
+//     author box, a hover card or a cookie notice; the card of any hover card
+//     (a <span> of at least 150 characters opening with a link, with three
+//     links or more making four fifths of its text: only that first link, the
+//     name, is kept); lists of short items that are 70% link text; an
+//     <article> following another (a listing, or a post and teasers of others:
+//     the first is the page's), and likewise a block following one of its
+//     shape (tag and class) when both open with a headline linking to the same
+//     site (a round-up of products or of other sites' pages is the post, and
+//     is kept); a list of teasers of other stories (three or more children of
+//     one shape, each at most 600 characters holding a headline link: a
+//     heading that is a link, a long link it opens with, or a thumbnail
+//     linking to the same site), cut to its first entry instead when it is
+//     four fifths of the block and links to the same site (a listing); short
+//     blocks that read as a byline, dateline, newsletter pitch (also one that
+//     closes on "Sign up…" and names a newsletter), picture credit (also a
+//     caption ending in a credit in parentheses), promotion, agency credit,
+//     tag line, a post's meta line (date, author, category and tags as parts
+//     of one line, in the common languages), widget label or share bar, an
+//     unrendered WordPress shortcode, a headline link in capitals, a run of
+//     three or more headline-long links that is seven tenths link text and
+//     does not end as a sentence does ("DON'T MISS … [INSIGHT] … [VIDEO]"),
+//     and a block that is only the page's own URL. When that leaves nothing
+//     (a block of teasers only), the block is written again without cutting
+//     entries. A Noindex or Shell page has Text "".
 //   - Links: <a href> in the text kept, resolved against the first <base href>
 //     (itself resolved against the page URL; ignored if not http(s)) and
 //     then the page URL; fragments removed; only http and https with a host;
@@ -92,9 +112,13 @@
 //     server-rendered Next.js or Nuxt page with a short post in it is not a
 //     shell; and a page with scripts but no mount point must be next to
 //     empty, so that a three-sentence post on a theme full of scripts is not
-//     one either. A shell that carries its article in its own data, JSON-LD
-//     articleBody or a body-like member (content, body, html…) of Next.js's
-//     __NEXT_DATA__, of at least ShellMaxText characters, is a page with
-//     that text: read with no script run and nothing more fetched. Nuxt's
-//     state is a script, not data, and is not read.
+//     one either. A shell that carries its article in its own data, of at
+//     least ShellMaxText characters, is a page with that text, read with no
+//     script run and nothing more fetched: JSON-LD articleBody, else the
+//     longest body-like member (content, body, html…) of Next.js's
+//     __NEXT_DATA__, of Nuxt 3's __NUXT_DATA__ payload (devalue's flat
+//     array, its references followed within bounds), or of Nuxt 2's
+//     window.__NUXT__ when what follows the "=" is plain JSON (usually it
+//     is a function call, a script, and is not read). A body is a string,
+//     rendered as text when it is HTML, or a Nuxt Content document tree.
 package extract

@@ -80,8 +80,14 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	for _, n := range f.embeds {
 		hoist(n)
 	}
+	for _, n := range f.chrome {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
 
 	parser := readability.NewParser()
+	parser.KeepClasses = true // class names are what prune reads (captions, share bars, author boxes)
 	article, err := parser.ParseAndMutate(doc, base)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: readability: %w", pageURL.Redacted(), err)
@@ -91,11 +97,16 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Published.IsZero() {
 		p.Published = firstTime(article.Node)
 	}
-	drop := pruned
+	drop := prunedUnder(article.Node, pageURL.Hostname())
 	if ld.live {
 		drop = prunedLive
 	}
 	text, hrefs := renderText(article.Node, drop)
+	if text == "" && !ld.live {
+		// Nothing but entries and teasers (a listing readability took
+		// whole): better all of it than nothing.
+		text, hrefs = renderText(article.Node, prunedLive)
+	}
 	text = withoutSelf(normalise(strings.ToValidUTF8(text, "\uFFFD")), pageURL.String(), p.Canonical)
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)
@@ -103,7 +114,7 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if p.Shell {
 		// A page that renders in the browser may still carry its article
 		// in its own data; then it is a page like any other.
-		if data := shellText(ld.body, f.nextData); data != "" {
+		if data := shellText(ld.body, f); data != "" {
 			p.Shell, text = false, normalise(strings.ToValidUTF8(data, "\uFFFD"))
 		} else {
 			text = ""

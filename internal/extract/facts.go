@@ -19,12 +19,15 @@ type facts struct {
 	mounts            []*html.Node // app mount points (the shell test)
 	skipLinks         []*html.Node
 	embeds            []*html.Node // embedded posts (blockquote.twitter-tweet…), kept with the text
+	chrome            []*html.Node // the page's navigation, sidebars and footer, outside any <article> or <main>
 
 	lang      string            // <html lang>
 	meta      map[string]string // the first content of each <meta name|property|itemprop|http-equiv>, by lower-case key
 	tags      []string          // every article:tag
 	jsonLD    []string          // the text of each application/ld+json block (at most maxJSONLD)
 	nextData  string            // the text of <script id="__NEXT_DATA__">
+	nuxtData  string            // the text of <script id="__NUXT_DATA__"> (Nuxt 3's payload)
+	nuxt2     string            // the text of the first inline script that sets window.__NUXT__ (Nuxt 2)
 	license   string            // the first rel=license href
 	relAuthor string            // the text of the first <a rel=author>
 	byline    string            // the text of the first element marked as the byline
@@ -99,6 +102,10 @@ func readFacts(doc *html.Node, agent string) *facts {
 				f.skipLinks = append(f.skipLinks, n)
 				return false
 			}
+		case "nav", "aside", "footer":
+			if !within(n, "article", "main") {
+				f.chrome = append(f.chrome, n) // read on: a footer may hold JSON-LD or a licence
+			}
 		case "blockquote":
 			if hasClass(n, "twitter-tweet", "twitter-video", "bluesky-embed", "mastodon-embed", "threads-embed") {
 				f.embeds = append(f.embeds, n)
@@ -169,8 +176,13 @@ func (f *facts) readScript(n *html.Node) {
 		}
 	case attr(n, "id") == "__NEXT_DATA__":
 		f.nextData = n.FirstChild.Data
+	case attr(n, "id") == "__NUXT_DATA__":
+		f.nuxtData = n.FirstChild.Data
 	default:
 		f.scripts = f.scripts || executable(n)
+		if f.nuxt2 == "" && strings.HasPrefix(strings.TrimSpace(n.FirstChild.Data), "window.__NUXT__") {
+			f.nuxt2 = n.FirstChild.Data
+		}
 	}
 }
 
@@ -255,4 +267,16 @@ func (f *facts) shell(doc *html.Node) bool {
 		}
 	}
 	return f.scripts && text < BareMaxText
+}
+
+// within reports whether an ancestor of n is one of the elements tags.
+func within(n *html.Node, tags ...string) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		for _, t := range tags {
+			if p.Type == html.ElementNode && p.Data == t {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -50,13 +50,17 @@ func TestFixtures(t *testing.T) {
 		"shell_loading":     {shell: true},
 		"shell_bare":        {shell: true},
 		// Shells with the article in their own data are pages.
-		"shell_next_data":   {text: "The pump\n\nIn the end the café"},
-		"shell_jsonld_body": {published: "2026-03-02T00:00:00Z", text: "mend.\n\nIn the end the café"},
-		"empty":             {},
-		"short_post":        {links: []string{"https://lighthouse.example/part-two"}, text: "The blog is on holiday"},
-		"next_ssr_short":    {text: "Version 2.1 is out."},
-		"windows1252":       {links: []string{"http://cafesociety.example/2024/05/dead.html"}, text: "“the café is dead”"},
-		"latin1_label":      {links: []string{"http://cafesociety.example/2024/05/dead.html"}, text: "costs £0"},
+		"shell_next_data":  {text: "The pump\n\nIn the end the café"},
+		"shell_nuxt_data":  {text: "grows again from the base.\n\nStakes and binders\n\nHazel stakes"},
+		"shell_nuxt2_json": {text: "village hall.\n\nThe juice went into six demijohns"},
+		// Nuxt 2's state written as a function call is a script: not run, not read.
+		"shell_nuxt2_script": {shell: true},
+		"shell_jsonld_body":  {published: "2026-03-02T00:00:00Z", text: "mend.\n\nIn the end the café"},
+		"empty":              {},
+		"short_post":         {links: []string{"https://lighthouse.example/part-two"}, text: "The blog is on holiday"},
+		"next_ssr_short":     {text: "Version 2.1 is out."},
+		"windows1252":        {links: []string{"http://cafesociety.example/2024/05/dead.html"}, text: "“the café is dead”"},
+		"latin1_label":       {links: []string{"http://cafesociety.example/2024/05/dead.html"}, text: "costs £0"},
 		"base_href": {links: []string{
 			"https://docs.example/guide/v2/settings.html",
 			"https://docs.example/guide/v1/settings.html",
@@ -77,6 +81,13 @@ func TestFixtures(t *testing.T) {
 		"embedded_tweet": {text: "Troughs. We're on it.", notText: "Hidden from readers", links: []string{"https://t.co/abc123", "https://twitter.com/bobdigs/status/1"}},
 		// A post followed by teasers of others: the first entry only, its tags left out.
 		"listing_first_post": {text: "leave ourselves behind.", notText: "Optimism"},
+		// The same, with entries that are not <article>s: the first kept.
+		"listing_divs": {text: "earthed them up twice in one week.", notText: "The seed swap", links: []string{"https://blog.example/2026/05/first-earlies/"}},
+		// A grid of teasers of other stories inside the chosen block: left out.
+		"teaser_grid": {text: "every July for nineteen years.", notText: "Wool prices"},
+		// A page builder's rows of boxes, and a recipe card after the story: all of it.
+		"builder_rows": {text: "The studio moved in March", notText: "Sign up for our newsletter"},
+		"recipe_card":  {text: "strain the gin through muslin", notText: "We used vodka"},
 		// A live blog's entries are all the article.
 		"live_blog": {text: "three cold frames broken"},
 		// Metadata (TestMetadata checks the fields).

@@ -67,7 +67,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func fixtureURL(t *testing.T, stem string) *url.URL {
+func fixtureURL(t testing.TB, stem string) *url.URL {
 	t.Helper()
 	s := defaultPageURL
 	b, err := os.ReadFile(stem + ".url")
@@ -85,7 +85,7 @@ func fixtureURL(t *testing.T, stem string) *url.URL {
 
 // fixtureContentType is the response's Content-Type a fixture is read
 // with: NAME.ct, or none.
-func fixtureContentType(t *testing.T, stem string) string {
+func fixtureContentType(t testing.TB, stem string) string {
 	t.Helper()
 	b, err := os.ReadFile(stem + ".ct")
 	if errors.Is(err, os.ErrNotExist) {

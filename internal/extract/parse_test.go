@@ -225,3 +225,75 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestShellData: a shell whose article is in its framework's embedded
+// state gets that text, read with no script run; the rest stay shells.
+func TestShellData(t *testing.T) {
+	long := "We laid forty metres of hawthorn along the lane in February, cutting each stem most of the way through and bending it over so that it grows again from the base."
+	long2 := "Hazel stakes went in every half metre and long hazel rods were woven along the top, which holds the whole line together."
+	nuxt := func(payload string) string {
+		return `<div id="__nuxt"></div><script type="module" src="/_nuxt/entry.js"></script><script type="application/json" id="__NUXT_DATA__">` + payload + `</script>`
+	}
+	cases := []struct {
+		name, body string
+		want       string // the text, "" for a shell
+	}{
+		{"nuxt 3, html body through references", nuxt(`[["ShallowReactive",1],{"data":2},["ShallowReactive",3],{"post":4},{"title":5,"content":6},"Hedges","<p>` + long + `</p><p>` + long2 + `</p>"]`), long + "\n\n" + long2},
+		{"nuxt 3, plain text body", nuxt(`[{"data":1},{"article":2},{"text":3},"` + long + `\n` + long2 + `"]`), long + "\n\n" + long2},
+		{"nuxt content v2 tree", nuxt(`[{"doc":1},{"body":2},{"type":3,"children":4},"root",[5,9],{"type":6,"tag":7,"children":8},"element","p",[10],{"type":6,"tag":11,"children":12},{"type":13,"value":14},"h2",[15],"text","` + long + `",{"type":13,"value":16},"` + long2 + `"]`), long + "\n\n" + long2},
+		{"nuxt content v3 minimark", nuxt(`[{"doc":1},{"body":2},{"type":3,"value":4},"minimark",[5,9],[6,7,8],"p",{},"` + long + `",[10,7,11],"h2","` + long2 + `"]`), long + "\n\n" + long2},
+		{"nuxt 3, body too short", nuxt(`[{"data":1},{"post":2},{"content":3},"<p>Short.</p>"]`), ""},
+		{"nuxt 3, cycle", nuxt(`[{"self":0,"next":1},{"back":0,"content":2},"x"]`), ""},
+		{"nuxt 3, bad indexes", nuxt(`[{"a":-1,"b":99,"c":1.5,"d":"content"}]`), ""},
+		{"nuxt 3, not an array", nuxt(`{"content":"` + long + `"}`), ""},
+		{"nuxt 2, plain JSON", `<div id="__nuxt"></div><script src="/_nuxt/app.js"></script><script>window.__NUXT__ = {"data":[{"post":{"body":"` + long + ` ` + long2 + `"}}]};</script>`, long + " " + long2},
+		{"nuxt 2, a function call", `<div id="__nuxt"></div><script src="/_nuxt/app.js"></script><script>window.__NUXT__=(function(a){return {data:[{post:{body:"` + long + `"}}]}}(1));</script>`, ""},
+		{"nuxt 2, a JavaScript object", `<div id="__nuxt"></div><script src="/_nuxt/app.js"></script><script>window.__NUXT__={data:[{post:{body:"` + long + `"}}]};</script>`, ""},
+	}
+	for _, c := range cases {
+		p := parse(t, `<!doctype html><html><head><title>A site</title></head><body>`+c.body+`</body></html>`)
+		if p.Shell != (c.want == "") {
+			t.Errorf("%s: shell %v", c.name, p.Shell)
+		}
+		if p.Text != c.want {
+			t.Errorf("%s: text\n%q\nwant\n%q", c.name, p.Text, c.want)
+		}
+	}
+}
+
+// TestClassNamesPruned: boxes inside the chosen block are recognised by
+// their class names too (readability is told to keep them), not only ids.
+func TestClassNamesPruned(t *testing.T) {
+	p := parse(t, `<!doctype html><html><head><title>A post</title></head><body><article>`+prose+
+		`<div class="author-bio"><p>Ann grows beans in Leeds and writes about them here every week.</p></div>`+
+		`<div class="wp-caption-text">A trough at dawn, full of rain</div></article></body></html>`)
+	if !strings.Contains(p.Text, "plenty of text") {
+		t.Fatalf("article lost: %q", p.Text)
+	}
+	for _, s := range []string{"Ann grows beans", "A trough at dawn"} {
+		if strings.Contains(p.Text, s) {
+			t.Errorf("text holds %q:\n%s", s, p.Text)
+		}
+	}
+}
+
+// TestChrome: the page's navigation, sidebars and footer are taken out
+// before readability (no citations from them), after the page's facts in
+// them are read.
+func TestChrome(t *testing.T) {
+	p := parse(t, `<!doctype html><html><head><title>A post</title></head><body>
+<nav><a href="https://nav.example/">Home</a></nav>
+<div class="wrap"><div class="post">`+prose+`</div>
+<aside><a href="https://side.example/">A sidebar link</a></aside></div>
+<footer><a rel="license" href="https://creativecommons.org/licenses/by/4.0/">CC BY</a>
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"BlogPosting","author":{"@type":"Person","name":"Ann Gardener"}}</script></footer>
+</body></html>`)
+	for _, l := range p.Links {
+		if !strings.HasPrefix(l, "https://cited.example/") {
+			t.Errorf("citation from the page's chrome: %s", l)
+		}
+	}
+	if p.License != "https://creativecommons.org/licenses/by/4.0/" || p.Author != "Ann Gardener" {
+		t.Errorf("footer facts lost: licence %q author %q", p.License, p.Author)
+	}
+}

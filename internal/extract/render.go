@@ -3,7 +3,6 @@ package extract
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -58,7 +57,7 @@ func (t *textBuilder) word(w string) {
 func (t *textBuilder) text(s string) {
 	start := -1
 	for i, r := range s {
-		if unicode.IsSpace(r) {
+		if isSpace(r) {
 			if start >= 0 {
 				t.word(s[start:i])
 				start = -1
@@ -71,6 +70,22 @@ func (t *textBuilder) text(s string) {
 	if start >= 0 {
 		t.word(s[start:])
 	}
+}
+
+// isSpace is unicode.IsSpace, with the runes past Latin-1 (every one of a
+// page in Chinese, Japanese or Russian) tested against the few that are
+// white space rather than looked up in a table.
+func isSpace(r rune) bool {
+	if r < 0x80 {
+		return r == ' ' || r >= '\t' && r <= '\r'
+	}
+	switch {
+	case r < 0x2000:
+		return r == 0x85 || r == 0xA0 || r == 0x1680
+	case r <= 0x200A, r == 0x2028, r == 0x2029, r == 0x202F, r == 0x205F:
+		return true
+	}
+	return r == 0x3000
 }
 
 // lineBreak is a <br>: a new line within the block. Two in a row (the
@@ -111,7 +126,7 @@ func (t *textBuilder) end() {
 	t.blockLinks = t.blockLinks[:0]
 	linked, heading := t.linked, t.heading
 	t.linked, t.heading = 0, false
-	if b == "" || (rules&16 != 0 && (boilerBlock(b, heading) || headlineLink(b, linked))) {
+	if b == "" || (rules&16 != 0 && (boilerBlock(b, heading) || headlineLink(b, linked) || linkCluster(b, linked, len(hrefs)))) {
 		return
 	}
 	t.links = append(t.links, hrefs...)
@@ -147,6 +162,12 @@ func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
 		}
 		if silentTags[n.Data] || pruned(n) {
 			return
+		}
+		if n.Data == "span" && n.FirstChild != nil && n.FirstChild != n.LastChild {
+			if a := hoverCard(n); a != nil {
+				walk(a) // the name, not the card of headlines glued to it
+				return
+			}
 		}
 		switch n.Data {
 		case "br":
@@ -217,12 +238,59 @@ func rawText(n *html.Node) string {
 // bylines and datelines, share bars, related and newsletter blocks, hover
 // cards), recognised by the names themes give them, and short lists that
 // are mostly links.
-func pruned(n *html.Node) bool { return prune(n, true) }
+func pruned(n *html.Node) bool { return prune(n, true, nil) }
 
 // prunedLive is pruned for a live blog, whose entries are all the article.
-func prunedLive(n *html.Node) bool { return prune(n, false) }
+func prunedLive(n *html.Node) bool { return prune(n, false, nil) }
 
-func prune(n *html.Node, cutEntries bool) bool {
+// prunedUnder is pruned for the block root: a list of teasers that is
+// nearly all of it is a listing, cut to its first entry, not left out.
+func prunedUnder(root *html.Node, host string) func(*html.Node) bool {
+	l := &listing{root: root, rootLen: -1, host: host}
+	return func(n *html.Node) bool { return prune(n, true, l) }
+}
+
+// listing knows the block's root and the length of its text (computed
+// when first needed).
+type listing struct {
+	root    *html.Node
+	rootLen int
+	host    string              // the page's host, for links to the same site
+	later   map[*html.Node]bool // the entries after the first of a listing
+}
+
+func (l *listing) pageHost() string {
+	if l == nil {
+		return ""
+	}
+	return l.host
+}
+
+// firstElement is n's first child element named in tags, or n.
+func firstElement(n *html.Node, tags map[string]bool) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && tags[c.Data] {
+			return c
+		}
+	}
+	return n
+}
+
+// most reports whether n holds most (four fifths) of the root's text.
+func (l *listing) most(n *html.Node) bool {
+	if l == nil {
+		return false
+	}
+	if l.rootLen < 0 {
+		l.rootLen = textLen(l.root, 1<<30)
+	}
+	return textLen(n, 1<<30)*5 >= l.rootLen*4
+}
+
+func prune(n *html.Node, cutEntries bool, l *listing) bool {
+	if l != nil && l.later[n] {
+		return true
+	}
 	if rules&1 != 0 && hidden(n) {
 		return true
 	}
@@ -235,8 +303,30 @@ func prune(n *html.Node, cutEntries bool) bool {
 	if rules&8 != 0 && (n.Data == "ul" || n.Data == "ol") && linkList(n) {
 		return true
 	}
-	if rules&32 != 0 && cutEntries && n.Data == "article" && laterEntry(n) {
+	if rules&32 != 0 && cutEntries && (n.Data == "article" && laterEntry(n) || l != nil && laterListEntry(n, l.host)) {
 		return true
+	}
+	if rules&64 != 0 && cutEntries && teaserList(n, l.pageHost()) {
+		if !l.most(n) {
+			return true
+		}
+		if !opensWithHeadline(firstElement(n, teaserTags), l.host) {
+			return false // a round-up of other sites' pages: the post itself
+		}
+		// A listing of the site's posts: its first entry is the page's;
+		// the others go.
+		first := true
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && teaserTags[c.Data] {
+				if !first {
+					if l.later == nil {
+						l.later = map[*html.Node]bool{}
+					}
+					l.later[c] = true
+				}
+				first = false
+			}
+		}
 	}
 	return false
 }
@@ -254,7 +344,7 @@ func laterEntry(n *html.Node) bool {
 }
 
 // rules switches the pruning steps, one bit each (hidden, figcaption,
-// names, link lists, block words); all are on. Kept as bits so that a
+// names, link lists, block words, later entries, teaser lists); all are on. Kept as bits so that a
 // measurement can turn one off and see what it is worth.
 const rules = 0xff
 
@@ -372,4 +462,60 @@ func withoutSelf(text string, self ...string) string {
 		}
 	}
 	return strings.Join(kept, "\n\n")
+}
+
+// Hover cards: an inline element inside a paragraph that holds a link (a
+// person's or a topic's name) and, hidden until the pointer is over it, a
+// card of more links (the name again, headlines of other stories). Its
+// text runs into hundreds of characters glued to the name: "Ilhan
+// OmarIlhan OmarHillicon Valley…".
+const (
+	minHoverText  = 150 // the least text of a card
+	minHoverLinks = 3
+	maxHoverName  = 60
+)
+
+// hoverCard is the first link of n, when n is a hover card: an inline
+// element of at least minHoverText bytes, at least minHoverLinks links
+// making four fifths of its text or more, opening with a short link. nil
+// otherwise.
+func hoverCard(n *html.Node) *html.Node {
+	var first *html.Node
+	links, linked, total := 0, 0, 0
+	var walk func(*html.Node, bool) bool
+	walk = func(n *html.Node, inLink bool) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				l := len(strings.TrimSpace(c.Data))
+				total += l
+				if inLink {
+					linked += l
+				} else if l > 0 && first == nil {
+					return false // text before any link: a sentence, not a card
+				}
+			case html.ElementNode:
+				if blockTags[c.Data] {
+					return false
+				}
+				if c.Data == "a" {
+					links++
+					if first == nil {
+						first = c
+					}
+				}
+				if !walk(c, inLink || c.Data == "a") {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	if !walk(n, false) || first == nil || links < minHoverLinks || total < minHoverText || linked*5 < total*4 {
+		return nil
+	}
+	if l := textLen(first, maxHoverName+1); l == 0 || l > maxHoverName {
+		return nil
+	}
+	return first
 }

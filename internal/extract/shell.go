@@ -2,7 +2,6 @@ package extract
 
 import (
 	"strings"
-	"unicode"
 
 	"golang.org/x/net/html"
 )
@@ -70,7 +69,7 @@ func visibleText(n *html.Node, limit int) int {
 		switch c.Type {
 		case html.TextNode:
 			for _, r := range c.Data {
-				if unicode.IsSpace(r) {
+				if isSpace(r) {
 					if !space {
 						count++
 						space = true
