@@ -31,6 +31,7 @@ var dialect = store.Dialect{
 		var pe *pgconn.PgError
 		return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 	},
+	Fault: fault,
 }
 
 // DB is the PostgreSQL Store: the shared queries, and the pool for the

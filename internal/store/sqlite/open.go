@@ -30,7 +30,7 @@ import (
 // waiting for them to lapse.
 const Owner = "sqlite"
 
-var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true}
+var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true, Fault: fault}
 
 // WALCheckpointPages is how many pages the WAL may hold before the writer
 // copies them into the database file (PRAGMA wal_autocheckpoint). A crawl
