@@ -1,7 +1,6 @@
 package crawl_test
 
 import (
-	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -97,10 +96,8 @@ func scaleCrawler(tb testing.TB, s config.Settings, db *store.DB, web *simweb.We
 		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
 		TLS: web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
 		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
-		OptedOut: func(ctx context.Context, site string) bool {
-			out, err := db.OptedOut(ctx, site)
-			return err != nil || out
-		},
+		OptedOut: db.OptedOut,
+		Store:    db,
 		Observe: func(r fetch.Record) {
 			if observe != nil {
 				observe(r)

@@ -145,10 +145,8 @@ func (w *world) fetchOptions(db *store.DB, clock fetch.Clock) fetch.Options {
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
 		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard),
 		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
-		OptedOut: func(ctx context.Context, site string) bool {
-			out, err := db.OptedOut(ctx, site)
-			return err != nil || out // as cmd/corpusbot wires it: closed on doubt
-		},
+		OptedOut: db.OptedOut, // as the app wires it: an error sends nothing
+		Store:    db,
 		Observe: func(r fetch.Record) {
 			w.mu.Lock()
 			w.recs = append(w.recs, r)
