@@ -137,6 +137,21 @@ func (p *Progress) observe(rec fetch.Record) {
 	}
 }
 
+// storeFailed counts a failure of the store's (a write lost, an opt-out
+// check that could not be made) as an error of the round, by reason.
+func (p *Progress) storeFailed(reason string) {
+	if p == nil {
+		return
+	}
+	p.errors.Add(1)
+	p.mu.Lock()
+	if p.reasons == nil {
+		p.reasons = map[string]int64{}
+	}
+	p.reasons[reason]++
+	p.mu.Unlock()
+}
+
 // posts counts posts the round found new, modified or removed.
 func (p *Progress) posts(added, modified, removed int) {
 	if p != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 
 	"corpus.blog/corpusbot/internal/fetch"
@@ -36,6 +37,9 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		if _, waiting := leftToWait(jctx); ctx.Err() != nil || optedOut(jctx) || (waiting && mayRetake) {
 			finished = ""
 		}
+		if c.storeFault(err) != nil {
+			finished = "" // cut off by the store: taken up again once it records (storefault.go)
+		}
 		// Given back even when ctx ended (a clean stop): other workers take
 		// it up at once instead of when the checkout lapses.
 		if cerr := c.Store.CheckInSite(context.WithoutCancel(ctx), site, finished); cerr != nil && err == nil {
@@ -50,14 +54,18 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		}
 		for _, step := range c.siteSteps(r, pass) {
 			for i := range srcs {
-				if jctx.Err() != nil {
+				if jctx.Err() != nil || c.stopForStore(jctx) {
 					break
 				}
 				if r.only != nil && !r.only.sources[srcs[i].ID] {
 					continue // not the batch command's
 				}
 				if err := step(jctx, &srcs[i]); err != nil && jctx.Err() == nil {
-					c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
+					level := slog.LevelWarn
+					if c.storeFault(err) != nil {
+						level = slog.LevelDebug // the store's fault: the frontier says it once
+					}
+					c.log().Log(jctx, level, "job failed", "site", site, "source", srcs[i].URL, "err", err)
 					errs = append(errs, err)
 				}
 			}
@@ -77,6 +85,14 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := c.storeStopped(jctx); err != nil {
+		if errors.Is(err, fetch.ErrOptOutCheck) {
+			c.log().Warn("opt-out check failed: nothing sent to the site; its work waits for the store", "site", site, "err", err)
+		} else {
+			c.log().Debug("the store cannot record: the site's work waits for it", "site", site, "err", err)
+		}
 		return err
 	}
 	if err, ok := leftToWait(jctx); ok {

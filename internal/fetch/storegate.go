@@ -26,8 +26,12 @@ import (
 type StoreHealth interface{ Health() error }
 
 // ErrStoreDown fails a request that was not sent because the store could
-// not record it, or could not say whether the site's owner opted out.
-var ErrStoreDown = errors.New("the store cannot record it: not sent")
+// not record it, or could not say whether the site's owner opted out
+// (then with ErrOptOutCheck too).
+var (
+	ErrStoreDown   = errors.New("the store cannot record it: not sent")
+	ErrOptOutCheck = errors.New("opt-out check failed")
+)
 
 // storeDown is the error that keeps a from being sent now for the store's
 // sake, nil when the store can record it.
@@ -54,7 +58,7 @@ func (f *Fetcher) withheld(ctx context.Context, a *attempt) error {
 	out, err := f.optedOut(ctx, a.site)
 	switch {
 	case err != nil:
-		return fmt.Errorf("%w: opt-out check failed: %w", ErrStoreDown, err)
+		return fmt.Errorf("%w: %w: %w", ErrStoreDown, ErrOptOutCheck, err)
 	case out:
 		return ErrOptedOut
 	}

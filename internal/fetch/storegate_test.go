@@ -107,7 +107,7 @@ func TestOptOutCheckFailedIsNotAnOptOut(t *testing.T) {
 	if errors.Is(res.Err, fetch.ErrOptedOut) || res.Outcome == fetch.OutcomeOptedOut {
 		t.Errorf("a failed check reported as an opt-out: %s %v", res.Outcome, res.Err)
 	}
-	if !errors.Is(res.Err, fetch.ErrStoreDown) || !errors.Is(res.Err, down) || !strings.Contains(res.Err.Error(), "opt-out check failed") {
+	if !errors.Is(res.Err, fetch.ErrStoreDown) || !errors.Is(res.Err, down) || !errors.Is(res.Err, fetch.ErrOptOutCheck) {
 		t.Errorf("a failed check: %s %v", res.Outcome, res.Err)
 	}
 	if res.Transient() {

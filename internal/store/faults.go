@@ -50,6 +50,14 @@ const (
 	CannotWrite              // stop writing until the operator acts
 )
 
+// String is the fault in the words of its sentinel ("store cannot write").
+func (f Fault) String() string {
+	if e := f.sentinel(); e != nil {
+		return e.Error()
+	}
+	return "no fault"
+}
+
 // sentinel is the error errors.Is finds for f.
 func (f Fault) sentinel() error {
 	switch f {
@@ -91,11 +99,12 @@ func (e *FaultError) Reason() string {
 }
 
 // health is a DB's standing: the fault last met until a probe clears it,
-// and the writes that failed for want of a writable database.
+// and the writes that failed because of a fault, by fault.
 type health struct {
-	fault        atomic.Pointer[FaultError] // nil: healthy
-	failedWrites atomic.Int64
-	where        atomic.Pointer[string]
+	fault    atomic.Pointer[FaultError] // nil: healthy
+	failed   [CannotWrite + 1]atomic.Int64
+	where    atomic.Pointer[string]
+	observer atomic.Pointer[func(*FaultError)]
 }
 
 // SetWhere names the database in the faults' messages: a file's path, or
@@ -120,9 +129,20 @@ func (d *DB) Health() error {
 	return nil
 }
 
-// FailedWrites counts the writes that failed because the database could not
-// store them (ErrCannotWrite) since the store opened.
-func (d *DB) FailedWrites() int64 { return d.health.failedWrites.Load() }
+// FailedWrites counts the writes that failed with fault f since the store
+// opened: for CannotWrite, those the database could not store.
+func (d *DB) FailedWrites(f Fault) int64 { return d.health.failed[f].Load() }
+
+// SetFaultObserver makes every write that fails with one of the store's
+// faults tell fn (the crawler counts them as its round's errors); nil stops
+// it. fn runs on the writer's goroutine: it must be quick.
+func (d *DB) SetFaultObserver(fn func(*FaultError)) {
+	if fn == nil {
+		d.health.observer.Store(nil)
+		return
+	}
+	d.health.observer.Store(&fn)
+}
 
 // Fault is err as a *FaultError when it is one of the store's faults (and
 // the store's health now says so), nil when it is not. It classifies
@@ -158,17 +178,23 @@ func (d *DB) noted(err error) error {
 	return fe
 }
 
-// failedWrite is err noted (noted), counted when it is a write the
-// database could not store.
+// failedWrite is the error of one write (DB.tx, DB.txAlone, d.w's
+// ExecContext) noted, and counted and told when it is a fault.
 func (d *DB) failedWrite(err error) error {
 	err = d.noted(err)
-	if errors.Is(err, ErrCannotWrite) {
-		d.health.failedWrites.Add(1)
+	var fe *FaultError
+	if errors.As(err, &fe) {
+		d.health.failed[fe.Fault].Add(1)
+		if fn := d.health.observer.Load(); fn != nil {
+			(*fn)(fe)
+		}
 	}
 	return err
 }
 
 // setHealth makes fe the store's health unless a worse fault is already.
+// The store says nothing of it itself: whoever acts on its health (the
+// crawler) tells the operator, in the operator's log.
 func (d *DB) setHealth(fe *FaultError) {
 	for {
 		cur := d.health.fault.Load()
@@ -176,9 +202,6 @@ func (d *DB) setHealth(fe *FaultError) {
 			return
 		}
 		if d.health.fault.CompareAndSwap(cur, fe) {
-			if cur == nil || cur.Fault != fe.Fault {
-				d.log.Error(fe.Fault.sentinel().Error(), "reason", fe.Reason(), "err", fe.Err)
-			}
 			return
 		}
 	}
@@ -259,8 +282,8 @@ func (d *DB) Probe(ctx context.Context) error {
 	if err != nil {
 		return err // noted by tx
 	}
-	if before != nil && d.health.fault.CompareAndSwap(before, nil) {
-		d.log.Info("store writes again", "after", time.Since(before.At).Round(time.Millisecond).String())
+	if before != nil {
+		d.health.fault.CompareAndSwap(before, nil)
 	}
 	return nil
 }

@@ -180,8 +180,8 @@ func TestFullDatabaseHealth(t *testing.T) {
 	if !strings.Contains(fe.Reason(), "database or disk is full") || !strings.Contains(fe.Reason(), path) {
 		t.Errorf("reason %q does not say what and where", fe.Reason())
 	}
-	if db.FailedWrites() < 1 {
-		t.Errorf("FailedWrites %d", db.FailedWrites())
+	if n := db.FailedWrites(store.CannotWrite); n < 1 {
+		t.Errorf("FailedWrites %d", n)
 	}
 	if db.Fault(errors.New("not the store's")) != nil {
 		t.Error("an error of no fault classified as one")
