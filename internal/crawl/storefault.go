@@ -33,11 +33,14 @@ import (
 // that failed; a request not sent because the store could not record it
 // is neither a request nor an error of its own.
 
-// The back-off of the store's probes: the first at once, then a second
-// after, doubling up to storeRetryMax.
+// The back-off of the store's probes: the first at once, then half a
+// second after, doubling up to storeRetryMax. A probe costs the database a
+// query and a write, nothing to the sites; a short ceiling resumes the
+// crawl within seconds of the database's return (a restart of 8 s was
+// noticed 7 s late at a ceiling of 30 s).
 const (
-	storeRetryFirst = time.Second
-	storeRetryMax   = 30 * time.Second
+	storeRetryFirst = 500 * time.Millisecond
+	storeRetryMax   = 5 * time.Second
 )
 
 // storeFault is the store's fault that err is or carries, nil when it is
