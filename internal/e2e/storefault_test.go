@@ -209,7 +209,9 @@ func startPostgres(t *testing.T) *pgCluster {
 	owner := ""
 	if os.Geteuid() == 0 {
 		owner = "postgres"
-		c.asOwner = func(args ...string) *exec.Cmd { return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...) }
+		c.asOwner = func(args ...string) *exec.Cmd {
+			return exec.Command("runuser", append([]string{"-u", "postgres", "--"}, args...)...)
+		}
 	} else {
 		c.asOwner = func(args ...string) *exec.Cmd { return exec.Command(args[0], args[1:]...) }
 	}
