@@ -44,18 +44,17 @@ const (
 )
 
 // storeFault is the store's fault that err is or carries, nil when it is
-// none: the store's reading of it (which also makes it the store's
-// health), or a request the fetcher did not send because the store could
-// not record it.
+// none, as the store reads it (which also makes it the store's health): a
+// request the fetcher did not send for the store's health carries it. A
+// failure the store does not read as one of its faults (an opt-out check
+// or a cluster lease that failed otherwise) is not waited for: waiting
+// would mend nothing, and a probe that succeeds would only start it over.
 func (c *Crawler) storeFault(err error) error {
 	if err == nil {
 		return nil
 	}
 	if fe := c.Store.Fault(err); fe != nil {
 		return fe
-	}
-	if errors.Is(err, fetch.ErrStoreDown) {
-		return err
 	}
 	return nil
 }
@@ -98,14 +97,17 @@ func (c *Crawler) stopForStore(ctx context.Context) bool {
 	return true
 }
 
-// storeStopped is the store's fault that ended the job's context, if one
-// did.
+// storeStopped is what ended the job's context for the store's sake (a
+// request not sent, the store's health), if that is what did.
 func (c *Crawler) storeStopped(ctx context.Context) error {
 	cause := context.Cause(ctx)
 	if cause == nil || errors.Is(cause, context.Canceled) {
 		return nil
 	}
-	return c.storeFault(cause)
+	if errors.Is(cause, fetch.ErrStoreDown) || c.storeFault(cause) != nil {
+		return cause
+	}
+	return nil
 }
 
 // awaitStore waits until the store records writes again after fault,
@@ -180,11 +182,7 @@ func (c *Crawler) storeGaveUp(fault error, waited time.Duration) error {
 		return fmt.Errorf("%w: %s: crawling stopped after %s", store.ErrCannotWrite, faultReason(fault),
 			plural(int(c.Store.FailedWrites(store.CannotWrite)), "failed write"))
 	}
-	sentinel := store.ErrUnavailable
-	if !errors.Is(fault, store.ErrUnavailable) {
-		sentinel = fetch.ErrStoreDown
-	}
-	return fmt.Errorf("%w: %s: gave up after %s (DB_WAIT %s)", sentinel, faultReason(fault), waited.Round(time.Second), c.Settings.DBWait)
+	return fmt.Errorf("%w: %s: gave up after %s (DB_WAIT %s)", store.ErrUnavailable, faultReason(fault), waited.Round(time.Second), c.Settings.DBWait)
 }
 
 // faultReason is the fault in a few words: the driver's message and the

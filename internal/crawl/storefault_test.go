@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -335,7 +337,7 @@ func TestOptOutCheckFailure(t *testing.T) {
 	fo := w.fetchOptions(w.db, fetch.RealClock{})
 	fo.OptedOut = func(ctx context.Context, site string) (bool, error) {
 		if failures.Add(-1) >= 0 {
-			return true, errors.New("connection refused")
+			return true, fmt.Errorf("opt-out of %s: %w", site, &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED})
 		}
 		return w.db.OptedOut(ctx, site)
 	}

@@ -166,7 +166,7 @@ func (d *DB) noted(err error) error {
 	}
 	var fe *FaultError
 	if errors.As(err, &fe) {
-		d.setHealth(fe)
+		d.setHealth(fe.bare())
 		return err
 	}
 	f, cause := d.classify(err)
@@ -174,8 +174,18 @@ func (d *DB) noted(err error) error {
 		return err
 	}
 	fe = &FaultError{Fault: f, Err: err, Cause: cause, Where: d.where(), At: time.Now()}
-	d.setHealth(fe)
+	d.setHealth(fe.bare())
 	return fe
+}
+
+// bare is e as the store's health keeps it: its cause alone, without what
+// the caller that met it had wrapped around it (a URL, a site, another
+// site's opt-out check), since every later caller reads it.
+func (e *FaultError) bare() *FaultError {
+	if e.Cause == nil {
+		return e
+	}
+	return &FaultError{Fault: e.Fault, Err: e.Cause, Cause: e.Cause, Where: e.Where, At: e.At}
 }
 
 // failedWrite is the error of one write (DB.tx, DB.txAlone, d.w's
