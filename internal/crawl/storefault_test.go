@@ -20,6 +20,8 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
+	"corpus.blog/corpusbot/internal/store/postgres"
+	"corpus.blog/corpusbot/internal/store/postgres/pgtest"
 )
 
 // The store faults, on the simulated web: a database that cannot write
@@ -365,6 +367,64 @@ func TestOptOutCheckFailure(t *testing.T) {
 	}
 	if !strings.Contains(round, "errors=3") || !strings.Contains(round, "opt-out check failed×3") {
 		t.Errorf("the round line does not count the failed checks: %s", round)
+	}
+	w.indexedOnce(t)
+	w.clean()
+}
+
+// On PostgreSQL, the server ending the crawler's connections mid-crawl
+// (57P01, as a restart's fast stop does) is a store that went away and
+// came back: the run pauses, finds the server again at once, takes the cut
+// off sites up again and ends with every post indexed and no error; the
+// writes lost meanwhile are counted in the round line.
+func TestDatabaseConnectionsEndedMidCrawl(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	app := fmt.Sprintf("crawl_%d", time.Now().UnixNano())
+	ctx := context.Background()
+	db, err := postgres.Open(ctx, dsn+"&application_name="+app)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	admin, err := postgres.OpenDB(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	w := &faultWorld{whileDown: map[string]int{}}
+	w.world = newWorldOn(t, db.DB)
+	var ended atomic.Int64
+	w.posts = faultFarm(w.web, func(string) {
+		if w.pages.Add(1) == 3*faultSites {
+			var n int64
+			if err := admin.QueryRowContext(ctx, `SELECT COUNT(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = $1`, app).Scan(&n); err != nil {
+				t.Error(err)
+			}
+			ended.Store(n)
+		}
+	})
+	w.log = &lockedBuffer{}
+	w.c.Log = slog.New(slog.NewTextHandler(w.log, nil))
+	for s := range faultSites {
+		if _, _, err := w.db.AddSource(ctx, "http://"+faultHost(s)+"/", w.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.c.Once(ctx); err != nil {
+		t.Fatalf("run: %v\n%s", err, w.log.String())
+	}
+	if ended.Load() == 0 {
+		t.Fatal("no connection of the crawler was ended")
+	}
+	var round string
+	for _, l := range strings.Split(w.log.String(), "\n") {
+		if strings.Contains(l, "round done") {
+			round = l
+		}
+	}
+	t.Logf("%d connections ended; %s", ended.Load(), round)
+	if strings.Contains(w.log.String(), "site opted out") {
+		t.Errorf("a failed check logged as an opt-out:\n%s", w.log.String())
 	}
 	w.indexedOnce(t)
 	w.clean()
