@@ -72,9 +72,11 @@ type requestLog struct {
 	dropping bool
 	dropped  int64
 	// held counts the batches kept for the store's fault so far, and
-	// holding is the fault while the last write failed with it.
+	// holding is the fault while the last write failed with it; st is the
+	// store the writer writes to.
 	held    int64
 	holding error
+	st      requestLogStore
 
 	kick     chan struct{} // capacity 1: write now (a full batch, a Flush, Close)
 	progress chan struct{} // closed and replaced when the writer takes or handles records
@@ -145,7 +147,7 @@ func (l *requestLog) waitForRoom() bool {
 
 // start sets the limits and starts the writer; l.mu is held.
 func (l *requestLog) start(st requestLogStore, log *slog.Logger) {
-	l.started = true
+	l.started, l.st = true, st
 	if l.batch <= 0 {
 		l.batch = logBatch
 	}
@@ -200,6 +202,12 @@ func (l *requestLog) run(st requestLogStore, log *slog.Logger) {
 // stopping: then it is lost).
 func (l *requestLog) writeBatch(st requestLogStore, log *slog.Logger, stopping bool) bool {
 	l.mu.Lock()
+	if l.holding != nil && !stopping && storeDown(st) {
+		// Still down: whoever waits for the store (the frontier) probes
+		// it; a write tried every tick would only fail again.
+		l.mu.Unlock()
+		return false
+	}
 	n := min(len(l.queue), l.batch)
 	if n == 0 {
 		l.mu.Unlock()
@@ -244,6 +252,13 @@ func (l *requestLog) writeBatch(st requestLogStore, log *slog.Logger, stopping b
 	return true
 }
 
+// storeDown reports whether st says it cannot record now (a store that
+// keeps its health: *store.DB).
+func storeDown(st requestLogStore) bool {
+	h, ok := st.(interface{ Health() error })
+	return ok && h.Health() != nil
+}
+
 // changed wakes whoever waits for progress; l.mu is held.
 func (l *requestLog) changed() {
 	close(l.progress)
@@ -263,7 +278,7 @@ func (l *requestLog) flush(ctx context.Context) error {
 	l.wake()
 	for {
 		l.mu.Lock()
-		if l.held > held && l.holding != nil && l.handled < target {
+		if l.holding != nil && l.handled < target && (l.held > held || storeDown(l.st)) {
 			waiting, err := target-l.handled, l.holding
 			l.mu.Unlock()
 			return fmt.Errorf("%d request records waiting for the store: %w", waiting, err)

@@ -272,7 +272,10 @@ func (d *DB) Probe(ctx context.Context) error {
 	fill := make([]byte, probeBytes/2)
 	rand.Read(fill) // incompressible: PostgreSQL compresses long values
 	value := time.Now().UTC().Format(time.RFC3339Nano) + " " + hex.EncodeToString(fill)
-	err := d.tx(ctx, func(tx conn) error {
+	// Not through d.tx: a probe that fails is not one of the crawl's
+	// writes lost (FailedWrites, the fault observer), however often it is
+	// asked during an outage; its error is noted all the same.
+	err := d.noted(d.tx0(ctx, func(tx conn) error {
 		var last string
 		err := tx.QueryRowContext(ctx, `SELECT name FROM store_meta WHERE name IN ($1, $2) ORDER BY name LIMIT 1`, probeSlotA, probeSlotB).Scan(&last)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -288,9 +291,9 @@ func (d *DB) Probe(ctx context.Context) error {
 		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM store_meta WHERE name IN ($1, $2) AND name <> $3`, probeSlotA, probeSlotB, slot)
 		return err
-	})
+	}))
 	if err != nil {
-		return err // noted by tx
+		return err
 	}
 	if before != nil {
 		d.health.fault.CompareAndSwap(before, nil)
