@@ -105,7 +105,15 @@ type health struct {
 	failed   [CannotWrite + 1]atomic.Int64
 	where    atomic.Pointer[string]
 	observer atomic.Pointer[func(*FaultError)]
+	// probed is when a probe last began (UnixNano), probing whether one is
+	// under way (Health's own, healLater).
+	probed  atomic.Int64
+	probing atomic.Bool
 }
+
+// healEvery is how often a store whose fault nobody waits out probes
+// itself (healLater).
+const healEvery = 5 * time.Second
 
 // SetWhere names the database in the faults' messages: a file's path, or
 // a server's host:port/database (never its credentials). Call it before use.
@@ -120,13 +128,34 @@ func (d *DB) where() string {
 
 // Health is nil while the store can record what it is asked to, else the
 // fault it last met (a *FaultError wrapping ErrCannotWrite or
-// ErrUnavailable), until a Probe succeeds. It is one atomic load: the
-// fetcher asks it before every request.
+// ErrUnavailable), until a Probe succeeds. It is one atomic load while the
+// store is healthy: the fetcher asks it before every request.
 func (d *DB) Health() error {
-	if f := d.health.fault.Load(); f != nil {
-		return f
+	f := d.health.fault.Load()
+	if f == nil {
+		return nil
 	}
-	return nil
+	d.healLater(f)
+	return f
+}
+
+// healLater starts a probe in the background when the fault f is older
+// than healEvery and no probe has begun for as long: the crawler probes a
+// store it waits for itself, but a process that only reads its health
+// (the public site, whose claim reads go through the same fetcher) must
+// not stay shut out once the database records again.
+func (d *DB) healLater(f *FaultError) {
+	now := time.Now()
+	if now.Sub(f.At) < healEvery || now.UnixNano()-d.health.probed.Load() < int64(healEvery) ||
+		!d.health.probing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer d.health.probing.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), healEvery)
+		defer cancel()
+		d.Probe(ctx) // its failure is noted; nobody waits for it
+	}()
 }
 
 // FailedWrites counts the writes that failed with fault f since the store
@@ -265,6 +294,7 @@ const (
 // (unless another fault was met meanwhile); on failure it returns the
 // error, noted.
 func (d *DB) Probe(ctx context.Context) error {
+	d.health.probed.Store(time.Now().UnixNano())
 	before := d.health.fault.Load()
 	if err := d.Ping(ctx); err != nil {
 		return d.noted(err)

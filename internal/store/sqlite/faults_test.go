@@ -266,3 +266,28 @@ func TestFullDiskProbe(t *testing.T) {
 		t.Errorf("write after the disk was grown: %v", err)
 	}
 }
+
+// A store whose fault nobody waits out (no crawler probes it: the public
+// site's) heals by itself once the database can write again: reading its
+// health starts a probe now and then.
+func TestHealthHealsByItself(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "heal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	limitPages(t, db.Writer(), false)
+	if err := fillUp(ctx, db, "blog"); !errors.Is(err, store.ErrCannotWrite) {
+		t.Fatalf("write on a full database: %v", err)
+	}
+	limitPages(t, db.Writer(), true)
+	began := time.Now()
+	for db.Health() != nil {
+		if time.Since(began) > 20*time.Second {
+			t.Fatal("the store's health did not heal within 20 s of the database being able to write")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("healed %v after the database could write", time.Since(began).Round(100*time.Millisecond))
+}
