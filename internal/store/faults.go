@@ -33,8 +33,10 @@ import (
 // a full disk that lets a small write through after a checkpoint is still
 // full for the next page.
 
-// The faults' sentinels, for errors.Is: every error the store returns that
-// is one of its faults wraps one of them (a *FaultError).
+// The faults' sentinels, for errors.Is: a write's error that is one of
+// the store's faults wraps one of them (a *FaultError), and so does a
+// query's that its caller did not scan itself; for the rest (a row's Scan),
+// DB.Fault reads the error.
 var (
 	ErrCannotWrite = errors.New("store cannot write")
 	ErrUnavailable = errors.New("store unavailable")
