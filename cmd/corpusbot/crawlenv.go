@@ -11,6 +11,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/metrics"
+	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 )
 
@@ -103,8 +104,17 @@ func crawlCommandServing(env environment, configPath string, fs *flags, metricsA
 	if err != nil {
 		return err
 	}
-	// Its error says what the crawl could not finish storing or archiving.
-	defer func() { err = errors.Join(err, c.Close()) }()
+	// Its error says what the crawl could not finish storing or archiving;
+	// when the store itself failed the command, that error says it all
+	// (one line), and what could not be stored after it is only logged.
+	defer func() {
+		cerr := c.Close()
+		if cerr != nil && (errors.Is(err, store.ErrCannotWrite) || errors.Is(err, store.ErrUnavailable)) {
+			c.Crawler.Log.Warn("not stored", "err", cerr)
+			cerr = nil
+		}
+		err = errors.Join(err, cerr)
+	}()
 	if metricsAddr != "" {
 		stopOps, err := serveOps(ctx, metricsAddr, opsHandler(m, st, nil), c.Crawler.Log)
 		if err != nil {

@@ -50,12 +50,14 @@ func OpenStore(ctx context.Context, s config.Settings) (*DB, error) {
 		if err != nil {
 			return nil, err
 		}
+		db.SetWhere(postgres.Where(s.DB))
 		return &DB{DB: db.DB, pg: db}, nil
 	}
 	db, err := sqlite.Open(ctx, s.DB)
 	if err != nil {
 		return nil, err
 	}
+	db.SetWhere(s.DB)
 	return &DB{DB: db.DB}, nil
 }
 
@@ -126,7 +128,9 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
 		Refusals: store.NewRefusals(db.DB, o.Log), Robots: store.NewRobotsCache(db.DB, robotsOpts),
-		OptedOut: optedOut(db.DB, o.Log), Waits: db.DB, SlowAfter: o.SlowAfter,
+		// No request is sent that the store cannot record, nor when it
+		// cannot say whether the site opted out (fetch/storegate.go).
+		OptedOut: db.DB.OptedOut, Store: db.DB, Waits: db.DB, SlowAfter: o.SlowAfter,
 		Resolver: o.Network.Resolver, Dial: o.Network.Dial, Proxy: o.Network.Proxy, TLS: o.Network.TLS,
 	}
 	if db.pg != nil {
@@ -238,21 +242,6 @@ func (c *Crawl) SiteOptions(s config.Settings) web.Options {
 		PublicURL:    s.PublicURL,
 		WebSub:       c.Crawler, IndexNow: c.DB.DB, IndexNowFetcher: crawl.IndexNowKeys{Fetcher: c.Fetcher},
 		Deliveries: c.DB.DB,
-	}
-}
-
-// optedOut is the fetcher's opt-out check over the store. It fails closed:
-// when the store cannot say, nothing is sent.
-func optedOut(st *store.DB, log *slog.Logger) func(context.Context, string) bool {
-	return func(ctx context.Context, site string) bool {
-		out, err := st.OptedOut(ctx, site)
-		if err != nil {
-			if ctx.Err() == nil && !errors.Is(err, context.Canceled) {
-				log.Warn("opt-out check failed: nothing sent to the site", "site", site, "err", err)
-			}
-			return true
-		}
-		return out
 	}
 }
 

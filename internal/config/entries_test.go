@@ -8,14 +8,14 @@ import (
 func TestEntries(t *testing.T) {
 	entries := Defaults().Entries()
 	wantNames := []string{
-		"DB", "USER_AGENT", "MIN_GAP", "CATALOGUE_PAGE_DELAY", "CATALOGUE_MAX_PAGES", "ROBOTS_TTL",
+		"DB", "DB_WAIT", "USER_AGENT", "MIN_GAP", "CATALOGUE_PAGE_DELAY", "CATALOGUE_MAX_PAGES", "ROBOTS_TTL",
 		"ROBOTS_GUESS_TTL", "REFUSAL_RECHECK", "FEED_INTERVAL", "FEED_SCHEDULE", "FEED_BUDGET", "FEED_MAX_INTERVAL", "SITEMAP_INTERVAL", "SITEMAP_RECHECK", "DISALLOWED_RECHECK",
 		"RUN_INTERVAL", "PUSH_SAFETY_POLL", "PUSH_LEASE", "BODY_MAX", "PUBLIC_URL", "ALLOW_PRIVATE", "CONCURRENCY", "RETRY_ATTEMPTS", "RETRY_WINDOW",
 		"LOG_LEVEL", "LOG_FORMAT", "WARC_DIR", "TRUSTED_PROXIES", "REQUEST_LOG_RETENTION",
 		"METRICS_ALLOWED_NETWORKS", "PROXY_DNS",
 	}
 	wantValues := []string{
-		"./corpusbot.db", "CorpusBot/1.0 (+https://corpus.blog/crawler)", "1s", "2s", "200", "24h",
+		"./corpusbot.db", "5m", "CorpusBot/1.0 (+https://corpus.blog/crawler)", "1s", "2s", "200", "24h",
 		"6h", "168h", "24h", "adaptive", "300", "168h", "24h", "168h", "168h", "1h", "168h", "240h", "5MB", "", "false", "2048", "5", "72h",
 		"info", "text", "", "", "2160h",
 		"127.0.0.0/8,::1/128", "local",

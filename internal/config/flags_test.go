@@ -13,7 +13,7 @@ func TestRegisterFlags(t *testing.T) {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
 	want := []string{
-		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "concurrency", "db", "disallowed-recheck",
+		"allow-private", "body-max", "catalogue-max-pages", "catalogue-page-delay", "concurrency", "db", "db-wait", "disallowed-recheck",
 		"feed-budget", "feed-interval", "feed-max-interval", "feed-schedule", "log-format", "log-level", "metrics-allowed-networks", "min-gap", "proxy-dns", "public-url", "push-lease", "push-safety-poll", "refusal-recheck", "request-log-retention", "retry-attempts", "retry-window", "robots-guess-ttl", "robots-ttl", "run-interval",
 		"sitemap-interval", "sitemap-recheck", "trusted-proxies", "user-agent", "warc-dir",
 	}

@@ -57,6 +57,7 @@ func TestDefaultsMatchContract(t *testing.T) {
 		LogLevel:            "info",
 		LogFormat:           "text",
 		RequestLogRetention: 90 * 24 * time.Hour,
+		DBWait:              5 * time.Minute,
 		// METRICS_ALLOWED_NETWORKS and PROXY_DNS, as the contract lists them.
 		MetricsAllowedNetworks: "127.0.0.0/8,::1/128",
 		ProxyDNS:               "local",
@@ -107,6 +108,7 @@ func TestLoadFile(t *testing.T) {
 				LogLevel:            "info",
 				LogFormat:           "text",
 				RequestLogRetention: 90 * 24 * time.Hour,
+				DBWait:              5 * time.Minute,
 			}
 			s.MetricsAllowedNetworks, s.ProxyDNS = "10.0.0.0/8, ::1", ProxyDNSProxy
 		}},
@@ -283,6 +285,7 @@ var badValues = map[string]string{
 	"MIN_GAP":               "0s",
 	"CATALOGUE_PAGE_DELAY":  "0",
 	"CATALOGUE_MAX_PAGES":   "100001",
+	"DB_WAIT":               "25h",
 	"ROBOTS_TTL":            "48h",
 	"ROBOTS_GUESS_TTL":      "25h",
 	"REFUSAL_RECHECK":       "1000d",

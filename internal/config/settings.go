@@ -10,7 +10,8 @@ import (
 // Settings is the crawler's whole configuration. The zero value is not
 // useful; start from Defaults or Load.
 type Settings struct {
-	DB                  string // SQLite file path or postgres:// URL
+	DB                  string        // SQLite file path or postgres:// URL
+	DBWait              time.Duration // how long a command waits for a database that went away
 	UserAgent           string
 	MinGap              time.Duration
 	CataloguePageDelay  time.Duration
@@ -49,6 +50,7 @@ type Settings struct {
 func Defaults() Settings {
 	return Settings{
 		DB:                  "./corpusbot.db",
+		DBWait:              5 * time.Minute,
 		UserAgent:           "CorpusBot/1.0 (+https://corpus.blog/crawler)",
 		MinGap:              time.Second,
 		CataloguePageDelay:  2 * time.Second,

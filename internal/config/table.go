@@ -70,6 +70,12 @@ func define[T any](name, purpose string, field func(*Settings) *T, k kind[T], r 
 var table = []spec{
 	define("DB", "the database",
 		func(s *Settings) *string { return &s.DB }, dsnKind, dbRule),
+	// Minutes: long enough for a server's restart or a failover, short
+	// enough that a cron job whose database is gone for good says so
+	// within the hour. A database that cannot write (a full disk) is not
+	// waited for by a command that ends: it needs the operator.
+	define("DB_WAIT", "how long a crawl command waits for a database that went away (a connection refused or lost, the server restarting, SQLite busy past its timeout) before it gives up, asking it again with back-off and sending no request meanwhile (0: gives up at once)",
+		func(s *Settings) *time.Duration { return &s.DBWait }, durationKind, compressible(time.Minute, 24*time.Hour)),
 	define("USER_AGENT", "the User-Agent header; its product token is the name robots.txt groups are matched against",
 		func(s *Settings) *string { return &s.UserAgent }, stringKind, userAgentRule),
 	define("MIN_GAP", "the pause between two requests to one site (Crawl-delay raises it, never lowers it)",

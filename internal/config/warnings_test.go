@@ -16,6 +16,7 @@ var compressed = []struct {
 	name      string
 	floor, hi time.Duration
 }{
+	{"DB_WAIT", time.Minute, 24 * time.Hour},
 	{"ROBOTS_TTL", time.Minute, 24 * time.Hour},
 	{"ROBOTS_GUESS_TTL", time.Minute, 24 * time.Hour},
 	{"REFUSAL_RECHECK", time.Hour, 90 * 24 * time.Hour},

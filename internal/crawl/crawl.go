@@ -56,6 +56,8 @@ type Crawler struct {
 	robotsWhy    sync.Map                 // origin -> why its last robots.txt request failed (from Observe)
 	progress     atomic.Pointer[Progress] // the round in progress, counting requests
 	cadence      time.Duration            // Loop's: a round's summary names the next one
+	looping      bool                     // Loop's: a store that cannot write is waited for (storefault.go)
+	storeWatch   sync.Once                // the store's failed writes are counted (watchStore)
 
 	requests requestLog // Observe's records on their way to the store (requestlog.go)
 	// requestStore, when set, stores the request log instead of Store

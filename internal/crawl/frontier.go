@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -228,6 +229,10 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 	idle := busy() // this goroutine, while it works
 	defer func() { idle() }()
 	var onceErr error
+	// down is the store's fault that stopped the taking of sites, until
+	// the store records writes again (storefault.go).
+	var down error
+	c.watchStore()
 	over := func(r *round) {
 		r.reported = true
 		err := c.roundOver(ctx, r)
@@ -243,15 +248,23 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 		c.meter().SiteDone()
 		d.r.inFlight--
 		d.r.progress.finished1(d.err)
-		if until, ok := fetch.WaitUntil(d.err); ok {
+		until, waiting := fetch.WaitUntil(d.err)
+		if waiting {
 			d.r.retakes[d.site]++
 			if !d.r.sweep && d.r.retakes[d.site] <= maxRetakes {
 				d.r.cands.waiting = append(d.r.cands.waiting, store.WaitingSite{Site: d.site, Until: until})
 			}
 			c.log().Info("site left to wait", "site", d.site, "until", until.UTC().Format(time.RFC3339))
 		}
-		// What failed, beside a wait (workSite returns both), is the round's.
-		if err := notWaiting(d.err); err != nil && ctx.Err() == nil {
+		if f := c.storeFault(d.err); f != nil && !waiting && ctx.Err() == nil {
+			// The store's fault, not the site's: nothing of it was recorded,
+			// and the round takes it up again once the store records.
+			down = cmp.Or(down, f)
+			if d.r == cur {
+				cur.cands.later = append(cur.cands.later, d.site)
+			}
+		} else if err := notWaiting(d.err); err != nil && ctx.Err() == nil {
+			// What failed, beside a wait (workSite returns both), is the round's.
 			d.r.errs = append(d.r.errs, fmt.Errorf("site %s: %w", d.site, err))
 		}
 		if d.r != cur && d.r.inFlight == 0 && !d.r.reported {
@@ -260,9 +273,16 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 	}
 	batch := checkoutBatch
 	for {
-		for !cur.closed && len(inFlight) < slots && ctx.Err() == nil {
+		if down == nil && ctx.Err() == nil {
+			down = c.Store.Health() // a fault met anywhere stops the taking at once
+		}
+		for down == nil && !cur.closed && len(inFlight) < slots && ctx.Err() == nil {
 			want := min(slots-len(inFlight), batch)
 			sites, err := cur.cands.take(ctx, want, inFlight)
+			if f := c.storeFault(err); f != nil {
+				down = f
+				break
+			}
 			if err != nil {
 				cur.fail(err)
 				cur.closed = true
@@ -295,11 +315,30 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 			if len(inFlight) == 0 {
 				break
 			}
+		} else if down != nil {
+			if len(inFlight) == 0 {
+				// Every site in flight has ended (its next request was not
+				// sent): wait for the store, or give up.
+				if err := c.awaitStore(ctx, down, !once); err != nil {
+					if ctx.Err() != nil {
+						continue
+					}
+					if !cur.reported {
+						over(cur) // the round's line, its failed writes counted
+					}
+					return err
+				}
+				down, cur.wake, cur.closed = nil, time.Time{}, false
+				cur.cands.restart()
+				continue
+			}
 		} else if !cur.closed && cur.cands.empty {
 			// Nothing to take now: when to look again without a site
 			// finishing (a waiting site's time, sites other workers hold)?
 			at, ok, err := c.nextDue(ctx, cur, once, len(inFlight) == 0)
 			switch {
+			case c.storeFault(err) != nil:
+				down = c.storeFault(err)
 			case err != nil:
 				cur.fail(err)
 				cur.closed = true
@@ -317,18 +356,24 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 				over(cur)
 			}
 		}
+		if down != nil && len(inFlight) == 0 && ctx.Err() == nil {
+			continue // the store failed a query just now: wait for it (above)
+		}
 		if once && cur.closed && len(inFlight) == 0 {
 			if !cur.reported {
 				over(cur)
 			}
 			break
 		}
+		if ctx.Err() != nil && len(inFlight) == 0 {
+			continue // stopped while it asked the store (nextDue): nothing to wait for
+		}
 		wake := cur.wake
 		if !once && (wake.IsZero() || nextRound.Before(wake)) {
 			wake = nextRound
 		}
-		if ctx.Err() != nil {
-			wake = time.Time{} // stopping: only the sites in flight are waited for
+		if ctx.Err() != nil || down != nil {
+			wake = time.Time{} // stopping or paused: only the sites in flight are waited for
 		}
 		idle()
 		var d siteDone
@@ -356,7 +401,7 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 				}
 			}
 		}
-		if !woke || ctx.Err() != nil {
+		if !woke || ctx.Err() != nil || down != nil {
 			continue
 		}
 		if !once && !c.Clock.Now().Before(nextRound) {
@@ -369,6 +414,9 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 			next, err := c.beginRound(ctx)
 			nextRound = c.Clock.Now().Add(cadence)
 			if err != nil {
+				if f := c.storeFault(err); f != nil {
+					down = f
+				}
 				c.log().Warn("run round not started", "err", err)
 				cur.closed = false // the old round goes on taking what is due
 				cur.cands.restart()

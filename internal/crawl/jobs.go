@@ -25,7 +25,11 @@ type selection struct {
 // DiscoverSources is the discovery that `articles fetch` does first: up to
 // limit sources never discovered (robots.txt, homepage, feeds).
 func (c *Crawler) DiscoverSources(ctx context.Context, limit int) (int, error) {
-	srcs, err := c.Store.SourcesToDiscover(ctx, c.Clock.Now(), limit)
+	var srcs []store.Source
+	err := c.retryStore(ctx, func() (err error) {
+		srcs, err = c.Store.SourcesToDiscover(ctx, c.Clock.Now(), limit)
+		return err
+	})
 	if err != nil || len(srcs) == 0 {
 		return 0, err
 	}
@@ -40,8 +44,12 @@ func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 	if err := c.calibrate(ctx); err != nil {
 		c.log().Warn("schedule not recalibrated", "err", err) // the last one stays in force
 	}
-	now := c.Clock.Now()
-	feeds, err := c.Store.FeedsDue(ctx, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), limit)
+	var feeds []store.Feed
+	err := c.retryStore(ctx, func() (err error) {
+		now := c.Clock.Now()
+		feeds, err = c.Store.FeedsDue(ctx, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), limit)
+		return err
+	})
 	if err != nil || len(feeds) == 0 {
 		return 0, err
 	}
@@ -55,7 +63,7 @@ func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 		sel.sources[f.SourceID], sel.feeds[f.ID] = true, true
 		r.polls[f.SourceID] = append(r.polls[f.SourceID], f)
 	}
-	if err := c.offerSites(ctx, r, order); err != nil {
+	if err := c.offerSitesWaiting(ctx, r, order); err != nil {
 		return 0, err
 	}
 	return len(feeds), c.runBatch(ctx, r)
@@ -63,7 +71,11 @@ func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 
 // DiscoverSitemapsBatch is `sitemaps discover [--truncated] --limit N`.
 func (c *Crawler) DiscoverSitemapsBatch(ctx context.Context, truncated bool, limit int) (int, error) {
-	srcs, err := c.Store.SourcesForSitemaps(ctx, truncated, c.Clock.Now(), limit)
+	var srcs []store.Source
+	err := c.retryStore(ctx, func() (err error) {
+		srcs, err = c.Store.SourcesForSitemaps(ctx, truncated, c.Clock.Now(), limit)
+		return err
+	})
 	if err != nil || len(srcs) == 0 {
 		return 0, err
 	}
@@ -73,8 +85,12 @@ func (c *Crawler) DiscoverSitemapsBatch(ctx context.Context, truncated bool, lim
 // FetchSitemaps is `sitemaps fetch [--truncated] --limit N`: up to N
 // sitemaps not read for SITEMAP_INTERVAL, then the pages their sources owe.
 func (c *Crawler) FetchSitemaps(ctx context.Context, truncated bool, limit int) (int, error) {
-	now := c.Clock.Now()
-	sms, err := c.Store.SitemapsDue(ctx, now, now.Add(-c.Settings.SitemapInterval), truncated, limit)
+	var sms []store.Sitemap
+	err := c.retryStore(ctx, func() (err error) {
+		now := c.Clock.Now()
+		sms, err = c.Store.SitemapsDue(ctx, now, now.Add(-c.Settings.SitemapInterval), truncated, limit)
+		return err
+	})
 	if err != nil || len(sms) == 0 {
 		return 0, err
 	}
@@ -87,7 +103,7 @@ func (c *Crawler) FetchSitemaps(ctx context.Context, truncated bool, limit int) 
 		sel.sources[sm.SourceID], sel.sitemaps[sm.ID] = true, true
 	}
 	r := c.batchRound(stepSitemaps|stepPages, &sel)
-	if err := c.offerSites(ctx, r, order); err != nil {
+	if err := c.offerSitesWaiting(ctx, r, order); err != nil {
 		return 0, err
 	}
 	return len(sms), c.runBatch(ctx, r)
@@ -108,6 +124,15 @@ func (c *Crawler) batchOfSources(ctx context.Context, srcs []store.Source, steps
 	r := c.batchRound(steps, &sel)
 	r.sites = sites
 	return c.runBatch(ctx, r)
+}
+
+// offerSitesWaiting is offerSites, waiting for a store that failed its
+// queries (retryStore).
+func (c *Crawler) offerSitesWaiting(ctx context.Context, r *round, sourceIDs []int64) error {
+	return c.retryStore(ctx, func() error {
+		r.sites = nil
+		return c.offerSites(ctx, r, sourceIDs)
+	})
 }
 
 // offerSites sets the round's sites: those of the given sources, in the

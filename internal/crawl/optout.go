@@ -54,6 +54,7 @@ func optedOut(ctx context.Context) bool {
 // fetch is every job's c.Fetcher.Fetch.
 func (c *Crawler) fetch(ctx context.Context, req fetch.Request) fetch.Result {
 	res := c.Fetcher.Fetch(ctx, req)
+	c.stopIfStoreDown(ctx, res.Err)
 	stopIfOptedOut(ctx, res.Err)
 	stopIfGuarded(ctx, res.FinalURL, res.Err)
 	stopIfWaiting(ctx, res.FinalURL, res.Err)
@@ -63,6 +64,7 @@ func (c *Crawler) fetch(ctx context.Context, req fetch.Request) fetch.Result {
 // robots is every job's c.Fetcher.Robots.
 func (c *Crawler) robots(ctx context.Context, rawURL string) (fetch.RobotsEntry, error) {
 	e, err := c.Fetcher.Robots(ctx, rawURL)
+	c.stopIfStoreDown(ctx, err)
 	stopIfOptedOut(ctx, err)
 	stopIfGuarded(ctx, rawURL, err)
 	stopIfWaiting(ctx, rawURL, err)

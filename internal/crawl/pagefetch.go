@@ -84,12 +84,14 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		}
 	}
 	if r.State == model.PostRemoved {
-		c.progress.Load().posts(0, 0, 1)
 		// The record, its text and its citations stay; it is only hidden.
 		r.Text, r.TextFrom, r.Citations, r.ETag, r.LastModified = p.Text, p.TextFrom, p.Citations, p.ETag, p.LastModified
 	}
 	if err := c.Store.SavePage(sctx, r); err != nil {
 		return fmt.Errorf("page %s: %w", p.URL, err)
+	}
+	if r.State == model.PostRemoved {
+		c.progress.Load().posts(0, 0, 1) // once stored: a page not saved is an error, not a change
 	}
 	switch {
 	case h.canonical != "":

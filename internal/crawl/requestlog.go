@@ -2,12 +2,14 @@ package crawl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // The request log off the request path. Observe queues each record and
@@ -28,6 +30,14 @@ import (
 // The cadence is wall-clock time, not the crawler's Clock: it is about the
 // disk's commits, not the crawl's schedule, and Flush (which Once calls)
 // makes a run's records visible when it returns whatever the clock.
+//
+// A batch the store fails with one of its faults (store.ErrUnavailable,
+// store.ErrCannotWrite: a database restarting, a full disk) is kept, at the
+// head of the queue, and tried again at the next tick, so that the requests
+// made before an outage are recorded once it is over (the fetcher sends
+// none meanwhile); a Flush then says at once what is still waiting rather
+// than wait for the store. Only when the writer stops (Close) is such a
+// batch given up, and counted lost.
 const (
 	logBatch    = 500
 	logEvery    = 200 * time.Millisecond
@@ -61,6 +71,12 @@ type requestLog struct {
 	// logs how many once it writes again.
 	dropping bool
 	dropped  int64
+	// held counts the batches kept for the store's fault so far, and
+	// holding is the fault while the last write failed with it; st is the
+	// store the writer writes to.
+	held    int64
+	holding error
+	st      requestLogStore
 
 	kick     chan struct{} // capacity 1: write now (a full batch, a Flush, Close)
 	progress chan struct{} // closed and replaced when the writer takes or handles records
@@ -131,7 +147,7 @@ func (l *requestLog) waitForRoom() bool {
 
 // start sets the limits and starts the writer; l.mu is held.
 func (l *requestLog) start(st requestLogStore, log *slog.Logger) {
-	l.started = true
+	l.started, l.st = true, st
 	if l.batch <= 0 {
 		l.batch = logBatch
 	}
@@ -173,7 +189,7 @@ func (l *requestLog) run(st requestLogStore, log *slog.Logger) {
 		case <-l.stop:
 			stopping = true
 		}
-		for l.writeBatch(st, log) {
+		for l.writeBatch(st, log, stopping) {
 		}
 		if stopping {
 			return
@@ -182,9 +198,16 @@ func (l *requestLog) run(st requestLogStore, log *slog.Logger) {
 }
 
 // writeBatch stores the oldest records queued, up to a batch; false:
-// nothing was queued.
-func (l *requestLog) writeBatch(st requestLogStore, log *slog.Logger) bool {
+// nothing was queued, or the batch was kept for the store's fault (unless
+// stopping: then it is lost).
+func (l *requestLog) writeBatch(st requestLogStore, log *slog.Logger, stopping bool) bool {
 	l.mu.Lock()
+	if l.holding != nil && !stopping && storeDown(st) {
+		// Still down: whoever waits for the store (the frontier) probes
+		// it; a write tried every tick would only fail again.
+		l.mu.Unlock()
+		return false
+	}
 	n := min(len(l.queue), l.batch)
 	if n == 0 {
 		l.mu.Unlock()
@@ -202,6 +225,20 @@ func (l *requestLog) writeBatch(st requestLogStore, log *slog.Logger) bool {
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if err != nil && !stopping && (errors.Is(err, store.ErrUnavailable) || errors.Is(err, store.ErrCannotWrite)) {
+		if l.holding == nil {
+			log.Warn("request log write failed: the store's fault; the records are kept until it records again", "records", n, "err", err)
+		}
+		l.queue = append(batch, l.queue...) // batch ends where the queue began: a copy
+		l.held++
+		l.holding = err
+		l.changed()
+		return false
+	}
+	if err == nil && l.holding != nil {
+		log.Info("request log writes again", "records_waiting", len(l.queue)+n)
+		l.holding = nil
+	}
 	if err != nil {
 		log.Warn("request log write failed", "records", n, "err", err)
 		l.lost += int64(n)
@@ -213,6 +250,13 @@ func (l *requestLog) writeBatch(st requestLogStore, log *slog.Logger) bool {
 	l.handled += int64(n)
 	l.changed()
 	return true
+}
+
+// storeDown reports whether st says it cannot record now (a store that
+// keeps its health: *store.DB).
+func storeDown(st requestLogStore) bool {
+	h, ok := st.(interface{ Health() error })
+	return ok && h.Health() != nil
 }
 
 // changed wakes whoever waits for progress; l.mu is held.
@@ -229,11 +273,16 @@ func (l *requestLog) flush(ctx context.Context) error {
 		l.mu.Unlock()
 		return nil
 	}
-	target := l.queued
+	target, held := l.queued, l.held
 	l.mu.Unlock()
 	l.wake()
 	for {
 		l.mu.Lock()
+		if l.holding != nil && l.handled < target && (l.held > held || storeDown(l.st)) {
+			waiting, err := target-l.handled, l.holding
+			l.mu.Unlock()
+			return fmt.Errorf("%d request records waiting for the store: %w", waiting, err)
+		}
 		if l.handled >= target {
 			lost, err := l.lost, l.err
 			l.lost, l.err = 0, nil

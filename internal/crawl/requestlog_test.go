@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // logStore is a store whose request log is a slice, and whose LogRequests
@@ -232,5 +233,50 @@ func TestRequestLogClose(t *testing.T) {
 	}
 	if err := c.Flush(context.Background()); err != nil {
 		t.Errorf("Flush after Close: %v", err)
+	}
+}
+
+// A batch the store fails with one of its faults (a database restarting)
+// is kept and written once the store records again: nothing is lost, in
+// order; meanwhile a Flush says at once what waits, rather than wait for
+// the store. A batch still failing when the log closes is lost, and said.
+func TestRequestLogKeepsRecordsThroughAnOutage(t *testing.T) {
+	st := &logStore{err: &store.FaultError{Fault: store.Unavailable, Err: errors.New("connection refused")}}
+	c, logs := logCrawler(st)
+	for i := range 10 {
+		c.Observe(rec(i))
+	}
+	var err error
+	within(t, 5*time.Second, "a flush during the outage", func() { err = c.Flush(context.Background()) })
+	if !errors.Is(err, store.ErrUnavailable) || !strings.Contains(err.Error(), "10 request records waiting for the store") {
+		t.Fatalf("flush during the outage: %v", err)
+	}
+	for i := 10; i < 20; i++ {
+		c.Observe(rec(i))
+	}
+	st.mu.Lock()
+	st.err = nil
+	st.mu.Unlock()
+	if err := c.Flush(context.Background()); err != nil {
+		t.Fatalf("flush once the store is back: %v", err)
+	}
+	recs, _ := st.stored()
+	if len(recs) != 20 {
+		t.Fatalf("%d records stored, want 20", len(recs))
+	}
+	for i, r := range recs {
+		if r.URL != rec(i).URL {
+			t.Fatalf("record %d is %s", i, r.URL)
+		}
+	}
+	if !strings.Contains(logs.String(), "records are kept") || !strings.Contains(logs.String(), "request log writes again") {
+		t.Errorf("the outage is not told:\n%s", logs.String())
+	}
+	st.mu.Lock()
+	st.err = &store.FaultError{Fault: store.CannotWrite, Err: errors.New("disk full")}
+	st.mu.Unlock()
+	c.Observe(rec(20))
+	if err := c.Close(); err == nil || !strings.Contains(err.Error(), "1 request records not stored") {
+		t.Errorf("close with a batch the store still fails: %v", err)
 	}
 }

@@ -16,11 +16,21 @@ import (
 // named in the round's summary.
 func (c *Crawler) Once(ctx context.Context) error {
 	defer c.flushRequests(ctx) // the run's requests are in the log when it returns
-	r, err := c.beginRound(ctx)
+	r, err := c.beginRoundWaiting(ctx)
 	if err != nil {
 		return err
 	}
 	return c.frontier(ctx, r, 0)
+}
+
+// beginRoundWaiting is beginRound, waiting for a store that failed its
+// queries (retryStore): a database restarting ends no command.
+func (c *Crawler) beginRoundWaiting(ctx context.Context) (r *round, err error) {
+	err = c.retryStore(ctx, func() error {
+		r, err = c.beginRound(ctx)
+		return err
+	})
+	return r, err
 }
 
 // beginRound starts a round of `run`: its feed re-reads, its count of due
@@ -60,18 +70,14 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 		return ctx.Err()
 	}
 	c.meter().RoundDone(c.Clock.Now().Sub(r.start))
-	if r.sweep { // a round of run; a batch command does only its own work
+	// A store that failed the round (storefault.go) is not asked for more:
+	// the round only says what it did.
+	healthy := c.Store.Health() == nil
+	if r.sweep && healthy { // a round of run; a batch command does only its own work
 		// WebSub: requests to hubs, not to the sites; a few, after the sites.
-		for range 100 {
-			n, perr := c.PushSubscriptions(ctx, batch)
-			if perr != nil {
-				r.progress.failure(reasonWebSub, failures(perr))
-				err = errors.Join(err, perr)
-				break
-			}
-			if n < batch || ctx.Err() != nil {
-				break
-			}
+		if perr := c.retryStore(ctx, func() error { return c.pushDue(ctx) }); perr != nil {
+			r.progress.failure(reasonWebSub, failures(perr))
+			err = errors.Join(err, perr)
 		}
 		if perr := c.pruneRequestLog(ctx); perr != nil {
 			c.log().Warn("request log not pruned", "err", perr)
@@ -88,14 +94,18 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	if c.cadence > 0 {
 		attrs = append(attrs, "next_round", nextRoundAt(r.start, c.cadence, c.Clock.Now()).Format(time.RFC3339))
 	}
-	waiting, werr := c.reportWaiting(ctx, r)
+	var waiting int
+	var werr error
+	if healthy {
+		waiting, werr = c.reportWaiting(ctx, r)
+	}
 	if werr != nil {
 		c.log().Warn("sites left waiting not listed", "err", werr)
 	}
 	if waiting > 0 {
 		attrs = append(attrs, "sites_waiting", waiting)
 	}
-	if s.SitesDone == 0 && s.Requests == 0 && r.sweep {
+	if s.SitesDone == 0 && s.Requests == 0 && r.sweep && healthy {
 		why, nerr := c.nothingDue(ctx)
 		if nerr != nil {
 			c.log().Warn("why nothing was due not found", "err", nerr)
@@ -105,6 +115,18 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	}
 	c.log().Info("round done", attrs...)
 	return errors.Join(err, p.unreached())
+}
+
+// pushDue makes the WebSub requests that are due, a batch at a time, up to
+// a hundred batches.
+func (c *Crawler) pushDue(ctx context.Context) error {
+	for range 100 {
+		n, err := c.PushSubscriptions(ctx, batch)
+		if err != nil || n < batch || ctx.Err() != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nextRoundAt is when the round begun at start is followed by the next:
@@ -217,9 +239,9 @@ const minCadence = time.Second
 // one begins on time whatever the last still has in flight, so a site that
 // comes due is taken up while others are still being worked.
 func (c *Crawler) Loop(ctx context.Context, cadence time.Duration) error {
-	c.cadence = cadence
+	c.cadence, c.looping = cadence, true
 	defer c.flushRequests(context.WithoutCancel(ctx))
-	r, err := c.beginRound(ctx)
+	r, err := c.beginRoundWaiting(ctx)
 	if err == nil {
 		err = c.frontier(ctx, r, max(cadence, minCadence))
 	}

@@ -36,6 +36,9 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		if _, waiting := leftToWait(jctx); ctx.Err() != nil || optedOut(jctx) || (waiting && mayRetake) {
 			finished = ""
 		}
+		if c.storeFault(err) != nil {
+			finished = "" // cut off by the store: taken up again once it records (storefault.go)
+		}
 		// Given back even when ctx ended (a clean stop): other workers take
 		// it up at once instead of when the checkout lapses.
 		// Its timing goes with it, so that whoever takes it up next (this
@@ -63,7 +66,7 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		}
 		for _, step := range c.siteSteps(r, pass) {
 			for i := range srcs {
-				if jctx.Err() != nil {
+				if jctx.Err() != nil || c.stopForStore(jctx) {
 					break
 				}
 				if r.only != nil && !r.only.sources[srcs[i].ID] {
@@ -72,6 +75,13 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 				// A step ended by the job's end (a wait, the stop) may have
 				// failed before it: that failure is kept.
 				if err := ownFailures(jctx, step(jctx, &srcs[i])); err != nil {
+					if c.storeFault(err) != nil {
+						// The store's fault: counted where the store noted
+						// it, and said once by the frontier.
+						c.log().Debug("job failed", "site", site, "source", srcs[i].URL, "err", err)
+						errs = append(errs, err)
+						continue
+					}
 					c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
 					fail(err)
 				}
@@ -93,6 +103,14 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := c.storeStopped(jctx); err != nil {
+		if errors.Is(err, fetch.ErrOptOutCheck) {
+			c.log().Warn("opt-out check failed: nothing sent to the site; its work waits for the store", "site", site, "err", err)
+		} else {
+			c.log().Debug("the store cannot record: the site's work waits for it", "site", site, "err", err)
+		}
 		return err
 	}
 	if err, ok := leftToWait(jctx); ok {

@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -124,6 +125,8 @@ const (
 // being sent: the one place they are written. It returns the exchange of
 // a declined attempt and true, or false when a may go on.
 //
+//   - the store's health, first, at both stages (storegate.go): no request
+//     is sent that the store cannot record; the attempt fails unrecorded.
 //   - robots.txt, before the lease: the origin's rules for the URL (the
 //     file read first if its entry is missing or stale; a read that gives
 //     no entry to obey fails the attempt unrecorded, the read having its
@@ -134,7 +137,13 @@ const (
 //   - the owner's opt-out, under the lease, as late as can be: it holds
 //     from the moment it is stored, even for work already handed out.
 //     (robotsEntry also begins no robots.txt read that it would decline.)
+//     A check that fails sends nothing and fails unrecorded too.
 func (f *Fetcher) check(ctx context.Context, a *attempt, s stage) (exchange, bool) {
+	if err := f.storeDown(a); err != nil {
+		ex := f.declined(OutcomeError, err)
+		ex.unrecorded = true // nothing could record it
+		return ex, true
+	}
 	if s == beforeLease && a.obeysRobots() {
 		entry, err := f.robotsEntry(ctx, a)
 		if err != nil {
@@ -162,20 +171,17 @@ func (f *Fetcher) check(ctx context.Context, a *attempt, s stage) (exchange, boo
 			return f.declined(OutcomeRefused, fmt.Errorf("fetch %s: %w", a.shown, ErrRefused)), true
 		}
 	}
-	if s == underLease && f.withheld(ctx, a) {
-		return f.declined(OutcomeOptedOut, fmt.Errorf("fetch %s: %w", a.shown, ErrOptedOut)), true
+	if s == underLease {
+		switch err := f.withheld(ctx, a); {
+		case errors.Is(err, ErrStoreDown):
+			ex := f.declined(OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err))
+			ex.unrecorded = true
+			return ex, true
+		case err != nil:
+			return f.declined(OutcomeOptedOut, fmt.Errorf("fetch %s: %w", a.shown, err)), true
+		}
 	}
 	return exchange{}, false
-}
-
-// withheld reports whether a must not be sent because the site's owner
-// opted out. A claim is the exception: the owner asked for that read, to
-// prove control and perhaps resume the site.
-func (f *Fetcher) withheld(ctx context.Context, a *attempt) bool {
-	if f.optedOut == nil || a.claim {
-		return false
-	}
-	return f.optedOut(ctx, a.site)
 }
 
 // declined is the exchange of an attempt that was not sent: no connection
@@ -229,6 +235,11 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 		return f.declined(OutcomeWaiting, fmt.Errorf("fetch %s: %w", a.shown, err))
 	}
 	if err != nil {
+		if ctx.Err() == nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			// A lease kept in the store (a cluster's) that the store could
+			// not grant: the store's failure, not the site's.
+			err = fmt.Errorf("%w: %w", ErrStoreDown, err)
+		}
 		ex := f.declined(OutcomeError, fmt.Errorf("fetch %s: lease %s: %w", a.shown, a.site, err))
 		ex.unrecorded = true
 		return ex

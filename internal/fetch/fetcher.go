@@ -44,9 +44,14 @@ type Options struct {
 	// OptedOut reports whether a site's owner opted out (the public site's
 	// form). It is asked under the site's lease right before every
 	// connection, robots.txt included, so an opt-out holds from the moment
-	// it is stored, even for work already handed out. nil: none.
-	OptedOut func(ctx context.Context, site string) bool
-	Observe  func(Record)
+	// it is stored, even for work already handed out. An error says it
+	// could not tell: nothing is sent, and the request fails with
+	// ErrStoreDown (storegate.go). nil: none.
+	OptedOut func(ctx context.Context, site string) (bool, error)
+	// Store is the health of the store that records every request: none is
+	// sent while it cannot (storegate.go). nil: always sent.
+	Store   StoreHealth
+	Observe func(Record)
 	// Archive, when set, is given every exchange whose 2xx body was read
 	// and kept whole (ArchivedExchange; not robots.txt, a POST or a
 	// streamed sitemap), after the site's lease is given back, so that
@@ -92,7 +97,8 @@ type Fetcher struct {
 	lease      Lease
 	robots     RobotsCache
 	refusals   Refusals
-	optedOut   func(ctx context.Context, site string) bool
+	optedOut   func(ctx context.Context, site string) (bool, error)
+	store      StoreHealth
 	observe    func(Record)
 	archive    func(context.Context, ArchivedExchange)
 	log        *slog.Logger
@@ -118,7 +124,7 @@ func New(o Options) (*Fetcher, error) {
 	}
 	f := &Fetcher{
 		s: o.Settings, agent: o.Settings.ProductToken(), clock: o.Clock, lease: o.Lease,
-		robots: o.Robots, refusals: o.Refusals, waits: o.Waits, optedOut: o.OptedOut, observe: o.Observe, archive: o.Archive, log: o.Logger,
+		robots: o.Robots, refusals: o.Refusals, waits: o.Waits, optedOut: o.OptedOut, store: o.Store, observe: o.Observe, archive: o.Archive, log: o.Logger,
 		timeouts: o.Timeouts, slowAfter: o.SlowAfter, slowFactor: o.SlowFactor,
 	}
 	if f.clock == nil {

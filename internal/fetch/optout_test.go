@@ -16,7 +16,7 @@ import (
 func TestOptedOutStopsEveryRequest(t *testing.T) {
 	var out atomic.Bool
 	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
-		o.OptedOut = func(_ context.Context, site string) bool { return out.Load() && site == "blog.example" }
+		o.OptedOut = func(_ context.Context, site string) (bool, error) { return out.Load() && site == "blog.example", nil }
 	})
 	h := r.web.Host("blog.example")
 	h.Robots("User-agent: *\nAllow: /\n")
@@ -61,7 +61,7 @@ func TestOptedOutStopsEveryRequest(t *testing.T) {
 // file: that one read, and its robots.txt, are sent.
 func TestOptedOutStillReadsClaimFile(t *testing.T) {
 	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
-		o.OptedOut = func(context.Context, string) bool { return true }
+		o.OptedOut = func(context.Context, string) (bool, error) { return true, nil }
 	})
 	h := r.web.Host("blog.example")
 	h.Robots("User-agent: *\nAllow: /\n")

@@ -25,10 +25,10 @@ func TestPostToHub(t *testing.T) {
 	var types []string
 	optedOut := false
 	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
-		o.OptedOut = func(_ context.Context, site string) bool {
+		o.OptedOut = func(_ context.Context, site string) (bool, error) {
 			mu.Lock()
 			defer mu.Unlock()
-			return optedOut && site == "hub.example"
+			return optedOut && site == "hub.example", nil
 		}
 	})
 	h := r.web.Host("hub.example")

@@ -44,8 +44,8 @@ func (f *Fetcher) robotsEntry(ctx context.Context, a *attempt) (RobotsEntry, err
 	}
 	// A read its lease would decline (check) is not begun: an opted-out
 	// site costs the caller no wait for it.
-	if f.withheld(ctx, a) {
-		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ErrOptedOut)
+	if err := f.withheld(ctx, a); err != nil {
+		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, err)
 	}
 	asked := f.clock.Now()
 	ours := f.robotsOnce.do(ctx, origin, func() error {
@@ -63,9 +63,10 @@ func (f *Fetcher) robotsEntry(ctx context.Context, a *attempt) (RobotsEntry, err
 		return RobotsEntry{}, fmt.Errorf("%w: %w", errRobotsAbandoned, err)
 	}
 	if ours != nil {
-		// The guard refused the origin, our network reached nothing, or the
-		// site may not be asked within the caller's horizon (WaitError):
-		// nothing was stored, and the request fails with that error
+		// The guard refused the origin, our network reached nothing, the
+		// store could not record the read (ErrStoreDown), or the site may
+		// not be asked within the caller's horizon (WaitError): nothing
+		// was stored, and the request fails with that error
 		// (GuardRefused: not transient; OurNetworkFailed: transient).
 		return RobotsEntry{}, fmt.Errorf("robots.txt of %s: %w", origin, ours)
 	}
@@ -127,7 +128,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 		ex := f.send(ctx, &cur)
 		if ex.ours {
 			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.shown, Err: ex.err}}
-			if _, waiting := WaitUntil(ex.err); waiting || GuardRefused(ex.err) || OurNetworkFailed(ex.err) {
+			if _, waiting := WaitUntil(ex.err); waiting || GuardRefused(ex.err) || OurNetworkFailed(ex.err) || errors.Is(ex.err, ErrStoreDown) {
 				r.ours = ex.err // not the reader's context: the waiters fail with it too
 			}
 			return r

@@ -20,15 +20,17 @@ import (
 // 304, a 3xx, any other 4xx, a body too large or of the wrong type, a
 // redirect loop; the crawler's own refusals (robots.txt, the refusal list,
 // an opt-out, the private-address guard refusing every address) are
-// decisions, not faults, and are not transient either. A failure of our
-// own network (OurNetworkFailed) is transient: it passes.
+// decisions, not faults, and are not transient either; nor is a request
+// the store could not record (ErrStoreDown): it was not sent, and the
+// item waits for the store, not for a retry. A failure of our own network
+// (OurNetworkFailed) is transient: it passes.
 func (r Result) Transient() bool {
 	switch r.Outcome {
 	case OutcomeStatus:
 		return TransientStatus(r.Status)
 	case OutcomeError:
 		return !errors.Is(r.Err, ErrTooManyRedirects) && !errors.Is(r.Err, ErrRedirectLoop) &&
-			!errors.Is(r.Err, ErrBadURL) && !GuardRefused(r.Err)
+			!errors.Is(r.Err, ErrBadURL) && !GuardRefused(r.Err) && !errors.Is(r.Err, ErrStoreDown)
 	}
 	return false
 }
@@ -151,6 +153,8 @@ func errorReason(err error) string {
 	switch {
 	case err == nil:
 		return "no answer"
+	case errors.Is(err, ErrStoreDown):
+		return "store cannot record"
 	case errors.Is(err, ErrUnresolvedTarget):
 		return "DNS failure" // our resolver's, for a target the proxy would have resolved
 	case GuardRefused(err):

@@ -49,6 +49,10 @@ type Dialect struct {
 	LocalWorkers bool
 	// Changes reads the change stamps of post records (records.go).
 	Changes Changes
+	// Fault says which of the store's faults (faults.go) err is, if one
+	// this backend's driver reports, and the error that says so; nil or
+	// NoFault: the generic reading (a broken connection) decides.
+	Fault func(err error) (Fault, error)
 }
 
 // DB is the shared Store over database/sql.
@@ -74,6 +78,7 @@ type DB struct {
 	closeOnce sync.Once
 	stmts     statements
 	writeTime writeTimer // SetWriteObserver's
+	health    health     // the faults met (faults.go); the zero value is healthy
 }
 
 // New returns the Store over the writer and reader pools (they may be the
@@ -156,7 +161,7 @@ func (d *DB) rebind(q string) string {
 // orders): fn must start from scratch each time.
 func (d *DB) tx(ctx context.Context, fn func(conn) error) error {
 	defer d.writeTime.timed(WriteTx, time.Now())
-	return d.tx0(ctx, fn)
+	return d.failedWrite(d.tx0(ctx, fn))
 }
 
 // tx0 is tx, untimed.
@@ -181,9 +186,9 @@ func (d *DB) tx0(ctx context.Context, fn func(conn) error) error {
 func (d *DB) txAlone(ctx context.Context, fn func(conn) error) error {
 	defer d.writeTime.timed(WriteTxAlone, time.Now())
 	if d.group != nil {
-		return d.group.runAlone(ctx, fn)
+		return d.failedWrite(d.group.runAlone(ctx, fn))
 	}
-	return d.tx0(ctx, fn)
+	return d.failedWrite(d.tx0(ctx, fn))
 }
 
 // writer is d.w: ExecContext runs one statement as a write of its own.
@@ -195,7 +200,8 @@ type writer struct{ db *DB }
 func (w writer) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	defer w.db.writeTime.timed(WriteExec, time.Now())
 	if w.db.group == nil {
-		return conn{x: w.db.wdb, db: w.db, pool: w.db.wdb}.ExecContext(ctx, q, args...)
+		res, err := conn{x: w.db.wdb, db: w.db, pool: w.db.wdb}.ExecContext(ctx, q, args...)
+		return res, w.db.failedWrite(err)
 	}
 	var res sql.Result
 	err := w.db.group.run(ctx, func(tx conn) error {
@@ -203,7 +209,7 @@ func (w writer) ExecContext(ctx context.Context, q string, args ...any) (sql.Res
 		res, err = tx.ExecContext(ctx, q, args...)
 		return err
 	})
-	return res, err
+	return res, w.db.failedWrite(err)
 }
 
 func (d *DB) tx1(ctx context.Context, fn func(conn) error) error {
@@ -248,25 +254,40 @@ func (c conn) ctx(ctx context.Context) context.Context {
 	return ctx
 }
 
+// The statements' errors pass through DB.noted, so that a fault of the
+// database met by any query, a read too, is the store's health at once.
+
 func (c conn) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	if s := c.statement(ctx, q); s != nil {
-		return s.ExecContext(c.ctx(ctx), args...)
+		res, err := s.ExecContext(c.ctx(ctx), args...)
+		return res, c.db.noted(err)
 	}
-	return c.x.ExecContext(c.ctx(ctx), c.db.rebind(q), args...)
+	res, err := c.x.ExecContext(c.ctx(ctx), c.db.rebind(q), args...)
+	return res, c.db.noted(err)
 }
 
 func (c conn) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if s := c.statement(ctx, q); s != nil {
-		return s.QueryContext(c.ctx(ctx), args...)
+		rows, err := s.QueryContext(c.ctx(ctx), args...)
+		return rows, c.db.noted(err)
 	}
-	return c.x.QueryContext(c.ctx(ctx), c.db.rebind(q), args...)
+	rows, err := c.x.QueryContext(c.ctx(ctx), c.db.rebind(q), args...)
+	return rows, c.db.noted(err)
 }
 
+// QueryRowContext's error reaches its caller through Scan, unwrapped; it
+// is noted here all the same (Row.Err is the query's error, before Scan).
 func (c conn) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	var row *sql.Row
 	if s := c.statement(ctx, q); s != nil {
-		return s.QueryRowContext(c.ctx(ctx), args...)
+		row = s.QueryRowContext(c.ctx(ctx), args...)
+	} else {
+		row = c.x.QueryRowContext(c.ctx(ctx), c.db.rebind(q), args...)
 	}
-	return c.x.QueryRowContext(c.ctx(ctx), c.db.rebind(q), args...)
+	if err := row.Err(); err != nil {
+		c.db.noted(err)
+	}
+	return row
 }
 
 // PrepareContext prepares q for a loop of calls; with CacheStatements it

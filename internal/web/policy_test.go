@@ -19,6 +19,7 @@ import (
 // to config must be put here or in policySettings (TestPolicyCoversEverySetting).
 var notPolicy = map[string]string{
 	"DB":                       "where the crawler keeps its data: the operator's business",
+	"DB_WAIT":                  "how long a command waits for its own database; nothing is sent meanwhile",
 	"CONCURRENCY":              "how many different sites at once: each site still sees one request at a time, MIN_GAP apart",
 	"LOG_LEVEL":                "the operator's logs",
 	"LOG_FORMAT":               "the operator's logs",

@@ -49,6 +49,12 @@ type Lease struct {
 	poll   time.Duration
 	skew   time.Duration
 	log    *slog.Logger
+	// unfinished are the ends (Release, Abandon) the database failed, by
+	// site: each is tried again before the site is next asked for, so that
+	// a database that went away and came back does not leave the site held
+	// until the lease expires, nor lose the end of its last request.
+	mu         sync.Mutex
+	unfinished map[string]*Slot
 }
 
 // LeaseOptions tune a Lease; zero values take the defaults.
@@ -107,6 +113,7 @@ const grant = `INSERT INTO site_leases AS l (site, holder, token, expires) VALUE
 // the site's next-allowed time (and floor after its last end) while holding
 // it, as LocalLease does.
 func (l *Lease) Acquire(ctx context.Context, site string, floor time.Duration) (fetch.Slot, error) {
+	l.finishEarlier(site)
 	for {
 		now := l.clock.Now()
 		var token, lastEnd, next int64
@@ -155,6 +162,11 @@ type Slot struct {
 	wg    sync.WaitGroup
 	once  sync.Once
 	err   error
+	// endQuery is the statement that gave the slot back, and endArgs its
+	// arguments after the site and the token, kept while the database has
+	// not run it.
+	endQuery string
+	endArgs  []any
 }
 
 // Token is the fencing token of this grant: it only grows, per site.
@@ -221,16 +233,55 @@ func (s *Slot) end(q string, args ...any) error {
 	s.once.Do(func() {
 		close(s.stop)
 		s.wg.Wait()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		r, err := s.l.db.ExecContext(ctx, q, append([]any{s.site, s.token}, args...)...)
-		if err != nil {
-			s.err = fmt.Errorf("site lease %s: %w", s.site, err)
-			return
-		}
-		if n, _ := r.RowsAffected(); n == 0 {
-			s.err = ErrLeaseLost
+		s.endQuery, s.endArgs = q, args
+		s.err = s.run()
+		if s.err != nil && !errors.Is(s.err, ErrLeaseLost) {
+			s.l.keepUnfinished(s)
 		}
 	})
 	return s.err
+}
+
+// run runs the slot's end statement.
+func (s *Slot) run() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	r, err := s.l.db.ExecContext(ctx, s.endQuery, append([]any{s.site, s.token}, s.endArgs...)...)
+	if err != nil {
+		return fmt.Errorf("site lease %s: %w", s.site, err)
+	}
+	if n, _ := r.RowsAffected(); n == 0 {
+		return ErrLeaseLost
+	}
+	return nil
+}
+
+// keepUnfinished keeps s, whose end the database failed, to be ended
+// before its site is next asked for (finishEarlier). The statement is
+// fenced by the slot's token: run late, it touches the row only if nobody
+// was granted the site since.
+func (l *Lease) keepUnfinished(s *Slot) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.unfinished == nil {
+		l.unfinished = map[string]*Slot{}
+	}
+	l.unfinished[s.site] = s
+}
+
+// finishEarlier runs the end of the site's last slot if the database
+// failed it: the site is free again at once, with the end of its last
+// request, rather than when the lease expires. A failure keeps it for the
+// next time.
+func (l *Lease) finishEarlier(site string) {
+	l.mu.Lock()
+	s := l.unfinished[site]
+	delete(l.unfinished, site)
+	l.mu.Unlock()
+	if s == nil {
+		return
+	}
+	if err := s.run(); err != nil && !errors.Is(err, ErrLeaseLost) {
+		l.keepUnfinished(s)
+	}
 }

@@ -286,3 +286,58 @@ func BenchmarkLeases(b *testing.B) {
 		})
 	}
 }
+
+// A release the database failed (here: the row locked past the pool's
+// statement timeout; in a restart: the connection ended) is run again
+// before the site is next asked for: the site is free again at once, with
+// the end of its last request kept, rather than held until the lease
+// expires.
+func TestLeaseReleaseFailedIsFinishedLater(t *testing.T) {
+	ctx := context.Background()
+	dsn := testDSN(t)
+	open(t, dsn) // migrate
+	db, err := postgres.OpenDB(dsn + "&statement_timeout=300")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	admin, err := postgres.OpenDB(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	const ttl, floor = time.Minute, 200 * time.Millisecond
+	l := postgres.NewLease(db, fetch.RealClock{}, postgres.LeaseOptions{TTL: ttl})
+	slot, err := l.Acquire(ctx, "a.example", floor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lock, err := admin.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lock.ExecContext(ctx, `SELECT 1 FROM site_leases WHERE site = 'a.example' FOR UPDATE`); err != nil {
+		t.Fatal(err)
+	}
+	end := time.Now()
+	if err := slot.(*postgres.Slot).Finish(end, end); err == nil || errors.Is(err, postgres.ErrLeaseLost) {
+		t.Fatalf("release of a locked row: %v, want the statement's failure", err)
+	}
+	if err := lock.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	asked := time.Now()
+	slot, err = l.Acquire(ctx, "a.example", floor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slot.Release(time.Now(), time.Now())
+	took := time.Since(asked)
+	if took > 10*time.Second {
+		t.Errorf("the site was held %v after a failed release (lease TTL %v)", took, ttl)
+	}
+	if time.Now().Before(end.Add(floor)) {
+		t.Errorf("granted %v after the last request's end, under the floor %v: its end was lost", time.Since(end), floor)
+	}
+	t.Logf("granted again %v after the failed release", took.Round(time.Millisecond))
+}

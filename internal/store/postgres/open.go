@@ -32,6 +32,7 @@ var dialect = store.Dialect{
 		var pe *pgconn.PgError
 		return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 	},
+	Fault: fault,
 	// Each change is stamped with its transaction's ID (migrate.go); a
 	// cursor is a snapshot, and what changed after it is what it does
 	// not see. Every stamp below the snapshot's xmin is seen, so the

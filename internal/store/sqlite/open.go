@@ -25,7 +25,7 @@ import (
 	_ "modernc.org/sqlite" // the driver
 )
 
-var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true, LocalWorkers: true,
+var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCommit: true, CacheStatements: true, BytewiseText: true, LocalWorkers: true, Fault: fault,
 	// The one writer stamps changes in its commit order (migrate.go):
 	// what changed after a cursor is what is stamped above it.
 	Changes: store.Changes{
