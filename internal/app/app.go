@@ -103,6 +103,7 @@ type Crawl struct {
 // Close completes the last file.
 func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	o.Log = logging.OrDefault(o.Log)
+	db.DB.SetLogger(o.Log) // its warnings (a checkout not given back) in the command's format
 	clock := o.Clock
 	if clock == nil {
 		clock = fetch.RealClock{}

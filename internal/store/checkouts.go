@@ -106,13 +106,13 @@ func (d *DB) renewCheckouts(stop <-chan struct{}) {
 		case <-time.After(every):
 		}
 		if err := d.ReleaseDeadWorkers(context.Background()); err != nil && !errors.Is(err, sql.ErrConnDone) {
-			d.log.Warn("ended processes' checkouts not given back", "err", err)
+			d.logger().Warn("ended processes' checkouts not given back", "err", err)
 		}
 		owner, _, until := d.checkouts.stamp()
 		_, err := d.w.ExecContext(context.Background(), `UPDATE site_checkouts SET expires = $2
 			WHERE worker = $1 AND expires <> 0`, owner, until)
 		if err != nil && !errors.Is(err, sql.ErrConnDone) {
-			d.log.Warn("checkout renewal failed", "err", err)
+			d.logger().Warn("checkout renewal failed", "err", err)
 		}
 	}
 }
@@ -124,7 +124,7 @@ func (d *DB) releaseCheckouts() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if _, err := d.w.ExecContext(ctx, `UPDATE site_checkouts SET expires = 0 WHERE worker = $1 AND expires <> 0`, d.CheckoutOwner()); err != nil {
-		d.log.Warn("checkout release failed", "err", err)
+		d.logger().Warn("checkout release failed", "err", err)
 	}
 }
 
@@ -165,7 +165,7 @@ func (d *DB) ReleaseDeadWorkers(ctx context.Context) error {
 			return fmt.Errorf("checkouts of ended worker %s: %w", w, err)
 		}
 		n, _ := res.RowsAffected()
-		d.log.Info("checkouts of an ended process given back", "worker", w, "sites", n)
+		d.logger().Info("checkouts of an ended process given back", "worker", w, "sites", n)
 	}
 	return nil
 }

@@ -105,7 +105,7 @@ func (d *DB) scrubCredentialsOnce(ctx context.Context) error {
 			what = "source URL carried a user name or password: removed, and the source merged into the one that has its URL"
 			args = append(args, "merged_into", f.MergedInto)
 		}
-		d.log.Warn(what, args...)
+		d.logger().Warn(what, args...)
 	}
 	return nil
 }

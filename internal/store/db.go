@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"corpus.blog/corpusbot/internal/logging"
@@ -71,7 +72,7 @@ type DB struct {
 	dialect   *Dialect
 	checkouts *checkouts
 	queries   sync.Map // query as written -> as sent
-	log       *slog.Logger
+	log       atomic.Pointer[slog.Logger] // SetLogger's, or slog.Default
 	stop      chan struct{}
 	done      chan struct{}
 	// closeOnce: a second Close is an error, not a panic.
@@ -86,7 +87,8 @@ type DB struct {
 // until ttl (0: DefaultCheckoutTTL) passes, renewed while the DB is open.
 // Close gives back the checkouts and closes both pools.
 func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Logger) *DB {
-	db := &DB{wdb: w, dialect: &d, checkouts: newCheckouts(owner, ttl), log: logging.OrDefault(log), stop: make(chan struct{}), done: make(chan struct{})}
+	db := &DB{wdb: w, dialect: &d, checkouts: newCheckouts(owner, ttl), stop: make(chan struct{}), done: make(chan struct{})}
+	db.log.Store(logging.OrDefault(log))
 	db.w, db.r = writer{db}, conn{x: r, db: db, pool: r}
 	db.lookup = conn{x: r, db: db, pool: r, uncancelled: true}
 	if d.GroupCommit {
@@ -102,6 +104,12 @@ func New(w, r *sql.DB, d Dialect, owner string, ttl time.Duration, log *slog.Log
 	}
 	return db
 }
+
+// SetLogger has the store log to l (nil: slog.Default) from now on: the
+// backends open it before the command's logger is known.
+func (d *DB) SetLogger(l *slog.Logger) { d.log.Store(logging.OrDefault(l)) }
+
+func (d *DB) logger() *slog.Logger { return d.log.Load() }
 
 // Close gives back this owner's checkouts, waits for the writes under way and
 // closes the pools; a write asked for after Close fails.

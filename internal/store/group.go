@@ -370,7 +370,7 @@ func (g *groupCommit) commitAlone(c *writeCall) {
 	// effect where the backend has no such pragma, which runs no alone
 	// writes: only GroupCommit does).
 	if _, err := cn.ExecContext(ctx, `PRAGMA shrink_memory`); err != nil {
-		g.db.log.Debug("page cache not shrunk after a large write", "err", err)
+		g.db.logger().Debug("page cache not shrunk after a large write", "err", err)
 	}
 }
 

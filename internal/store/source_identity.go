@@ -107,7 +107,7 @@ func (d *DB) identifySourcesOnce(ctx context.Context) error {
 		return fmt.Errorf("key sources by identity: %w", err)
 	}
 	for _, m := range merges {
-		d.log.Warn("source merged into the one with the same homepage (one source per homepage, whatever its spelling)",
+		d.logger().Warn("source merged into the one with the same homepage (one source per homepage, whatever its spelling)",
 			"source_id", m.SourceID, "source", m.URL, "merged_into", m.MergedInto)
 	}
 	return nil
@@ -174,7 +174,7 @@ func (d *DB) MergeSource(ctx context.Context, from, into int64) error {
 	if err != nil {
 		return err
 	}
-	d.log.Info("source merged into the one with the same blog", "source_id", from, "merged_into", into)
+	d.logger().Info("source merged into the one with the same blog", "source_id", from, "merged_into", into)
 	return nil
 }
 
