@@ -317,17 +317,17 @@ func TestCorpusDocSnippets(t *testing.T) {
 			case "sh":
 				tools.need(t, s.needs...)
 				file := filepath.Join(scripts, fmt.Sprintf("line%d.sh", s.line))
-				writeFile(t, file, s.code)
+				docWriteFile(t, file, s.code)
 				cmd = []string{"bash", "-e", "-o", "pipefail", file}
 			case "python":
 				tools.need(t, append([]string{"pandas"}, s.needs...)...)
 				file := filepath.Join(scripts, fmt.Sprintf("line%d.py", s.line))
-				writeFile(t, file, s.code)
+				docWriteFile(t, file, s.code)
 				cmd = []string{tools.python, file}
 			case "js":
 				tools.need(t, append([]string{"duckdb"}, s.needs...)...)
 				file := filepath.Join(env.Dir, fmt.Sprintf(".doc-line%d.mjs", s.line))
-				writeFile(t, file, s.code)
+				docWriteFile(t, file, s.code)
 				cmd = []string{"node", file}
 			default:
 				t.Fatalf("```%s test: no runner for %q (sh, python, js)", s.lang, s.lang)
@@ -350,16 +350,16 @@ func TestCorpusDocSnippets(t *testing.T) {
 			if err != nil {
 				t.Fatalf("docs/corpus.md:%d exits %d\n--- code\n%s--- stdout\n%s--- stderr\n%s", s.line, exit.ExitCode(), s.code, stdout.String(), stderr.String())
 			}
-			if got, want := normaliseOutput(stdout.String()), normaliseOutput(s.output); got != want {
+			if got, want := docNormaliseOutput(stdout.String()), docNormaliseOutput(s.output); got != want {
 				t.Errorf("docs/corpus.md:%d prints\n%s\nthe doc says\n%s\n--- stderr\n%s", s.line, got, want, stderr.String())
 			}
 		})
 	}
 }
 
-// normaliseOutput drops trailing spaces and trailing blank lines: what a
+// docNormaliseOutput drops trailing spaces and trailing blank lines: what a
 // reader of the doc cannot see.
-func normaliseOutput(s string) string {
+func docNormaliseOutput(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t\r")
@@ -367,7 +367,7 @@ func normaliseOutput(s string) string {
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
 }
 
-func writeFile(t *testing.T, path, content string) {
+func docWriteFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
