@@ -296,20 +296,7 @@ func mostlyUTF8(b []byte) bool {
 	if utf8.Valid(b) {
 		return true
 	}
-	good, bad := 0, 0
-	for i := 0; i < len(b); {
-		if b[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
-			bad++
-		} else {
-			good++
-		}
-		i += n
-	}
+	good, bad := multibyteCounts(b)
 	return good >= 8 && bad*50 <= good
 }
 
@@ -320,7 +307,13 @@ func clearlyNotUTF8(b []byte) bool {
 	if utf8.Valid(b) {
 		return false
 	}
-	good, bad := 0, 0
+	good, bad := multibyteCounts(b)
+	return bad >= 8 && bad > good
+}
+
+// multibyteCounts counts b's valid multi-byte UTF-8 sequences (good) and
+// its bytes that begin none (bad).
+func multibyteCounts(b []byte) (good, bad int) {
 	for i := 0; i < len(b); {
 		if b[i] < utf8.RuneSelf {
 			i++
@@ -334,7 +327,7 @@ func clearlyNotUTF8(b []byte) bool {
 		}
 		i += n
 	}
-	return bad >= 8 && bad > good
+	return good, bad
 }
 
 // isUTF8WithMultibyte reports whether b is valid UTF-8 holding at least one
