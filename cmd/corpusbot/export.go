@@ -130,10 +130,11 @@ func export(env environment, args []string) error {
 		"after that export began (new, re-extracted, removed, newly a duplicate, another state), so that\n"+
 		"applying successive exports, line by line by url, reproduces the corpus. A removed post's line\n"+
 		"carries no text. A cursor of another database is refused.\n\n"+
-		"--text-format markdown writes each text as Markdown: its blocks (paragraphs, headings, list items,\n"+
-		"quotes) as paragraphs separated by blank lines, with the characters Markdown would read as markup\n"+
-		"escaped. The extractor keeps no block kinds, so headings, lists, quotes and code are not marked\n"+
-		"as such: they are paragraphs, as in plain.")
+		"--text-format markdown writes each text as Markdown, as the extractor wrote it beside the plain\n"+
+		"text: headings (#, by level), list items (- or 1., nested ones indented), quotes (>) and code\n"+
+		"blocks (fenced) marked, the characters Markdown would read as markup escaped elsewhere; the same\n"+
+		"words as plain. A post stored before the Markdown was kept (until reextract or its next fetch)\n"+
+		"or whose text came from a full-content feed gets its plain text escaped: each block a paragraph.")
 	sources := fs.Bool("sources", false, "print sources with their state, robots, refusal, feeds and sitemaps")
 	withText := fs.Bool("text", false, "add each post's text (and its site and first-seen date) to its JSON line")
 	format := fs.String("format", formatJSONLines, "output format of posts: jsonl or parquet")
@@ -214,7 +215,8 @@ func export(env environment, args []string) error {
 	}
 
 	out := bufio.NewWriterSize(dest, 64<<10)
-	sel := postSelection{filter: filter, markdown: *textFormat == textMarkdown}
+	filter.Markdown = *textFormat == textMarkdown
+	sel := postSelection{filter: filter, markdown: filter.Markdown}
 	switch {
 	case *sources:
 		err = exportSources(ctx, st.DB, newLineEncoder(out))
@@ -357,8 +359,12 @@ func exportPostLines(ctx context.Context, st *store.DB, sel postSelection, w pos
 	}
 	return st.ExportPosts(ctx, sel.filter, func(p store.Post) error {
 		o := outPost(p, urls[p.SourceID])
-		if sel.markdown {
-			o.Text = corpusout.Markdown(o.Text)
+		if sel.markdown && o.Text != "" {
+			// The extractor's Markdown; for a post stored before it kept
+			// one, or whose text came from a feed, the plain text escaped.
+			if o.Text = p.Markdown; o.Text == "" {
+				o.Text = corpusout.Markdown(p.Text)
+			}
 		}
 		if err := w.Write(o); err != nil {
 			return fmt.Errorf("export %s: %w", p.URL, err)

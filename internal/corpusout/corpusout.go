@@ -73,9 +73,9 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strings"
 	"time"
 
+	"corpus.blog/corpusbot/internal/mdtext"
 	"corpus.blog/corpusbot/internal/version"
 
 	"github.com/parquet-go/parquet-go"
@@ -374,44 +374,8 @@ func parseDate(s string) (*time.Time, error) {
 
 // Markdown is a post's plain text (blocks separated by a blank line) as
 // Markdown that reads as the same text: each block a paragraph, the
-// characters Markdown would take for markup escaped. The extractor keeps no
-// block kinds, so no block is marked a heading, list item, quote or code.
-func Markdown(text string) string {
-	if text == "" {
-		return ""
-	}
-	blocks := strings.Split(text, "\n\n")
-	for i, b := range blocks {
-		lines := strings.Split(b, "\n")
-		for j, l := range lines {
-			lines[j] = markdownLine(l)
-		}
-		blocks[i] = strings.Join(lines, "\n")
-	}
-	return strings.Join(blocks, "\n\n")
-}
-
-// markdownEscaper escapes the characters that are markup anywhere in a line.
-var markdownEscaper = strings.NewReplacer(`\`, `\\`, "`", "\\`", `*`, `\*`, `_`, `\_`, `[`, `\[`, `]`, `\]`, `<`, `\<`, `|`, `\|`)
-
-// markdownLine escapes a line's markup, and at its start what would make
-// it a heading, quote, list item, rule or code block.
-func markdownLine(l string) string {
-	l = strings.TrimLeft(l, " \t") // four spaces would make a code block
-	l = markdownEscaper.Replace(l)
-	switch {
-	case l == "":
-		return l
-	case strings.ContainsRune("#>+-=~", rune(l[0])):
-		return `\` + l
-	}
-	// "1. " or "1) " starts an ordered list.
-	i := 0
-	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
-		i++
-	}
-	if i > 0 && i < len(l) && (l[i] == '.' || l[i] == ')') {
-		return l[:i] + `\` + l[i:]
-	}
-	return l
-}
+// characters Markdown would take for markup escaped. It is the Markdown of
+// a post stored before the extractor kept one (and of a post whose text
+// came from a feed as plain text): no block is marked a heading, list
+// item, quote or code.
+func Markdown(text string) string { return mdtext.Plain(text) }

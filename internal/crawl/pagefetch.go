@@ -127,7 +127,7 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL stri
 		r.State = model.PostShell
 		return
 	}
-	r.State, r.Text, r.TextFrom = model.PostIndexed, page.Text, model.TextFromPage
+	r.State, r.Text, r.Markdown, r.TextFrom = model.PostIndexed, page.Text, page.Markdown, model.TextFromPage
 	r.Modified = page.Modified
 	r.Meta = store.Meta{Author: page.Author, Language: page.Language, Description: page.Description, SiteName: page.SiteName,
 		Tags: page.Tags, License: page.License, Image: page.Image}

@@ -107,7 +107,8 @@ func TestRenderBreaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, _ := renderText(doc, pruned)
+	r, _ := renderText(doc, pruned)
+	text := r.text
 	want := "One.\n\nTwo.\nThree boldglued.\n\na\n\nb\n\n  x\n    y"
 	if text != want {
 		t.Errorf("got %q\nwant %q", text, want)
@@ -171,8 +172,8 @@ func TestHoverCard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := renderText(doc, pruned); got != c.want {
-			t.Errorf("got\n%q\nwant\n%q", got, c.want)
+		if got, _ := renderText(doc, pruned); got.text != c.want {
+			t.Errorf("got\n%q\nwant\n%q", got.text, c.want)
 		}
 	}
 }
@@ -230,7 +231,8 @@ func TestLinkCluster(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text, _ := renderText(doc, pruned)
+		r, _ := renderText(doc, pruned)
+		text := r.text
 		if (text == "") != c.want {
 			t.Errorf("%q: kept %q", c.html, text)
 		}

@@ -64,6 +64,15 @@
 //     and a block that is only the page's own URL. When that leaves nothing
 //     (a block of teasers only), the block is written again without cutting
 //     entries. A Noindex or Shell page has Text "".
+//   - Markdown: the same blocks, marked in the same walk (markdown.go):
+//     h1–h6 as ATX headings of their level (one line), list items as "- "
+//     or "N. " (an <ol start> counted from), nested lists and an item's
+//     later blocks indented under their marker, quotes as "> " (the blocks
+//     of one quote kept in it), pre blocks as fenced code written as is (a
+//     fence longer than any run of backticks inside), a <br> as a hard
+//     break; in running text the characters Markdown reads as markup are
+//     escaped (mdtext.Line). Each block is normalised as Text is, so the
+//     Markdown holds Text's words in Text's order; it is "" when Text is.
 //   - Links: <a href> in the text kept, resolved against the first <base href>
 //     (itself resolved against the page URL; ignored if not http(s)) and
 //     then the page URL; fragments removed; only http and https with a host;

@@ -19,6 +19,7 @@ const MaxBytes = 5 << 20
 type Page struct {
 	Title       string
 	Text        string    // the article's plain text, kept privately by the crawler; "" when Noindex or Shell
+	Markdown    string    // the same text as Markdown: headings, list items (ordered, nested), quotes and code blocks marked, the rest escaped; "" when Text is
 	Published   time.Time // from article metadata (JSON-LD datePublished, article:published_time, Parse.ly, <time datetime>) if present; zero otherwise
 	Modified    time.Time // JSON-LD dateModified, article:modified_time, og:updated_time, itemprop dateModified; zero otherwise
 	Author      string    // JSON-LD author, meta author, Parse.ly, dc.creator, itemprop or rel=author, a byline; names joined with ", "
@@ -101,21 +102,23 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if ld.live {
 		drop = prunedLive
 	}
-	text, hrefs := renderText(article.Node, drop)
-	if text == "" && !ld.live {
+	r, hrefs := renderText(article.Node, drop)
+	if r.text == "" && !ld.live {
 		// Nothing but entries and teasers (a listing readability took
 		// whole): better all of it than nothing.
-		text, hrefs = renderText(article.Node, prunedLive)
+		r, hrefs = renderText(article.Node, prunedLive)
 	}
-	text = withoutSelf(normalise(strings.ToValidUTF8(text, "\uFFFD")), pageURL.String(), p.Canonical)
+	self := []string{pageURL.String(), p.Canonical}
+	text := withoutSelf(normalise(strings.ToValidUTF8(r.text, "\uFFFD")), self...)
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)
 	}
 	if p.Shell {
 		// A page that renders in the browser may still carry its article
 		// in its own data; then it is a page like any other.
-		if data := shellText(ld.body, f); data != "" {
-			p.Shell, text = false, normalise(strings.ToValidUTF8(data, "\uFFFD"))
+		if data := shellText(ld.body, f); data.text != "" {
+			p.Shell, text = false, normalise(strings.ToValidUTF8(data.text, "\uFFFD"))
+			r, self = data, nil
 		} else {
 			text = ""
 		}
@@ -123,6 +126,9 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	p.Language = detectLanguage(declared, text)
 	if !p.Noindex && !p.Shell {
 		p.Text = text
+		if text != "" {
+			p.Markdown = r.markdown(self...)
+		}
 	}
 	return p, nil
 }

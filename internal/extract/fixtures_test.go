@@ -104,7 +104,9 @@ func TestFixtures(t *testing.T) {
 		"bom_utf16":         {text: "the café on the corner"},
 		"mislabelled_utf8":  {text: "the café on the corner"},
 		"undeclared_legacy": {text: "s’est réuni"},
-		"invisible_nfd":     {text: "The café on the corner offered to lend a pump to the committee, and everyone agreed that the matter was closed."},
+		// Every kind of block (TestMarkdown checks the Markdown).
+		"markdown_blocks": {text: "The shed roof waits until autumn.\n\nNobody was happy"},
+		"invisible_nfd":   {text: "The café on the corner offered to lend a pump to the committee, and everyone agreed that the matter was closed."},
 	}
 	names, _ := filepath.Glob(filepath.Join("testdata", "*.html"))
 	if len(names) != len(cases) {

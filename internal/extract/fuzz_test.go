@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,8 @@ import (
 // FuzzParse holds, over arbitrary bytes and page URLs: no panic; an error
 // only from the HTML parser (elements nested past its limit), with no page; output bounded by the input, and every field keeping
 // its promise (links absolute, distinct, fragment-free; no text for a
-// noindex or shell page; no links for a nofollow one; dates in UTC).
+// noindex or shell page; no links for a nofollow one; dates in UTC; a
+// Markdown form exactly when there is text, with the text's words).
 func FuzzParse(f *testing.F) {
 	names, _ := filepath.Glob(filepath.Join("testdata", "*.html"))
 	for _, n := range names {
@@ -28,6 +30,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`<base href="//x/"><a href="a#b">x</a><a href="a">y</a>`), "http://h/p")
 	f.Add([]byte(`<meta name="corpusbot" content="none"><div id="root"></div><script src=a></script>`), "https://h/")
 	f.Add([]byte("\xef\xbb\xbf<meta charset=shift_jis><title>\x82\xa0</title>"), "https://h/")
+	f.Add([]byte("<blockquote><ol start=9><li><p>a<br><br>b<pre>``x</pre><ul><li><h2>c#</h2>\u200b<li>- 1.</ul></ol></blockquote>"), "https://h/")
 	f.Fuzz(func(t *testing.T, body []byte, rawURL string) {
 		u, err := url.Parse(rawURL)
 		if err != nil {
@@ -53,6 +56,12 @@ func FuzzParse(f *testing.F) {
 		}
 		if p.Nofollow && p.Links != nil {
 			t.Fatalf("links kept: %+v", p)
+		}
+		if (p.Text == "") != (p.Markdown == "") {
+			t.Fatalf("text %q, markdown %q", p.Text, p.Markdown)
+		}
+		if got, want := markdownWords(p.Markdown), markdownWords(p.Text); !slices.Equal(got, want) {
+			t.Fatalf("markdown words differ from the text's:\n%q\n%q\ntext:\n%s\nmarkdown:\n%s", got, want, p.Text, p.Markdown)
 		}
 		if !p.Published.IsZero() && p.Published.Location() != time.UTC {
 			t.Fatalf("date %v", p.Published)

@@ -42,6 +42,7 @@ type golden struct {
 	Shell       bool     `json:"shell"`
 	Links       []string `json:"links"`
 	Text        string   `json:"text"`
+	Markdown    string   `json:"markdown"`
 }
 
 // TestGolden parses every testdata/NAME.html and compares the result with
@@ -99,7 +100,7 @@ func fixtureContentType(t testing.TB, stem string) string {
 
 func render(t *testing.T, p extract.Page) string {
 	t.Helper()
-	g := golden{Title: p.Title, Noindex: p.Noindex, Nofollow: p.Nofollow, Shell: p.Shell, Links: p.Links, Text: p.Text,
+	g := golden{Title: p.Title, Noindex: p.Noindex, Nofollow: p.Nofollow, Shell: p.Shell, Links: p.Links, Text: p.Text, Markdown: p.Markdown,
 		Author: p.Author, Language: p.Language, Description: p.Description, SiteName: p.SiteName, Tags: p.Tags,
 		License: p.License, Image: p.Image, Canonical: p.Canonical}
 	if !p.Modified.IsZero() {

@@ -40,6 +40,10 @@ type textBuilder struct {
 	inLink            int  // depth of <a> elements around the text being written
 	linked            int  // bytes of the block's text inside links
 	heading           bool // the block is a heading
+	// nest is the containers (quotes, lists, items, headings) around the
+	// block being written; marks the blocks kept, for the Markdown form.
+	nest  []container
+	marks []mark
 }
 
 func (t *textBuilder) word(w string) {
@@ -114,7 +118,9 @@ func (t *textBuilder) pre(s string) {
 	if t.out.Len() > 0 {
 		t.out.WriteString("\n\n")
 	}
+	start := t.out.Len()
 	t.out.WriteString(strings.TrimRight(s, " \t\n"))
+	t.markBlock(start, t.out.Len(), true)
 }
 
 // end closes the current block.
@@ -133,7 +139,9 @@ func (t *textBuilder) end() {
 	if t.out.Len() > 0 {
 		t.out.WriteString("\n\n")
 	}
+	start := t.out.Len()
 	t.out.WriteString(b)
+	t.markBlock(start, t.out.Len(), false)
 }
 
 func (t *textBuilder) String() string {
@@ -141,11 +149,17 @@ func (t *textBuilder) String() string {
 	return t.out.String()
 }
 
+// rendered is the text written, with the marks of its blocks.
+func (t *textBuilder) rendered() rendered {
+	return rendered{text: t.String(), marks: t.marks}
+}
+
 // renderText is the text of the article node, block by block, without
 // what pruned says to leave out, and the hrefs of the links in the text
 // kept, in document order: a link in a share bar or a "read more" line is
-// no citation.
-func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
+// no citation. The text comes with the marks of its blocks, from which its
+// Markdown form is written.
+func renderText(n *html.Node, pruned func(*html.Node) bool) (rendered, []string) {
 	var t textBuilder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -195,12 +209,14 @@ func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
 		if block {
 			t.end()
 			t.heading = len(n.Data) == 2 && n.Data[0] == 'h' && n.Data[1] >= '1' && n.Data[1] <= '6'
+			t.open(n.Data, n)
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
 		}
 		if block {
 			t.end()
+			t.close(n.Data)
 		} else if n.Data == "td" || n.Data == "th" {
 			t.space = true
 		}
@@ -208,8 +224,8 @@ func renderText(n *html.Node, pruned func(*html.Node) bool) (string, []string) {
 	if n != nil {
 		walk(n)
 	}
-	text := t.String()
-	return text, t.links
+	r := t.rendered()
+	return r, t.links
 }
 
 // rawText is the text under n with its white space as written.

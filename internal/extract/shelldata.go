@@ -28,21 +28,21 @@ var stateKeys = map[string]bool{
 // A body is a body-like member's string (rendered as text when it is HTML)
 // or a Nuxt Content document tree. "" when none holds minShellText
 // characters.
-func shellText(ldBody string, f *facts) string {
+func shellText(ldBody string, f *facts) rendered {
 	if len(ldBody) >= minShellText {
 		return paragraphs(ldBody)
 	}
-	best := ""
+	var best rendered
 	for _, s := range []any{jsonState(f.nextData), nuxtPayload(f.nuxtData), jsonState(nuxt2State(f.nuxt2))} {
 		if s == nil {
 			continue
 		}
-		if t := stateBody(s); len(t) > len(best) {
+		if t := stateBody(s); len(t.text) > len(best.text) {
 			best = t
 		}
 	}
-	if len(best) < minShellText {
-		return ""
+	if len(best.text) < minShellText {
+		return rendered{}
 	}
 	return best
 }
@@ -160,7 +160,7 @@ func nuxtPayload(s string) any {
 // stateBody is the longest article body in a framework's state: the
 // longest string under a body-like member, rendered as text when it is
 // HTML, or the text of a Nuxt Content document tree under one.
-func stateBody(v any) string {
+func stateBody(v any) rendered {
 	best, seen := "", 0
 	var tree any
 	treeLen := 0
@@ -192,15 +192,15 @@ func stateBody(v any) string {
 		}
 	}
 	walk(v, "", 0)
-	text := ""
+	var text rendered
 	if len(best) >= minShellText {
 		text = htmlOrText(best)
 	}
-	if tree != nil && treeLen > len(text) {
+	if tree != nil && treeLen > len(text.text) {
 		var t textBuilder
 		renderTree(&t, tree, 0)
-		if s := t.String(); len(s) > len(text) {
-			text = s
+		if r := t.rendered(); len(r.text) > len(text.text) {
+			text = r
 		}
 	}
 	return text
@@ -208,14 +208,14 @@ func stateBody(v any) string {
 
 // htmlOrText is s as text: rendered block by block when it is HTML, else
 // its lines as paragraphs.
-func htmlOrText(s string) string {
+func htmlOrText(s string) rendered {
 	if strings.Contains(s, "</") || strings.Contains(s, "<p") {
 		doc, err := html.Parse(strings.NewReader(s))
 		if err != nil {
-			return ""
+			return rendered{}
 		}
-		text, _ := renderText(doc, pruned)
-		return text
+		r, _ := renderText(doc, pruned)
+		return r
 	}
 	return paragraphs(s)
 }
@@ -286,12 +286,14 @@ func renderTree(t *textBuilder, v any, depth int) {
 		block := blockTags[tag]
 		if block {
 			t.end()
+			t.open(tag, nil)
 		}
 		for _, c := range children {
 			renderTree(t, c, depth+1)
 		}
 		if block {
 			t.end()
+			t.close(tag)
 		}
 	}
 	switch x := v.(type) {
@@ -330,11 +332,11 @@ func renderTree(t *textBuilder, v any, depth int) {
 }
 
 // paragraphs is plain text with its paragraphs (lines) as blocks.
-func paragraphs(s string) string {
+func paragraphs(s string) rendered {
 	var t textBuilder
 	for line := range strings.Lines(s) {
 		t.text(line)
 		t.end()
 	}
-	return t.String()
+	return t.rendered()
 }

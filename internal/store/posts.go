@@ -189,9 +189,9 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 		_, err := tx.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
 			published = CASE WHEN published = 0 THEN $3 ELSE published END,
 			text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
-			attempts = 0, retry_at = 0, error = $11 WHERE id = $10`,
+			attempts = 0, retry_at = 0, error = $11, markdown = CASE WHEN $12 = 1 THEN markdown ELSE $13 END WHERE id = $10`,
 			r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID,
-			noNUL(r.Error))
+			noNUL(r.Error), b2i(r.State == model.PostRemoved), noNUL(r.Markdown))
 		if err != nil {
 			return err
 		}

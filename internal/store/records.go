@@ -39,6 +39,8 @@ type ExportFilter struct {
 	// Since is a cursor: only the posts whose record changed after it
 	// (CheckCursor first).
 	Since string
+	// Markdown reads each post's stored Markdown form too (Post.Markdown).
+	Markdown bool
 }
 
 // Cursor is the database's position in its changes now, to be given back
@@ -123,7 +125,11 @@ func (d *DB) ExportPosts(ctx context.Context, f ExportFilter, fn func(Post) erro
 		}
 		where = append(where, d.dialect.Changes.After(arg(pos)))
 	}
-	q := `SELECT ` + qualified("p", postCols) + `, COALESCE(o.url, '') FROM posts p LEFT JOIN posts o ON o.id = p.duplicate_of WHERE p.id > $1`
+	md := `''`
+	if f.Markdown {
+		md = `p.markdown`
+	}
+	q := `SELECT ` + qualified("p", postCols) + `, COALESCE(o.url, ''), ` + md + ` FROM posts p LEFT JOIN posts o ON o.id = p.duplicate_of WHERE p.id > $1`
 	for _, w := range where {
 		q += " AND " + w
 	}
@@ -131,12 +137,12 @@ func (d *DB) ExportPosts(ctx context.Context, f ExportFilter, fn func(Post) erro
 	for {
 		n := 0
 		err := d.each(ctx, d.r, q, args, func(rows *sql.Rows) error {
-			var dup string
-			p, err := scanPost(scanExtra{rows, []any{&dup}})
+			var dup, markdown string
+			p, err := scanPost(scanExtra{rows, []any{&dup, &markdown}})
 			if err != nil {
 				return err
 			}
-			p.DuplicateURL = dup
+			p.DuplicateURL, p.Markdown = dup, markdown
 			n, args[0] = n+1, p.ID
 			return fn(p)
 		})

@@ -18,7 +18,7 @@ import (
 // that the crawl's schedule is what it was; and the post's identity (a
 // canonical link moving the record is the crawl's decision, taken when the
 // page was fetched). r's PostID, State, Title, Published, Text, TextFrom,
-// Citations, Elsewhere, Meta and Modified are read.
+// Markdown, Citations, Elsewhere, Meta and Modified are read.
 //
 // It reports whether the post's record changed (what export gives of it).
 func (d *DB) ReextractPage(ctx context.Context, r PageResult) (changed bool, err error) {
@@ -46,12 +46,12 @@ func (d *DB) ReextractPage(ctx context.Context, r PageResult) (changed bool, err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
 			published = CASE WHEN published = 0 THEN $3 ELSE published END,
-			text = $4, text_from = $5, citations = $6,
+			text = $4, text_from = $5, citations = $6, markdown = $16,
 			author = $7, language = $8, description = $9, site_name = $10, tags = $11, license = $12, image = $13,
 			lastmod = CASE WHEN lastmod = 0 THEN $14 ELSE lastmod END WHERE id = $15`,
 			r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, string(cites),
 			noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags,
-			noNUL(meta.License), noNUL(meta.Image), ts(r.Modified), r.PostID); err != nil {
+			noNUL(meta.License), noNUL(meta.Image), ts(r.Modified), r.PostID, noNUL(r.Markdown)); err != nil {
 			return err
 		}
 		if err := fingerprint(ctx, tx, r.PostID); err != nil {

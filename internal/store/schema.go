@@ -277,6 +277,12 @@ var Migrations = []string{
 	);
 	CREATE INDEX post_bands_post ON post_bands(post_id);`,
 	DialectMigration("post changes"),
+	// The text's Markdown form (headings, lists, quotes and code marked),
+	// written by the extractor with the text and stored with it; '' for a
+	// post stored before, or whose text came from a feed (export then
+	// escapes the plain text). It changes only with the text, so it is no
+	// part of the record the change stamps follow.
+	`ALTER TABLE posts ADD COLUMN markdown TEXT NOT NULL DEFAULT '';`,
 }
 
 // dialectMarker begins a migration entry that each backend fills with its

@@ -145,15 +145,19 @@ type Sitemap struct {
 
 // Post is one article.
 type Post struct {
-	ID           int64
-	URL          string
-	SourceID     int64
-	Title        string
-	Published    time.Time
-	Lastmod      time.Time
-	State        string
-	TextFrom     string
-	Text         string // kept privately, never exported
+	ID        int64
+	URL       string
+	SourceID  int64
+	Title     string
+	Published time.Time
+	Lastmod   time.Time
+	State     string
+	TextFrom  string
+	Text      string // kept privately, never exported
+	// Markdown is the text's Markdown form as the extractor wrote it, ""
+	// for a post stored before it kept one or whose text came from a feed;
+	// read only by ExportPosts with ExportFilter.Markdown.
+	Markdown     string
 	ETag         string
 	LastModified string
 	Citations    []string
@@ -217,6 +221,7 @@ type PageResult struct {
 	Title        string // "" keeps the stored title
 	Published    time.Time
 	Text         string
+	Markdown     string // the text's Markdown form (extract.Page.Markdown), stored with it; a removed post keeps its own
 	TextFrom     string
 	ETag         string
 	LastModified string

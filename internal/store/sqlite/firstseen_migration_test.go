@@ -95,6 +95,9 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 		}
 		undo = append(record, undo...)
 	}
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "ADD COLUMN markdown") }) {
+		undo = append([]string{`ALTER TABLE posts DROP COLUMN markdown`}, undo...)
+	}
 	for _, q := range append(undo, []string{`DROP INDEX posts_state_dated`, `CREATE INDEX posts_state_published ON posts(state, published)`, `ALTER TABLE posts DROP COLUMN first_seen`,
 		`CREATE INDEX posts_source ON posts(source_id)`, `CREATE INDEX feeds_source ON feeds(source_id)`, `CREATE INDEX requests_start ON requests(start)`,
 		fmt.Sprintf(`UPDATE schema_version SET version = %d`, firstSeen)}...) {

@@ -31,6 +31,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 		{"Posts", testPosts},
 		{"PostsModified", testPostsModified},
 		{"SavePage", testSavePage},
+		{"Markdown", testMarkdown},
 		{"Sitemaps", testSitemaps},
 		{"SitemapKinds", testSitemapKinds},
 		{"IngestDiff", testIngestDiff},
