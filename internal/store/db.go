@@ -71,7 +71,7 @@ type DB struct {
 	closers   []func() error
 	dialect   *Dialect
 	checkouts *checkouts
-	queries   sync.Map // query as written -> as sent
+	queries   sync.Map                    // query as written -> as sent
 	log       atomic.Pointer[slog.Logger] // SetLogger's, or slog.Default
 	stop      chan struct{}
 	done      chan struct{}
