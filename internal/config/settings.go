@@ -131,7 +131,7 @@ const WarcDirOff = "off"
 // database and its pages move and are backed up together; ./warc for a
 // PostgreSQL database, whose workers each keep their own). Pages are kept
 // by default so that a corpus can be rebuilt without a request
-// (reextract); they cost about 36 KiB a page on disk (README). WARC_DIR
+// (reextract); they cost about 41 KiB a page on disk (README). WARC_DIR
 // itself stays as given, so that the settings shown and round-tripped are
 // the operator's.
 func (s Settings) PagesDir() string {

@@ -301,7 +301,11 @@ func (w *Writer) compress(records ...gowarc.WarcRecord) error {
 	}
 	w.buf.Reset()
 	if w.gz == nil {
-		w.gz = gzip.NewWriter(&w.buf)
+		// The fastest level: pages are archived by default, and at the
+		// default level the compression cost a crawl 1.6 ms of CPU a
+		// page (as much as half the page's extraction) to save 15% of
+		// the disk (0.207 of the HTML against 0.242, on 181 real pages).
+		w.gz, _ = gzip.NewWriterLevel(&w.buf, gzip.BestSpeed)
 	}
 	for _, r := range records {
 		w.gz.Reset(&w.buf)
