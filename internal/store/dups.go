@@ -37,6 +37,15 @@ func fingerprintURL(ctx context.Context, tx conn, u string) error {
 	return fingerprint(ctx, tx, id)
 }
 
+// fingerprintURLWritten is fingerprintWritten of the post at the URL key u.
+func fingerprintURLWritten(ctx context.Context, tx conn, u, text, state string) error {
+	var id, seen int64
+	if err := tx.QueryRowContext(ctx, `SELECT id, first_seen FROM posts WHERE url = $1`, u).Scan(&id, &seen); err != nil {
+		return fmt.Errorf("fingerprint %s: %w", u, err)
+	}
+	return fingerprintText(ctx, tx, id, text, state, seen)
+}
+
 // fingerprint stores the fingerprint of post id's text (textsig: its exact
 // hash, its MinHash and the MinHash's bands) in place of the one it had,
 // and decides whether its text is another's: the earliest post (by first
@@ -55,6 +64,24 @@ func fingerprint(ctx context.Context, tx conn, id int64) error {
 	if err := tx.QueryRowContext(ctx, `SELECT text, state, first_seen FROM posts WHERE id = $1`, id).Scan(&text, &state, &seen); err != nil {
 		return fmt.Errorf("fingerprint %d: %w", id, err)
 	}
+	return fingerprintText(ctx, tx, id, text, state, seen)
+}
+
+// fingerprintWritten is fingerprint of a post whose text and state the
+// caller has just written, in this transaction, as text and state: only
+// its first seen is read, not the text back (5–50 KB a page, read again
+// for every page saved).
+func fingerprintWritten(ctx context.Context, tx conn, id int64, text, state string) error {
+	var seen int64
+	if err := tx.QueryRowContext(ctx, `SELECT first_seen FROM posts WHERE id = $1`, id).Scan(&seen); err != nil {
+		return fmt.Errorf("fingerprint %d: %w", id, err)
+	}
+	return fingerprintText(ctx, tx, id, text, state, seen)
+}
+
+// fingerprintText is fingerprint with the post's stored text, state and
+// first seen given.
+func fingerprintText(ctx context.Context, tx conn, id int64, text, state string, seen int64) error {
 	for _, q := range []string{`DELETE FROM post_sigs WHERE post_id = $1`, `DELETE FROM post_bands WHERE post_id = $1`} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return fmt.Errorf("fingerprint %d: %w", id, err)
