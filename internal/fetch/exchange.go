@@ -252,7 +252,11 @@ func (f *Fetcher) readBody(resp *http.Response, p Purpose, finalURL string, stre
 		}
 		return OutcomeFetched, nil, w.n, nil
 	}
-	b, err := readCapped(r, prefix, limit)
+	size := int64(-1)
+	if enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc == "" || enc == "identity" {
+		size = resp.ContentLength
+	}
+	b, err := readCapped(r, prefix, limit, size)
 	if err != nil {
 		return readError(err)
 	}

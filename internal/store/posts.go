@@ -98,7 +98,7 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 				res.Added++
 				res.New = append(res.New, i)
 				if p.Text != "" {
-					if err := fingerprintURL(ctx, tx, p.URL); err != nil {
+					if err := fingerprintURLWritten(ctx, tx, p.URL, noNUL(p.Text), state); err != nil {
 						return res, fmt.Errorf("add post %s: %w", p.URL, err)
 					}
 				}
@@ -205,7 +205,7 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 			if err != nil {
 				return err
 			}
-			if err := fingerprint(ctx, tx, r.PostID); err != nil {
+			if err := fingerprintWritten(ctx, tx, r.PostID, noNUL(r.Text), r.State); err != nil {
 				return err
 			}
 		}

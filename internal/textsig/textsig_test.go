@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // article is n words of pseudo-prose drawn from a small vocabulary with a
@@ -130,4 +132,30 @@ func ExampleOf() {
 	b := Of("hello world " + strings.Repeat("some words of a post ", 20))
 	fmt.Println(a.Hash == b.Hash, a.Near)
 	// Output: true true
+}
+
+// TestNormaliseASCIIFastPath: normalise's ASCII branch keeps exactly the
+// characters, and lowercases them exactly as, the Unicode tables do.
+func TestNormaliseASCIIFastPath(t *testing.T) {
+	for r := rune(0); r < utf8.RuneSelf; r++ {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+		in := "x " + string(r) + " y"
+		want := "x y"
+		if word {
+			want = "x " + string(unicode.ToLower(r)) + " y"
+		}
+		norm, ends := normalise(in, nil, nil)
+		if string(norm) != want {
+			t.Errorf("normalise(%q) = %q, want %q", in, norm, want)
+		}
+		if n := len(strings.Fields(want)); len(ends) != n {
+			t.Errorf("normalise(%q): %d ends, want %d", in, len(ends), n)
+		}
+	}
+	// Reused buffers give what fresh ones give.
+	a, _ := normalise("Ünïcode, MIXED and ascii 42", nil, nil)
+	b, _ := normalise("Ünïcode, MIXED and ascii 42", []byte("junk")[:0], []int{7}[:0])
+	if string(a) != string(b) || string(a) != "ünïcode mixed and ascii 42" {
+		t.Errorf("normalise: %q and %q", a, b)
+	}
 }
