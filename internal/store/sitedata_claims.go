@@ -13,7 +13,7 @@ import (
 // Site claims (model.Claim) live in site_claims; they are owners' requests
 // to manage a site, unrelated to the work checkouts of checkouts.go.
 
-// CreateClaim implements web.Data: the primary key refuses an existing ID.
+// CreateClaim implements web.OwnersData: the primary key refuses an existing ID.
 func (s *SiteData) CreateClaim(ctx context.Context, c model.Claim) error {
 	_, err := s.db.w.ExecContext(ctx, `INSERT INTO site_claims(id, site, token, created, expires, verified, method)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`, c.ID, c.Site, c.Token, ts(c.Created), ts(c.Expires), ts(c.Verified), c.Method)
@@ -23,7 +23,7 @@ func (s *SiteData) CreateClaim(ctx context.Context, c model.Claim) error {
 	return nil
 }
 
-// Claim implements web.Data.
+// Claim implements web.OwnersData.
 func (s *SiteData) Claim(ctx context.Context, id string) (model.Claim, error) {
 	c := model.Claim{ID: id}
 	var created, expires, verified int64
@@ -39,7 +39,7 @@ func (s *SiteData) Claim(ctx context.Context, id string) (model.Claim, error) {
 	return c, nil
 }
 
-// MarkClaimVerified implements web.Data.
+// MarkClaimVerified implements web.OwnersData.
 func (s *SiteData) MarkClaimVerified(ctx context.Context, id, method string, now time.Time) error {
 	r, err := s.db.w.ExecContext(ctx, `UPDATE site_claims SET verified = $1, method = $2 WHERE id = $3`, ts(now), method, id)
 	return matched(r, err, "verify claim")

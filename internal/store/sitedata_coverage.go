@@ -11,7 +11,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Coverage implements web.Data in five aggregate queries: sources, posts
+// Coverage implements web.OverviewData in five aggregate queries: sources, posts
 // by state, the small tables' counts, the never-304 sites, and the
 // failures by reason (errorReasons). Each reads
 // an index (posts_state_dated, feeds_due, requests_conditional …),
@@ -89,7 +89,7 @@ func (s *SiteData) Coverage(ctx context.Context) (model.Coverage, error) {
 	return c, nil
 }
 
-// SourcesByState implements web.Data: one GROUP BY over the state CASE
+// SourcesByState implements web.OverviewData: one GROUP BY over the state CASE
 // (see stateSQL).
 func (s *SiteData) SourcesByState(ctx context.Context) ([]model.StateCount, error) {
 	state, err := s.stateExpr(ctx)
@@ -107,7 +107,7 @@ func (s *SiteData) SourcesByState(ctx context.Context) ([]model.StateCount, erro
 	return out, nil
 }
 
-// PostsPerMonth implements web.Data: every indexed post, by its
+// PostsPerMonth implements web.OverviewData: every indexed post, by its
 // published month or, having none, by its first-seen month (Undated). SQL
 // buckets by day (integer arithmetic both dialects share, where month
 // arithmetic on nanoseconds would not be) over the posts_state_dated

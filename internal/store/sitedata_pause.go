@@ -8,7 +8,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// PauseSite implements web.Data in one transaction: the site-level record
+// PauseSite implements web.OwnersData in one transaction: the site-level record
 // (the first kept on a repeat, so the opt-out's date is the first one),
 // then every source of the site not yet paused. From the commit on,
 // AddSource starts the site's new sources paused and the batches (see
@@ -39,7 +39,7 @@ func (s *SiteData) PauseSite(ctx context.Context, site, by string, now time.Time
 	return res, nil
 }
 
-// ResumeSite implements web.Data, in one transaction. A source the
+// ResumeSite implements web.OwnersData, in one transaction. A source the
 // operator removed (RemoveSources) stays paused: only adding it again
 // brings it back.
 func (s *SiteData) ResumeSite(ctx context.Context, site string) error {
@@ -56,7 +56,7 @@ func (s *SiteData) ResumeSite(ctx context.Context, site string) error {
 	return nil
 }
 
-// PauseSource implements web.Data. A source already paused keeps who
+// PauseSource implements web.OwnersData. A source already paused keeps who
 // paused it and when (SET reads the row as it was), and still matches, so
 // that no row matched means no such source.
 func (s *SiteData) PauseSource(ctx context.Context, id int64, by string, now time.Time) error {
@@ -67,8 +67,8 @@ func (s *SiteData) PauseSource(ctx context.Context, id int64, by string, now tim
 	return matched(r, err, "pause source %d", id)
 }
 
-// ResumeSource implements web.Data. The site-level opt-out, if any, stays
-// (see web.Data). A removed source matches and stays paused (see
+// ResumeSource implements web.OwnersData. The site-level opt-out, if any, stays
+// (see web.OwnersData). A removed source matches and stays paused (see
 // ResumeSite).
 func (s *SiteData) ResumeSource(ctx context.Context, id int64) error {
 	r, err := s.db.w.ExecContext(ctx, `UPDATE sources SET

@@ -45,12 +45,12 @@ func (s *SiteData) requests(ctx context.Context, site string, now time.Time) (mo
 	return r, err
 }
 
-// RequestsPerDay implements web.Data.
+// RequestsPerDay implements web.OverviewData.
 func (s *SiteData) RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error) {
 	return s.requestDays(ctx, "", from, to)
 }
 
-// RequestSpan implements web.Data: the first and the last record's start
+// RequestSpan implements web.OverviewData: the first and the last record's start
 // (records withheld excluded, as RequestsPerDay excludes them), each one
 // step down the requests_day index (start first) from its end.
 func (s *SiteData) RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error) {

@@ -13,7 +13,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Site implements web.Data: a dozen queries, each over one site's range
+// Site implements web.DirectoryData: a dozen queries, each over one site's range
 // of an index (sources_site, links_from, links_to, requests_site …).
 func (s *SiteData) Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error) {
 	d := model.SiteDetail{Site: site, Sources: []model.SourceDetail{}, Posts: []model.StateCount{}, Recent: []model.PostMeta{}, Robots: []model.Origin{}}

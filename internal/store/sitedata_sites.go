@@ -12,7 +12,7 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Sites implements web.Data. The page is chosen by key on sources.site
+// Sites implements web.DirectoryData. The page is chosen by key on sources.site
 // (the sources_site index, walked in order from After), its Total by one
 // count; only the page's sites are then summarised, in four queries over
 // their sources.

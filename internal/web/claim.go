@@ -13,6 +13,42 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
+// OwnersData is what the owners' pages ask: the opt-out form pauses a
+// site, a claim page (once verified) pauses or resumes its site or one of
+// its sources, and shows the site as DirectoryData.Site has it. See Data
+// for the terms.
+type OwnersData interface {
+	// PauseSite opts a whole site out at once: every source of the site is
+	// paused (Paused true, PausedBy = by, PausedAt = now), and the site
+	// itself is recorded as opted out, so that a source of that site added
+	// later starts paused and the crawler sends nothing to any host of the
+	// site from the moment this returns. It succeeds for a site with no
+	// source (the record keeps it out of the catalogue). Calling it again is
+	// harmless: sources already paused keep their first PausedAt and count
+	// in AlreadyPaused.
+	PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error)
+
+	// ResumeSite undoes PauseSite: the site-level opt-out is cleared and
+	// every source of the site resumes. Used only from a verified claim.
+	ResumeSite(ctx context.Context, site string) error
+
+	// PauseSource and ResumeSource pause or resume one source by its ID.
+	// ErrNotFound for an unknown ID. Resuming a source of a site that is
+	// opted out as a whole does not clear the site-level record (ResumeSite
+	// does): new sources of that site would still start paused.
+	PauseSource(ctx context.Context, sourceID int64, by string, now time.Time) error
+	ResumeSource(ctx context.Context, sourceID int64) error
+
+	// CreateClaim stores a new claim. c.ID is unique (it is a hash of the
+	// claim page's secret, chosen by the caller); an existing ID is an error.
+	CreateClaim(ctx context.Context, c model.Claim) error
+	// Claim returns the claim with that ID, or ErrNotFound.
+	Claim(ctx context.Context, id string) (model.Claim, error)
+	// MarkClaimVerified records a successful proof of control: Verified =
+	// now, Method = method ("dns" or "file"). ErrNotFound for an unknown ID.
+	MarkClaimVerified(ctx context.Context, id, method string, now time.Time) error
+}
+
 // A claim has two strings, for two different jobs:
 //   - the secret (256 bits) is in the claim page's address and is the
 //     only thing that opens it; the store keeps only its SHA-256 (Claim.ID);

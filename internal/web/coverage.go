@@ -9,6 +9,36 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
+// OverviewData is what the home page and /coverage (and /api/coverage)
+// ask: the counts over the whole store. See Data for the terms.
+type OverviewData interface {
+	// Coverage counts every known gap. See the Gap* constants for exactly
+	// what each reason counts; every reason in GapReasons is present in the
+	// result, in that order, with Count 0 when nothing has that gap.
+	Coverage(ctx context.Context) (model.Coverage, error)
+
+	// PostsPerMonth counts posts held in state "indexed" by UTC month of
+	// their published date or, for a post with none, of the date it was
+	// first seen (counted in Undated too), ascending, months with no such
+	// post omitted. A post with neither date (held before first-seen dates
+	// were recorded, and never fetched) is in no month.
+	PostsPerMonth(ctx context.Context) ([]model.MonthCount, error)
+
+	// SourcesByState counts sources by their state, in the order of
+	// model.SourceStates, every state present (Count 0 allowed).
+	SourcesByState(ctx context.Context) ([]model.StateCount, error)
+
+	// RequestsPerDay summarises the request log by UTC day for the days
+	// in [from, to) (from and to are truncated to their UTC day), ascending,
+	// days with no record omitted.
+	RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error)
+
+	// RequestSpan is the start of the request log's oldest and newest
+	// records (as RequestsPerDay counts them), ok false when it has none:
+	// the requests chart ends with the log's last day, not the clock's.
+	RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error)
+}
+
 // gapInfo says, for people, what a gap reason counts and why it is a gap.
 type gapInfo struct {
 	Title   string

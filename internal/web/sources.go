@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/netip"
@@ -12,6 +13,31 @@ import (
 
 	"corpus.blog/corpusbot/internal/model"
 )
+
+// DirectoryData is what /sources and /sources/SITE (and their /api
+// twins) ask: the list of sites and one site's detail, its request chart
+// ending with the log's last day (RequestSpan, as OverviewData has it).
+// See Data for the terms.
+type DirectoryData interface {
+	// Sites lists sites in ascending order of the site name, filtered by
+	// q.State when it is not empty (a source state: a site matches when at
+	// least one of its sources is in that state). Pagination is by key: the
+	// page holds the first q.Limit sites whose name is > q.After (all of
+	// them from the start when After is ""); Next is the last site of the
+	// page when more sites follow it, else "". Total is the number of sites
+	// matching the filter, ignoring After. Limit is between 1 and 500; the
+	// caller enforces that.
+	Sites(ctx context.Context, q model.SitesQuery) (model.SitePage, error)
+
+	// Site returns one site's metadata: its sources (ascending by homepage
+	// URL) with their feeds and sitemaps, post counts, citations and the
+	// request log summary. now bounds the request log's day buckets (the
+	// RequestDays days ending with now's day). ErrNotFound when the site has
+	// no source, no logged request and was never opted out.
+	Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error)
+
+	RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error)
+}
 
 const (
 	defaultPageSize = 50

@@ -24,28 +24,9 @@ type siteStore struct {
 	data *store.SiteData
 }
 
-// SiteData is what the suite asks: the public site's questions (web.Data
-// declares them for the site; a store package may not import the HTTP
-// layer, so the suite names the ones it calls).
-type SiteData interface {
-	Coverage(ctx context.Context) (model.Coverage, error)
-	Sites(ctx context.Context, q model.SitesQuery) (model.SitePage, error)
-	Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error)
-	PostsPerMonth(ctx context.Context) ([]model.MonthCount, error)
-	SourcesByState(ctx context.Context) ([]model.StateCount, error)
-	RequestsPerDay(ctx context.Context, from, to time.Time) ([]model.RequestDay, error)
-	RequestSpan(ctx context.Context) (from, to time.Time, ok bool, err error)
-	PauseSite(ctx context.Context, site, by string, now time.Time) (model.PauseResult, error)
-	ResumeSite(ctx context.Context, site string) error
-	PauseSource(ctx context.Context, sourceID int64, by string, now time.Time) error
-	ResumeSource(ctx context.Context, sourceID int64) error
-	CreateClaim(ctx context.Context, c model.Claim) error
-	Claim(ctx context.Context, id string) (model.Claim, error)
-	MarkClaimVerified(ctx context.Context, id, method string, now time.Time) error
-}
-
 // RunSiteDataSuite holds a backend's answers to the public site's
-// questions to golden files (golden.go): a world is built in the store
+// questions (web's page interfaces, asked of the concrete *store.SiteData
+// that implements them) to golden files (golden.go): a world is built in the store
 // through its public API, as the crawler would, and every answer must be
 // the recorded one, on every backend. newStore returns an empty store,
 // closed by the test's cleanup.
@@ -141,7 +122,7 @@ type reqSpec struct {
 type siteWorld struct {
 	t   *testing.T
 	st  siteStore
-	sql SiteData
+	sql *store.SiteData
 	// compared counts the calls compared, for the log.
 	compared int
 	golden   golden
@@ -282,7 +263,7 @@ func (w *siteWorld) requests(recs ...reqSpec) {
 
 // both runs one call of the public site's questions and records its
 // answer for the golden file.
-func both[T any](w *siteWorld, name string, call func(SiteData) (T, error)) T {
+func both[T any](w *siteWorld, name string, call func(*store.SiteData) (T, error)) T {
 	w.t.Helper()
 	got, err := call(w.sql)
 	w.golden.record(w.t, name, got, err)
@@ -295,9 +276,9 @@ func both[T any](w *siteWorld, name string, call func(SiteData) (T, error)) T {
 func (w *siteWorld) compareAll(sites []string) []byte {
 	w.t.Helper()
 	var seen []any
-	seen = append(seen, both(w, "Coverage", func(d SiteData) (model.Coverage, error) { return d.Coverage(bg) }))
-	seen = append(seen, both(w, "SourcesByState", func(d SiteData) ([]model.StateCount, error) { return d.SourcesByState(bg) }))
-	seen = append(seen, both(w, "PostsPerMonth", func(d SiteData) ([]model.MonthCount, error) { return d.PostsPerMonth(bg) }))
+	seen = append(seen, both(w, "Coverage", func(d *store.SiteData) (model.Coverage, error) { return d.Coverage(bg) }))
+	seen = append(seen, both(w, "SourcesByState", func(d *store.SiteData) ([]model.StateCount, error) { return d.SourcesByState(bg) }))
+	seen = append(seen, both(w, "PostsPerMonth", func(d *store.SiteData) ([]model.MonthCount, error) { return d.PostsPerMonth(bg) }))
 	ranges := [][2]time.Time{
 		{day(30), day(-1)}, {day(3).Add(5 * time.Hour), day(1).Add(time.Minute)}, {time.Time{}, T0.AddDate(300, 0, 0)},
 		{day(0), day(0)}, {day(-5), day(-10)},
@@ -306,18 +287,18 @@ func (w *siteWorld) compareAll(sites []string) []byte {
 		From, To time.Time
 		OK       bool
 	}
-	seen = append(seen, both(w, "RequestSpan", func(d SiteData) (span, error) {
+	seen = append(seen, both(w, "RequestSpan", func(d *store.SiteData) (span, error) {
 		from, to, ok, err := d.RequestSpan(bg)
 		return span{from, to, ok}, err
 	}))
 	for _, r := range ranges {
-		seen = append(seen, both(w, fmt.Sprintf("RequestsPerDay(%v, %v)", r[0], r[1]), func(d SiteData) ([]model.RequestDay, error) {
+		seen = append(seen, both(w, fmt.Sprintf("RequestsPerDay(%v, %v)", r[0], r[1]), func(d *store.SiteData) ([]model.RequestDay, error) {
 			return d.RequestsPerDay(bg, r[0], r[1])
 		}))
 	}
 	for _, site := range sites {
 		for _, now := range []time.Time{T0, day(20)} {
-			seen = append(seen, both(w, "Site("+site+", "+now.Format(time.DateOnly)+")", func(d SiteData) (model.SiteDetail, error) {
+			seen = append(seen, both(w, "Site("+site+", "+now.Format(time.DateOnly)+")", func(d *store.SiteData) (model.SiteDetail, error) {
 				return d.Site(bg, site, now)
 			}))
 		}
@@ -328,7 +309,7 @@ func (w *siteWorld) compareAll(sites []string) []byte {
 			seen = append(seen, w.walk(state, limit))
 		}
 		for _, after := range []string{"a", "alpha.example", "beta.examplf", "zzz", "192.0.2.7", "p05.example"} {
-			seen = append(seen, both(w, fmt.Sprintf("Sites(after %q, state %q)", after, state), func(d SiteData) (model.SitePage, error) {
+			seen = append(seen, both(w, fmt.Sprintf("Sites(after %q, state %q)", after, state), func(d *store.SiteData) (model.SitePage, error) {
 				return d.Sites(bg, model.SitesQuery{After: after, Limit: 4, State: state})
 			}))
 		}
@@ -342,13 +323,13 @@ func (w *siteWorld) compareAll(sites []string) []byte {
 // whole list, each page alike in both.
 func (w *siteWorld) walk(state string, limit int) []model.SiteSummary {
 	w.t.Helper()
-	all := both(w, fmt.Sprintf("Sites(state %q, all)", state), func(d SiteData) (model.SitePage, error) {
+	all := both(w, fmt.Sprintf("Sites(state %q, all)", state), func(d *store.SiteData) (model.SitePage, error) {
 		return d.Sites(bg, model.SitesQuery{Limit: 500, State: state})
 	})
 	var walked []model.SiteSummary
 	after := ""
 	for range 1000 {
-		p := both(w, fmt.Sprintf("Sites(state %q, after %q, limit %d)", state, after, limit), func(d SiteData) (model.SitePage, error) {
+		p := both(w, fmt.Sprintf("Sites(state %q, after %q, limit %d)", state, after, limit), func(d *store.SiteData) (model.SitePage, error) {
 			return d.Sites(bg, model.SitesQuery{After: after, Limit: limit, State: state})
 		})
 		if p.Total != all.Total || len(p.Sites) > limit {
@@ -565,22 +546,22 @@ func buildWorld(w *siteWorld) []string {
 	// Pauses: one source by its owner's claim; a site opted out after one
 	// of its sources was paused; a site opted out and resumed.
 	must(t, w.sql.PauseSource(ctx, epsilon, "claim", day(3)))
-	for _, d := range []SiteData{w.sql} {
+	for _, d := range []*store.SiteData{w.sql} {
 		must(t, d.PauseSource(ctx, blogZeta, "claim", day(4)))
 	}
-	res := both(w, "PauseSite(zeta)", func(d SiteData) (model.PauseResult, error) {
+	res := both(w, "PauseSite(zeta)", func(d *store.SiteData) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "zeta.example", "opt-out form", day(2))
 	})
 	if res != (model.PauseResult{Site: "zeta.example", Paused: 1, AlreadyPaused: 1}) {
 		t.Errorf("PauseSite(zeta): %+v", res)
 	}
-	both(w, "PauseSite(eta)", func(d SiteData) (model.PauseResult, error) {
+	both(w, "PauseSite(eta)", func(d *store.SiteData) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "eta.example", "opt-out form", day(2))
 	})
-	for _, d := range []SiteData{w.sql} {
+	for _, d := range []*store.SiteData{w.sql} {
 		must(t, d.ResumeSite(ctx, "eta.example"))
 	}
-	both(w, "PauseSite(theta)", func(d SiteData) (model.PauseResult, error) {
+	both(w, "PauseSite(theta)", func(d *store.SiteData) (model.PauseResult, error) {
 		return d.PauseSite(ctx, "theta.example", "opt-out form", day(2))
 	})
 	// A source the operator removed (sources remove), its feed kept.
@@ -678,7 +659,7 @@ func testSiteDataConformance(t *testing.T, st siteStore) {
 	// starts paused; pausing again counts everything as already paused;
 	// resuming one source keeps the site-level opt-out.
 	w.addSource(srcSpec{URL: "https://new.zeta.example/", Added: day(1), Discovered: day(1)})
-	res := both(w, "PauseSite(zeta) again", func(d SiteData) (model.PauseResult, error) {
+	res := both(w, "PauseSite(zeta) again", func(d *store.SiteData) (model.PauseResult, error) {
 		return d.PauseSite(bg, "zeta.example", "claim", day(0))
 	})
 	if res != (model.PauseResult{Site: "zeta.example", Paused: 0, AlreadyPaused: 3}) {
@@ -690,7 +671,7 @@ func testSiteDataConformance(t *testing.T, st siteStore) {
 			t.Errorf("zeta source %s not paused: %+v", s.URL, s)
 		}
 	}
-	for _, d := range []SiteData{w.sql} {
+	for _, d := range []*store.SiteData{w.sql} {
 		must(t, d.ResumeSource(bg, z.Sources[0].ID))
 		must(t, d.PauseSource(bg, z.Sources[1].ID, "claim", T0)) // already paused: keeps its first pause
 	}
@@ -698,7 +679,7 @@ func testSiteDataConformance(t *testing.T, st siteStore) {
 	if ok, _ := st.OptedOut(bg, "zeta.example"); !ok {
 		t.Error("ResumeSource cleared the site-level opt-out")
 	}
-	for _, d := range []SiteData{w.sql} {
+	for _, d := range []*store.SiteData{w.sql} {
 		must(t, d.ResumeSite(bg, "zeta.example"))
 	}
 	w.compareAll(sites)
@@ -708,13 +689,15 @@ func testSiteDataConformance(t *testing.T, st siteStore) {
 func testSiteDataOptOut(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	// Opted out before any source of it is known.
-	res := both(w, "PauseSite", func(d SiteData) (model.PauseResult, error) {
+	res := both(w, "PauseSite", func(d *store.SiteData) (model.PauseResult, error) {
 		return d.PauseSite(bg, "later.example", "opt-out form", day(5))
 	})
 	if res != (model.PauseResult{Site: "later.example"}) {
 		t.Errorf("%+v", res)
 	}
-	both(w, "PauseSite again", func(d SiteData) (model.PauseResult, error) { return d.PauseSite(bg, "later.example", "claim", day(4)) })
+	both(w, "PauseSite again", func(d *store.SiteData) (model.PauseResult, error) {
+		return d.PauseSite(bg, "later.example", "claim", day(4))
+	})
 	id := w.addSource(srcSpec{URL: "https://www.later.example/", Added: day(3), Discovered: day(3)})
 	w.addSource(srcSpec{URL: "https://other.example/", Added: day(3)})
 	d, err := w.sql.Site(bg, "later.example", T0)
@@ -729,7 +712,7 @@ func testSiteDataOptOut(t *testing.T, st siteStore) {
 		t.Errorf("an opted-out source is handed out for discovery: %+v", due)
 	}
 	w.compareAll([]string{"later.example", "other.example"})
-	for _, d := range []SiteData{w.sql} {
+	for _, d := range []*store.SiteData{w.sql} {
 		must(t, d.ResumeSite(bg, "later.example"))
 	}
 	if ok, _ := st.OptedOut(bg, "later.example"); ok {
@@ -763,7 +746,7 @@ func testSiteDataNotFound(t *testing.T, st siteStore) {
 	// A site only asked (a refusal seen before any source): it has a page.
 	w.requests(reqSpec{Site: "refuser.example", Purpose: "robots", Status: 403, Outcome: "fetched", Start: T0})
 	w.refusal("refuser.example", true)
-	d := both(w, "Site(refuser)", func(d SiteData) (model.SiteDetail, error) { return d.Site(bg, "refuser.example", T0) })
+	d := both(w, "Site(refuser)", func(d *store.SiteData) (model.SiteDetail, error) { return d.Site(bg, "refuser.example", T0) })
 	if !d.Refused || d.Requests.Total != 1 {
 		t.Errorf("refuser: %+v", d)
 	}
@@ -772,22 +755,22 @@ func testSiteDataNotFound(t *testing.T, st siteStore) {
 func testSiteDataClaims(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
 	c := model.Claim{ID: strings.Repeat("ab", 32), Site: "beta.example", Token: "corpusbot-claim=xyz", Created: T0, Expires: T0.Add(48 * time.Hour)}
-	for _, d := range []SiteData{w.sql} {
+	for _, d := range []*store.SiteData{w.sql} {
 		must(t, d.CreateClaim(bg, c))
 		if err := d.CreateClaim(bg, c); err == nil {
 			t.Errorf("%T: duplicate claim ID accepted", d)
 		}
 		must(t, d.CreateClaim(bg, model.Claim{ID: "other", Site: "beta.example", Token: "t2", Created: T0, Expires: T0}))
 	}
-	both(w, "Claim", func(d SiteData) (model.Claim, error) { return d.Claim(bg, c.ID) })
-	for _, d := range []SiteData{w.sql} {
+	both(w, "Claim", func(d *store.SiteData) (model.Claim, error) { return d.Claim(bg, c.ID) })
+	for _, d := range []*store.SiteData{w.sql} {
 		must(t, d.MarkClaimVerified(bg, c.ID, "dns", T0.Add(time.Hour)))
 	}
-	got := both(w, "Claim verified", func(d SiteData) (model.Claim, error) { return d.Claim(bg, c.ID) })
+	got := both(w, "Claim verified", func(d *store.SiteData) (model.Claim, error) { return d.Claim(bg, c.ID) })
 	if got.Method != "dns" || !got.Verified.Equal(T0.Add(time.Hour)) || got.Token != c.Token {
 		t.Errorf("%+v", got)
 	}
-	both(w, "Claim other", func(d SiteData) (model.Claim, error) { return d.Claim(bg, "other") })
+	both(w, "Claim other", func(d *store.SiteData) (model.Claim, error) { return d.Claim(bg, "other") })
 }
 
 // testSiteDataNoText proves that nothing web.Data answers carries a post's
