@@ -119,7 +119,8 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	}
 	meterCrawl(c, db, o.Metrics)
 	o.Metrics.SampleWith(func(ctx context.Context) (metrics.Sample, error) {
-		posts, due, err := db.Gauges(ctx, clock.Now())
+		posts, due, err := db.Gauges(ctx, clock.Now(), store.DueSettings{FeedInterval: o.Settings.FeedInterval,
+			DisallowedRecheck: o.Settings.DisallowedRecheck, SitemapInterval: o.Settings.SitemapInterval})
 		return metrics.Sample{PostsByState: posts, DueByKind: due}, err
 	})
 	// Stored robots expiries bounded by the TTLs now set; every read

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -18,7 +19,8 @@ import (
 // CataloguesDue, SitemapsDue, PostsDue of all) — finds the same items due,
 // over a population of every standing an item can have, at moments
 // before, at and after its times; and the soonest retry of each site
-// (SiteRetryAt) agrees with the soonest of all (RetriesWaiting).
+// (SiteRetryAt) agrees with the soonest of all (RetriesWaiting); and the
+// metrics' work-due gauge (Gauges) counts exactly those items, kind by kind.
 func testDueAgree(t *testing.T, s *store.DB) {
 	rng := rand.New(rand.NewPCG(33, 1))
 	at := func() time.Time { return T0.Add(time.Duration(rng.IntN(5)-2) * time.Hour) } // T0-2h … T0+2h
@@ -230,6 +232,20 @@ func testDueAgree(t *testing.T, s *store.DB) {
 			if !w.Next.Equal(soonest) {
 				t.Errorf("RetriesWaiting's next retry %v, the sites' soonest (SiteRetryAt) %v", w.Next, soonest)
 			}
+			// The metrics' gauge counts what the questions above found.
+			_, gauge, err := s.Gauges(bg, now, dueTimes)
+			must(t, err)
+			want := map[string]int64{
+				store.DueDiscovery:        int64(len(discover)),
+				store.DueSitemapDiscovery: int64(len(sitemapDiscover)),
+				store.DueFeed:             int64(len(union(fresh, polls))),
+				store.DueCatalogue:        int64(len(catalogues)),
+				store.DueSitemap:          int64(len(sitemaps)),
+				store.DuePage:             int64(len(pages)),
+			}
+			if !maps.Equal(gauge, want) {
+				t.Errorf("Gauges' work due = %v, the due questions found %v", gauge, want)
+			}
 			if len(discover)+len(polls)+len(catalogues)+len(sitemaps)+len(pages)+len(fresh) == 0 {
 				t.Error("nothing due at all: the population tests nothing")
 			}
@@ -246,6 +262,13 @@ func agree[T string | int64](t *testing.T, a, b string, x, y []T) {
 	if !slices.Equal(x, y) {
 		t.Errorf("%s found %v, %s %v", a, x, b, y)
 	}
+}
+
+// union is the distinct IDs of a and b.
+func union(a, b []int64) []int64 {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 func setOf(m map[string]bool) []string {
