@@ -46,7 +46,7 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 		case res.Transient() || (res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable):
 			// Not an end of the archive: resume from this page at its retry;
 			// once every try has failed, a window later.
-			retry, ok := c.retryOf(ctx, page, res, f.Attempts)
+			retry, ok := c.retryOf(ctx, res.Site, res, f.Attempts)
 			if !ok {
 				c.log().Warn("catalogue page failed after every retry", "feed", f.URL, "page", page, "err", retry.Error)
 				retry = store.Retry{At: c.Clock.Now().Add(max(c.Settings.RetryWindow, time.Minute)), Error: retry.Error}

@@ -7,7 +7,6 @@ import (
 	"net/http"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/model"
 )
 
 // ClaimFiles reads site owners' claim files for the public site (its
@@ -24,10 +23,10 @@ func (c ClaimFiles) FetchClaimFile(ctx context.Context, rawURL string) ([]byte, 
 	res := c.Fetcher.Fetch(ctx, fetch.Request{URL: rawURL, Purpose: fetch.PurposeClaim})
 	var de *fetch.DisallowedError
 	switch {
-	case len(res.Redirects) > 0 && model.SiteOfURL(res.FinalURL) != model.SiteOfURL(rawURL):
+	case len(res.Redirects) > 0 && res.FinalSite != res.Site:
 		// The file proves control of the site that serves it, not of one
 		// that points elsewhere.
-		return nil, fmt.Errorf("redirected to another site (%s)", model.SiteOfURL(res.FinalURL))
+		return nil, fmt.Errorf("redirected to another site (%s)", res.FinalSite)
 	case res.Outcome == fetch.OutcomeFetched && (res.Status == 0 || res.Status == http.StatusOK):
 		if c.Max > 0 && len(res.Body) > c.Max {
 			return res.Body[:c.Max], nil

@@ -8,7 +8,6 @@ package crawl
 import (
 	"context"
 	"log/slog"
-	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,7 +15,6 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/logging"
-	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/schedule"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -79,13 +77,11 @@ type Crawler struct {
 func (c *Crawler) Observe(rec fetch.Record) {
 	c.progress.Load().observe(rec)
 	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
-		if u, err := url.Parse(rec.URL); err == nil {
-			c.robotsStatus.Store(model.OriginOf(u), rec.Status)
-			if rec.Status == 0 || rec.Status >= 500 || rec.Status == 429 {
-				c.robotsWhy.Store(model.OriginOf(u), rec.Reason())
-			} else {
-				c.robotsWhy.Delete(model.OriginOf(u))
-			}
+		c.robotsStatus.Store(rec.Origin, rec.Status)
+		if rec.Status == 0 || rec.Status >= 500 || rec.Status == 429 {
+			c.robotsWhy.Store(rec.Origin, rec.Reason())
+		} else {
+			c.robotsWhy.Delete(rec.Origin)
 		}
 	}
 	if c.requests.add(c.requestSink(), c.log(), rec) {

@@ -37,12 +37,12 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	if err != nil {
 		return fmt.Errorf("discover %s: %w", src.URL, err)
 	}
-	e, err := c.recordOrigin(ctx, src.URL)
+	e, err := c.recordOrigin(ctx, src)
 	if err != nil {
 		if ctx.Err() == nil && fetch.OurNetworkFailed(err) {
 			// Our network reached nothing: tried again on the retry schedule.
-			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Err: err}
-			return c.retryDiscovery(ctx, src, src.URL, res, "robots.txt", c.Store.PostponeDiscovery)
+			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Site: src.Site, FinalSite: src.Site, Err: err}
+			return c.retryDiscovery(ctx, src, src.Site, res, "robots.txt", c.Store.PostponeDiscovery)
 		}
 		return err
 	}
@@ -73,7 +73,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 		}
 	}
 	if failed(res) {
-		return c.retryDiscovery(ctx, src, src.URL, res, "homepage", c.Store.PostponeDiscovery)
+		return c.retryDiscovery(ctx, src, src.Site, res, "homepage", c.Store.PostponeDiscovery)
 	}
 	var broken *fetch.Result // a candidate that gave no answer to judge by
 	for _, p := range WellKnownFeedPaths {
@@ -107,7 +107,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	}
 	if found == 0 && broken != nil {
 		// "No feed" is not concluded from a site that did not answer.
-		return c.retryDiscovery(ctx, src, broken.FinalURL, *broken, "well-known feed paths", c.Store.PostponeDiscovery)
+		return c.retryDiscovery(ctx, src, broken.FinalSite, *broken, "well-known feed paths", c.Store.PostponeDiscovery)
 	}
 	// A feed found is a discovery whole, stop or not (cutoff.go): the
 	// homepage that named it is not asked again.
@@ -182,8 +182,8 @@ func (c *Crawler) pageFeeds(ctx context.Context, src store.Source, pageURL strin
 // saying why (export --sources, the public site, the run summary).
 func (c *Crawler) robotsUnreachable(src store.Source) string {
 	const why = "robots.txt unreachable"
-	if u, err := url.Parse(src.URL); err == nil {
-		if r, ok := c.robotsWhy.Load(model.OriginOf(u)); ok && r.(string) != "" {
+	if origin, err := robotsOrigin(src); err == nil {
+		if r, ok := c.robotsWhy.Load(origin); ok && r.(string) != "" {
 			return why + ": " + r.(string)
 		}
 	}
@@ -202,11 +202,11 @@ func failed(res fetch.Result) bool {
 }
 
 // retryDiscovery puts off a discovery (or sitemap discovery, by put) that
-// failed on rawURL: until its retry, or, when every try has failed, for
+// failed on a request to site: until its retry, or, when every try has failed, for
 // ROBOTS_GUESS_TTL.
-func (c *Crawler) retryDiscovery(ctx context.Context, src store.Source, rawURL string, res fetch.Result, what string,
+func (c *Crawler) retryDiscovery(ctx context.Context, src store.Source, site string, res fetch.Result, what string,
 	put func(context.Context, int64, store.Retry) error) error {
-	r, ok := c.retryOf(ctx, rawURL, res, src.Attempts)
+	r, ok := c.retryOf(ctx, site, res, src.Attempts)
 	r.Error = what + ": " + r.Error
 	if !ok {
 		r = c.retryGuess(r.Error)
@@ -239,19 +239,18 @@ func (c *Crawler) addFeed(ctx context.Context, src store.Source, u string) error
 // stores its standing, with whether the file it obeys shuts this crawler
 // out of the whole origin (the source state "blocked"; the store matches
 // no robots rules itself).
-func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.RobotsEntry, error) {
-	u, err := url.Parse(rawURL)
+func (c *Crawler) recordOrigin(ctx context.Context, src store.Source) (fetch.RobotsEntry, error) {
+	origin, err := robotsOrigin(src)
 	if err != nil {
 		return fetch.RobotsEntry{}, err
 	}
-	e, err := c.robots(ctx, rawURL)
+	e, err := c.robots(ctx, src)
 	if err != nil {
-		return e, fmt.Errorf("robots %s: %w", rawURL, err)
+		return e, fmt.Errorf("robots %s: %w", src.URL, err)
 	}
 	// The standing robots.txt gave is stored, stop or not (cutoff.go).
 	sctx, done := saving(ctx)
 	defer done()
-	origin := model.OriginOf(u)
 	status, _ := c.robotsStatus.Load(origin)
 	o := model.Origin{Origin: origin, State: string(e.Verdict.State), Checked: e.Checked,
 		Blocked: e.BlocksAll(c.agent())}
@@ -261,6 +260,18 @@ func (c *Crawler) recordOrigin(ctx context.Context, rawURL string) (fetch.Robots
 		o.Status = prev.Status // read by an earlier process, still cached
 	}
 	return e, c.Store.PutOrigin(sctx, o)
+}
+
+// robotsOrigin is the origin of src's homepage, whose robots.txt
+// governs its discovery: the key under which Observe keeps what the reads
+// of that robots.txt answered (fetch.Record.Origin). A source's URL is
+// the one URL the crawler holds before any request has derived it.
+func robotsOrigin(src store.Source) (string, error) {
+	u, err := url.Parse(src.URL)
+	if err != nil {
+		return "", err
+	}
+	return model.OriginOf(u), nil
 }
 
 func pathOnly(p string) string {
@@ -305,7 +316,7 @@ func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (don
 	}
 	if res.Outcome != fetch.OutcomeFetched {
 		if failed(res) {
-			return true, c.retryDiscovery(ctx, src, src.URL, res, "feed", c.Store.PostponeDiscovery)
+			return true, c.retryDiscovery(ctx, src, src.Site, res, "feed", c.Store.PostponeDiscovery)
 		}
 		return false, nil
 	}

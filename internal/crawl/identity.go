@@ -38,9 +38,8 @@ func pageHome(postURL string, res fetch.Result, page extract.Page) home {
 			link = extract.LinkCanonical(res.Header.Values("Link"), base)
 		}
 	}
-	site := model.SiteOfURL(postURL)
 	if link != "" {
-		if model.SiteOfURL(link) != site {
+		if model.SiteOfURL(link) != res.Site {
 			return home{elsewhere: link}
 		}
 		// A link to the home page, a listing or an archive is a template's
@@ -54,7 +53,7 @@ func pageHome(postURL string, res fetch.Result, page extract.Page) home {
 			return home{canonical: link, fromLink: true}
 		}
 	}
-	if len(res.Redirects) > 0 && model.SiteOfURL(res.FinalURL) == site {
+	if len(res.Redirects) > 0 && res.FinalSite == res.Site {
 		from, err1 := urlkey.Key(postURL)
 		to, err2 := urlkey.Key(res.FinalURL)
 		if _, variant := urlkey.Variants(from, to); err1 == nil && err2 == nil && from != to && (res.Moved || variant) {

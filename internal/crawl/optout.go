@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/store"
 )
 
 // A site whose owner opts out while its work is under way (the public
@@ -56,18 +56,19 @@ func (c *Crawler) fetch(ctx context.Context, req fetch.Request) fetch.Result {
 	res := c.Fetcher.Fetch(ctx, req)
 	c.stopIfStoreDown(ctx, res.Err)
 	stopIfOptedOut(ctx, res.Err)
-	stopIfGuarded(ctx, res.FinalURL, res.Err)
-	stopIfWaiting(ctx, res.FinalURL, res.Err)
+	stopIfGuarded(ctx, res.FinalSite, res.Err)
+	stopIfWaiting(ctx, res.FinalSite, res.Err)
 	return res
 }
 
-// robots is every job's c.Fetcher.Robots.
-func (c *Crawler) robots(ctx context.Context, rawURL string) (fetch.RobotsEntry, error) {
-	e, err := c.Fetcher.Robots(ctx, rawURL)
+// robots is every job's c.Fetcher.Robots, for the origin of src's
+// homepage.
+func (c *Crawler) robots(ctx context.Context, src store.Source) (fetch.RobotsEntry, error) {
+	e, err := c.Fetcher.Robots(ctx, src.URL)
 	c.stopIfStoreDown(ctx, err)
 	stopIfOptedOut(ctx, err)
-	stopIfGuarded(ctx, rawURL, err)
-	stopIfWaiting(ctx, rawURL, err)
+	stopIfGuarded(ctx, src.Site, err)
+	stopIfWaiting(ctx, src.Site, err)
 	return e, err
 }
 
@@ -79,10 +80,10 @@ func (c *Crawler) robots(ctx context.Context, rawURL string) (fetch.RobotsEntry,
 // when that site may be asked (retryOf).
 
 // stopIfWaiting ends the job's context, with err as its cause, when err
-// is a wait of the job's own site.
-func stopIfWaiting(ctx context.Context, rawURL string, err error) {
+// is a wait met by a request to site and site is the job's own.
+func stopIfWaiting(ctx context.Context, site string, err error) {
 	if _, ok := fetch.WaitUntil(err); ok {
-		if j := jobOf(ctx); j != nil && j.site == model.SiteOfURL(rawURL) {
+		if j := jobOf(ctx); j != nil && j.site == site {
 			j.stop(err)
 		}
 	}

@@ -27,7 +27,7 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	sctx, done := saving(ctx)
 	defer done()
 	r := store.PageResult{PostID: p.ID, Fetched: c.Clock.Now()}
-	retry, ok := c.retryOf(ctx, p.URL, res, p.Attempts)
+	retry, ok := c.retryOf(ctx, res.Site, res, p.Attempts)
 	if ok {
 		// Still owed, in the state it was: tried again later.
 		r.Retry = retry

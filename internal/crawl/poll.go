@@ -42,7 +42,7 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 		return c.Store.UpdateFeed(sctx, f)
 	case fetch.OutcomeFetched:
 	default:
-		if retry, ok := c.retryOf(ctx, f.URL, res, f.Attempts); ok && f.State == model.FeedActive {
+		if retry, ok := c.retryOf(ctx, res.Site, res, f.Attempts); ok && f.State == model.FeedActive {
 			// Still active: read again at the retry (FeedsToRead).
 			f.Attempts, f.RetryAt, f.Error = retry.Attempts, retry.At, retry.Error
 			c.meter().RetryScheduled(retryFeed)

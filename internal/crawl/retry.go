@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/robots"
 )
@@ -39,17 +38,17 @@ const retryBudget = 2 * time.Minute
 // in one run while it waits for retries.
 const maxRetryRounds = 20
 
-// retryOf is the retry an item that has failed attempts times in a row
-// gets after res: ok is false when res is not a fault that says "try
+// retryOf is the retry an item of itemSite that has failed attempts
+// times in a row gets after res: ok is false when res is not a fault that says "try
 // later" or when the item has had all its tries (then r still counts the
 // tries and names the failure).
-func (c *Crawler) retryOf(ctx context.Context, rawURL string, res fetch.Result, attempts int) (r store.Retry, ok bool) {
+func (c *Crawler) retryOf(ctx context.Context, itemSite string, res fetch.Result, attempts int) (r store.Retry, ok bool) {
 	now := c.Clock.Now()
 	if until, ok := fetch.WaitUntil(res.Err); ok {
 		// Not tried: the site it would go to asked for a wait beyond the
 		// horizon. It is tried once that site may be asked, its tries
 		// untouched.
-		return store.Retry{Attempts: attempts, At: later(until, now), Error: "waiting for " + model.SiteOfURL(res.FinalURL)}, true
+		return store.Retry{Attempts: attempts, At: later(until, now), Error: "waiting for " + res.FinalSite}, true
 	}
 	if res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable {
 		// robots.txt could not be read, so the item was not tried. When it
@@ -63,11 +62,11 @@ func (c *Crawler) retryOf(ctx context.Context, rawURL string, res fetch.Result, 
 		if e, err := c.Fetcher.Robots(ctx, res.FinalURL); err == nil && e.Expires.After(now) {
 			at = e.Expires
 		}
-		if model.SiteOfURL(res.FinalURL) == model.SiteOfURL(rawURL) || res.FinalURL == "" {
+		if res.FinalSite == itemSite || res.FinalURL == "" {
 			return store.Retry{Attempts: attempts, At: at, Error: "robots.txt unreachable"}, true
 		}
 		n := attempts + 1
-		r = store.Retry{Attempts: n, Error: "robots.txt of " + model.SiteOfURL(res.FinalURL) + " unreachable"}
+		r = store.Retry{Attempts: n, Error: "robots.txt of " + res.FinalSite + " unreachable"}
 		wait, ok := fetch.RetrySchedule{Attempts: c.Settings.RetryAttempts, Window: c.Settings.RetryWindow}.Delay(n)
 		if !ok {
 			return r, false
@@ -123,11 +122,11 @@ func (c *Crawler) awaitRetries(ctx context.Context, site string, deadline time.T
 // over for the round, and the round reports the guard's error.
 
 // stopIfGuarded ends the job's context, with err as its cause, when err is
-// the guard's refusal of rawURL and rawURL is of the job's own site; a
+// the guard's refusal of a request to site and site is the job's own; a
 // refusal of another site's address (a feed's link or a redirect into a
 // private address) is only that item's final answer, as a bad URL is.
-func stopIfGuarded(ctx context.Context, rawURL string, err error) {
-	if j := jobOf(ctx); j != nil && fetch.GuardRefused(err) && j.site == model.SiteOfURL(rawURL) {
+func stopIfGuarded(ctx context.Context, site string, err error) {
+	if j := jobOf(ctx); j != nil && fetch.GuardRefused(err) && j.site == site {
 		j.stop(err)
 	}
 }

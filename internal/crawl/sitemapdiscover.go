@@ -36,12 +36,12 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	if err != nil {
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
 	}
-	e, err := c.robots(ctx, src.URL)
+	e, err := c.robots(ctx, src)
 	if err != nil {
 		if ctx.Err() == nil && fetch.OurNetworkFailed(err) {
 			// Our network reached nothing: tried again on the retry schedule.
-			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Err: err}
-			return c.retryDiscovery(ctx, src, src.URL, res, "robots.txt", c.Store.PostponeSitemaps)
+			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Site: src.Site, FinalSite: src.Site, Err: err}
+			return c.retryDiscovery(ctx, src, src.Site, res, "robots.txt", c.Store.PostponeSitemaps)
 		}
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
 	}
@@ -142,7 +142,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	}
 	if broken != nil && found == 0 {
 		// "No sitemap" is not concluded from a site that did not answer.
-		return c.retryDiscovery(ctx, src, broken.FinalURL, *broken, "well-known sitemap paths", c.Store.PostponeSitemaps)
+		return c.retryDiscovery(ctx, src, broken.FinalSite, *broken, "well-known sitemap paths", c.Store.PostponeSitemaps)
 	}
 	c.log().Info("sitemaps discovered", "source", src.URL, "sitemaps", found)
 	return c.Store.MarkSitemapsChecked(sctx, src.ID, c.Clock.Now())

@@ -227,7 +227,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 	default:
 		// What the parser handed to the store before the body failed is
 		// kept (new posts, lastmods); nothing is removed.
-		if retry, ok := c.retryOf(ctx, sm.URL, res, sm.Attempts); ok {
+		if retry, ok := c.retryOf(ctx, res.Site, res, sm.Attempts); ok {
 			sm.Attempts, sm.RetryAt, sm.Error = retry.Attempts, retry.At, retry.Error
 			c.meter().RetryScheduled(retrySitemap)
 			c.log().Info("sitemap to be retried", "sitemap", sm.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)

@@ -21,14 +21,21 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 		shown := withoutUserinfo(req.URL)
 		return Result{Outcome: OutcomeError, FinalURL: shown, Err: fmt.Errorf("fetch %s: %w", shown, err)}
 	}
-	if _, ok := accept[req.Purpose]; !ok {
-		return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: unknown purpose %q", u, req.Purpose)}
-	}
 	a := newAttempt(u, req)
+	res := f.fetchFrom(ctx, a)
+	res.Site, res.Origin = a.site, a.origin
+	return res
+}
+
+// fetchFrom is Fetch from the first attempt, a.
+func (f *Fetcher) fetchFrom(ctx context.Context, a attempt) Result {
+	if _, ok := accept[a.purpose]; !ok {
+		return Result{Outcome: OutcomeError, FinalURL: a.shown, FinalSite: a.site, Err: fmt.Errorf("fetch %s: unknown purpose %q", a.shown, a.purpose)}
+	}
 	switch {
-	case req.Purpose == PurposeRobots:
+	case a.purpose == PurposeRobots:
 		return f.fetchRobots(ctx, &a)
-	case req.Purpose == PurposeWebSub || req.Form != nil:
+	case a.purpose == PurposeWebSub || a.form != nil:
 		return f.post(ctx, &a)
 	}
 	first := a.shown // req.URL as it is shown: without user information
@@ -47,13 +54,13 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 		permanent = permanent && (res.Status == http.StatusMovedPermanently || res.Status == http.StatusPermanentRedirect)
 		switch {
 		case len(redirects) >= MaxRedirects:
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
+			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: %w (more than %d)", first, ErrTooManyRedirects, MaxRedirects)}
 		case seen[next.String()]:
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
+			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: %w at %s", first, ErrRedirectLoop, next)}
 		case next.Scheme != "http" && next.Scheme != "https":
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
+			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: redirect to %s: %w", first, next, ErrBadURL)}
 		}
 		a = a.redirected(next)
@@ -65,7 +72,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 // resultOf turns the exchange of attempt a into what the caller sees.
 func resultOf(a *attempt, ex exchange) Result {
 	res := Result{
-		Outcome: ex.outcome, Status: ex.status, FinalURL: a.shown, Body: ex.body,
+		Outcome: ex.outcome, Status: ex.status, FinalURL: a.shown, FinalSite: a.site, Body: ex.body,
 		ContentType: ex.contentType, Header: ex.header, Robots: a.robots, Err: ex.err,
 	}
 	switch ex.outcome {

@@ -9,7 +9,8 @@ import (
 // Record describes one request, or one request not made (disallowed,
 // refused), for logs and metrics.
 type Record struct {
-	Site        string
+	Site        string // model.Site of URL's host
+	Origin      string // model.OriginOf URL: its robots.txt's key
 	URL         string
 	Purpose     Purpose
 	Status      int
@@ -31,7 +32,7 @@ type Record struct {
 // and no duration.
 func (f *Fetcher) emit(ctx context.Context, a *attempt, ex exchange) {
 	r := Record{
-		Site: a.site, URL: a.shown, Purpose: a.purpose, Status: ex.status, Bytes: ex.read,
+		Site: a.site, Origin: a.origin, URL: a.shown, Purpose: a.purpose, Status: ex.status, Bytes: ex.read,
 		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Waited: a.waited,
 		Outcome: ex.outcome, Err: ex.err,
 	}

@@ -20,7 +20,7 @@ import (
 // URL (RFC 9110 §15.4), and a hub that moved says so in its feeds.
 func (f *Fetcher) post(ctx context.Context, a *attempt) Result {
 	if a.purpose != PurposeWebSub || a.form == nil {
-		return Result{Outcome: OutcomeError, FinalURL: a.shown,
+		return Result{Outcome: OutcomeError, FinalURL: a.shown, FinalSite: a.site,
 			Err: fmt.Errorf("fetch %s: a POST is only for %s, with a form", a.shown, PurposeWebSub)}
 	}
 	ex := f.send(ctx, a)

@@ -75,11 +75,17 @@ const (
 
 // Result is what became of a Request.
 type Result struct {
-	Outcome     Outcome
-	Status      int    // the final response's status; 0 when none
-	FinalURL    string // where the last hop went
-	Body        []byte // decoded, at most BODY_MAX (a sitemap: the package doc); nil unless OutcomeFetched without a Stream
-	ContentType string // as the server sent it
+	Outcome  Outcome
+	Status   int    // the final response's status; 0 when none
+	FinalURL string // where the last hop went
+	// The requested URL's site (model.Site of its host) and origin
+	// (model.OriginOf: its robots.txt's key), and FinalURL's site, as the
+	// fetcher derived them for its own rules: a caller needs not parse
+	// the URLs again. All "" when the requested URL did not parse.
+	Site, Origin string
+	FinalSite    string
+	Body         []byte // decoded, at most BODY_MAX (a sitemap: the package doc); nil unless OutcomeFetched without a Stream
+	ContentType  string // as the server sent it
 	// Validators to store for the next conditional read: the ETag and
 	// Last-Modified exactly as the server wrote them; with no Last-Modified,
 	// the server's own Date header of the response (LastModifiedFromDate),

@@ -96,9 +96,9 @@ func (f *Fetcher) fetchRobots(ctx context.Context, a *attempt) Result {
 	if res.Outcome == "" {
 		e, err := f.robotsEntry(ctx, a)
 		if err != nil {
-			return Result{Outcome: OutcomeError, FinalURL: a.shown, Err: err}
+			return Result{Outcome: OutcomeError, FinalURL: a.shown, FinalSite: a.site, Err: err}
 		}
-		return Result{Outcome: OutcomeUnchanged, FinalURL: robotsURL(a.url).String(), Robots: e.Verdict.State,
+		return Result{Outcome: OutcomeUnchanged, FinalURL: robotsURL(a.url).String(), FinalSite: a.site, Robots: e.Verdict.State,
 			ETag: e.ETag, LastModified: e.LastModified}
 	}
 	return res
@@ -127,7 +127,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 		}
 		ex := f.send(ctx, &cur)
 		if ex.ours {
-			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.shown, Err: ex.err}}
+			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.shown, FinalSite: cur.site, Err: ex.err}}
 			if _, waiting := WaitUntil(ex.err); waiting || GuardRefused(ex.err) || OurNetworkFailed(ex.err) || errors.Is(ex.err, ErrStoreDown) {
 				r.ours = ex.err // not the reader's context: the waiters fail with it too
 			}
