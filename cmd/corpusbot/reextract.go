@@ -84,7 +84,7 @@ func reextractCmd(env environment, args []string) error {
 		}
 	}
 	// No Fetcher: the page function cannot send a request.
-	pages := &crawl.Crawler{Store: db.DB, Settings: s}
+	pages := crawl.New(crawl.Config{Store: db.DB, Settings: s})
 	sum, err := reextract.Run(ctx, reextract.Options{Store: db.DB, Pages: pages, Paths: paths, Sources: sources, BodyMax: s.BodyMax,
 		Warn: func(line string) { fmt.Fprintf(env.stderr, "corpusbot: warning: %s\n", oneLine(line)) }})
 	if err != nil {

@@ -108,8 +108,8 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	if clock == nil {
 		clock = fetch.RealClock{}
 	}
-	c := &crawl.Crawler{Store: db.DB, Clock: clock, Settings: o.Settings, Log: o.Log,
-		CallbackBase: o.Settings.PublicURL, Push: db.DB, Concurrency: o.Concurrency}
+	c := crawl.New(crawl.Config{Store: db.DB, Clock: clock, Settings: o.Settings, Log: o.Log,
+		CallbackBase: o.Settings.PublicURL, Push: db.DB, Concurrency: o.Concurrency})
 	observe := func(r fetch.Record) {
 		if o.Observe != nil {
 			o.Observe(r)

@@ -48,10 +48,10 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			// once every try has failed, a window later.
 			retry, ok := c.retryOf(ctx, res.Site, res, f.Attempts)
 			if !ok {
-				c.log().Warn("catalogue page failed after every retry", "feed", f.URL, "page", page, "err", retry.Error)
+				c.Log.Warn("catalogue page failed after every retry", "feed", f.URL, "page", page, "err", retry.Error)
 				retry = store.Retry{At: c.Clock.Now().Add(max(c.Settings.RetryWindow, time.Minute)), Error: retry.Error}
 			} else {
-				c.meter().RetryScheduled(retryCatalogue)
+				c.Meter.RetryScheduled(retryCatalogue)
 			}
 			f.Catalogue, f.Error, f.Attempts, f.RetryAt = model.CatalogueInterrupted, retry.Error, retry.Attempts, retry.At
 			return c.Store.UpdateFeed(sctx, f)
@@ -85,7 +85,7 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			return fmt.Errorf("catalogue %s: %w", page, err)
 		}
 		c.progress.Load().posts(added.Added, added.Modified, 0)
-		c.log().Info("catalogue page", "feed", f.URL, "page", page, "new", added.Added)
+		c.Log.Info("catalogue page", "feed", f.URL, "page", page, "new", added.Added)
 		if f.Catalogue == model.CatalogueDone {
 			return nil
 		}

@@ -131,7 +131,7 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 	defer db.Close()
 	db.SetCheckouts("worker-"+worker, w.checkoutTTL, nil)
 	clock := fetch.RealClock{}
-	c := &crawl.Crawler{Store: db.DB, Clock: clock, Settings: w.settings, Log: discard}
+	c := crawl.New(crawl.Config{Store: db.DB, Clock: clock, Settings: w.settings, Log: discard})
 	defer c.Close()
 	rc := postgres.NewRobotsCache(db, clock, store.RobotsCacheOptions{Log: discard})
 	var mu sync.Mutex

@@ -25,18 +25,20 @@ type Fetcher interface {
 	Robots(ctx context.Context, rawURL string) (fetch.RobotsEntry, error)
 }
 
-// Crawler holds what every job needs. Its zero value is not usable; fill
-// every field but Log and Concurrency.
-type Crawler struct {
+// Config is what a Crawler is made of (New). Store, Clock and Settings
+// are required by every job that reaches them, Fetcher by every job that
+// sends a request (it may be set after New: the fetcher's Observe is the
+// Crawler's); the rest have defaults.
+type Config struct {
 	Store    *store.DB
 	Fetcher  Fetcher
 	Clock    fetch.Clock
 	Settings config.Settings
-	Extract  Extractor    // page text extraction; nil: extract.Parse
+	Extract  Extractor    // page text extraction; nil: DefaultExtractor
 	Log      *slog.Logger // nil: slog.Default (logging.OrDefault)
 	// Concurrency is how many sites are worked on at once; 0 takes
-	// Settings.Concurrency (CONCURRENCY). One site's work is always done
-	// in order, by one goroutine.
+	// Settings.Concurrency (CONCURRENCY), at least 1. One site's work is
+	// always done in order, by one goroutine.
 	Concurrency int
 
 	// Push keeps WebSub subscriptions (push*.go); nil: feeds are only
@@ -49,6 +51,29 @@ type Crawler struct {
 	// Meter is told of sites taken up and let go, rounds over and retries
 	// scheduled (meter.go); nil: nothing is told.
 	Meter Meter
+}
+
+// New is a Crawler of cfg, its defaults applied once: the logger
+// (logging.OrDefault), the extractor (DefaultExtractor), the sites worked
+// on at once (Settings.Concurrency, at least 1) and the meter (none told).
+func New(cfg Config) *Crawler {
+	cfg.Log = logging.OrDefault(cfg.Log)
+	if cfg.Extract == nil {
+		cfg.Extract = DefaultExtractor
+	}
+	if cfg.Concurrency <= 0 {
+		cfg.Concurrency = max(1, cfg.Settings.Concurrency)
+	}
+	if cfg.Meter == nil {
+		cfg.Meter = noMeter{}
+	}
+	return &Crawler{Config: cfg}
+}
+
+// Crawler holds what every job needs: its Config, defaults applied, and
+// the state its jobs share. Make one with New.
+type Crawler struct {
+	Config
 
 	robotsStatus sync.Map                 // origin -> last robots.txt status seen (from Observe)
 	robotsWhy    sync.Map                 // origin -> why its last robots.txt request failed (from Observe)
@@ -84,12 +109,12 @@ func (c *Crawler) Observe(rec fetch.Record) {
 			c.robotsWhy.Delete(rec.Origin)
 		}
 	}
-	if c.requests.add(c.requestSink(), c.log(), rec) {
+	if c.requests.add(c.requestSink(), c.Log, rec) {
 		return
 	}
 	// After Close: stored at once.
 	if err := c.requestSink().LogRequests(context.Background(), []fetch.Record{rec}); err != nil {
-		c.log().Warn("request log write failed", "url", rec.URL, "err", err)
+		c.Log.Warn("request log write failed", "url", rec.URL, "err", err)
 	}
 }
 
@@ -117,23 +142,4 @@ func (c *Crawler) checkoutStore() siteCheckouts {
 	return c.Store
 }
 
-// log is c.Log under the project's one policy for a missing logger. A
-// Crawler is built as a literal, with no constructor to default it once,
-// so the policy is applied where it is read.
-func (c *Crawler) log() *slog.Logger { return logging.OrDefault(c.Log) }
-
-func (c *Crawler) concurrency() int {
-	if c.Concurrency > 0 {
-		return c.Concurrency
-	}
-	return max(1, c.Settings.Concurrency)
-}
-
 func (c *Crawler) agent() string { return c.Settings.ProductToken() }
-
-func (c *Crawler) extractor() Extractor {
-	if c.Extract != nil {
-		return c.Extract
-	}
-	return DefaultExtractor
-}

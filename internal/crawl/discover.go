@@ -113,7 +113,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	// homepage that named it is not asked again.
 	sctx, done := saving(ctx)
 	defer done()
-	c.log().Info("discovered", "source", src.URL, "feeds", found)
+	c.Log.Info("discovered", "source", src.URL, "feeds", found)
 	return c.Store.MarkDiscovered(sctx, src.ID, c.Clock.Now())
 }
 
@@ -211,7 +211,7 @@ func (c *Crawler) retryDiscovery(ctx context.Context, src store.Source, site str
 	if !ok {
 		r = c.retryGuess(r.Error)
 	} else {
-		c.meter().RetryScheduled(retryDiscovery)
+		c.Meter.RetryScheduled(retryDiscovery)
 	}
 	return c.postpone(ctx, src, r, put)
 }
@@ -224,7 +224,7 @@ func (c *Crawler) postpone(ctx context.Context, src store.Source, r store.Retry,
 	if r.At.IsZero() {
 		r.At = c.Clock.Now().Add(fetch.FirstRetry)
 	}
-	c.log().Info("discovery postponed", "source", src.URL, "until", r.At, "why", r.Error)
+	c.Log.Info("discovery postponed", "source", src.URL, "until", r.At, "why", r.Error)
 	return put(ctx, src.ID, r)
 }
 
@@ -351,7 +351,7 @@ func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (don
 		}
 	}
 	if blog.ID != src.ID {
-		c.log().Info("source is the same blog as another: merged", "source", src.URL, "into", blog.URL, "into_id", blog.ID)
+		c.Log.Info("source is the same blog as another: merged", "source", src.URL, "into", blog.URL, "into_id", blog.ID)
 	}
 	if f.LastRead.IsZero() {
 		now := c.Clock.Now()
@@ -365,7 +365,7 @@ func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (don
 	if blog.ID != src.ID {
 		return true, nil // the blog's source is discovered on its own
 	}
-	c.log().Info("discovered", "source", blog.URL, "feed", src.URL)
+	c.Log.Info("discovered", "source", blog.URL, "feed", src.URL)
 	return true, c.Store.MarkDiscovered(sctx, src.ID, c.Clock.Now())
 }
 

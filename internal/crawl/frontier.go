@@ -135,7 +135,7 @@ func (c *Crawler) runRound(ctx context.Context) (*round, error) {
 	r := c.newRound(allSteps)
 	r.sweep = true
 	if err := c.calibrate(ctx); err != nil {
-		c.log().Warn("schedule not recalibrated", "err", err) // the last one stays in force
+		c.Log.Warn("schedule not recalibrated", "err", err) // the last one stays in force
 	}
 	now := r.start
 	feeds, err := c.Store.PollsDue(ctx, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), c.feedBudget())
@@ -222,7 +222,7 @@ type siteDone struct {
 // nothing in flight, or a newer round began and its last site finished.
 func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duration) error {
 	once := cadence == 0
-	slots := c.concurrency()
+	slots := c.Concurrency
 	results := make(chan siteDone)
 	inFlight := map[string]bool{}
 	busy := c.busyTracker()
@@ -239,13 +239,13 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 		if once {
 			onceErr = err
 		} else if err != nil && ctx.Err() == nil {
-			c.log().Warn("run round failed", "err", err)
+			c.Log.Warn("run round failed", "err", err)
 		}
 	}
 	nextRound := cur.start.Add(cadence)
 	finish := func(d siteDone) {
 		delete(inFlight, d.site)
-		c.meter().SiteDone()
+		c.Meter.SiteDone()
 		d.r.inFlight--
 		d.r.progress.finished1(d.err)
 		until, waiting := fetch.WaitUntil(d.err)
@@ -254,7 +254,7 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 			if !d.r.sweep && d.r.retakes[d.site] <= maxRetakes {
 				d.r.cands.waiting = append(d.r.cands.waiting, store.WaitingSite{Site: d.site, Until: until})
 			}
-			c.log().Info("site left to wait", "site", d.site, "until", until.UTC().Format(time.RFC3339))
+			c.Log.Info("site left to wait", "site", d.site, "until", until.UTC().Format(time.RFC3339))
 		}
 		if f := c.storeFault(d.err); f != nil && !waiting && ctx.Err() == nil {
 			// The store's fault, not the site's: nothing of it was recorded,
@@ -298,7 +298,7 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 			}
 			for _, site := range sites {
 				inFlight[site] = true
-				c.meter().SiteStarted()
+				c.Meter.SiteStarted()
 				cur.inFlight++
 				cur.progress.started1()
 				r, mayRetake := cur, cur.retakes[site] < maxRetakes
@@ -417,7 +417,7 @@ func (c *Crawler) frontier(ctx context.Context, cur *round, cadence time.Duratio
 				if f := c.storeFault(err); f != nil {
 					down = f
 				}
-				c.log().Warn("run round not started", "err", err)
+				c.Log.Warn("run round not started", "err", err)
 				cur.closed = false // the old round goes on taking what is due
 				cur.cands.restart()
 				continue
@@ -499,7 +499,7 @@ func (c *Crawler) nextDue(ctx context.Context, r *round, once, idle bool) (time.
 			return time.Time{}, false, err
 		}
 		if held > 0 {
-			c.log().Debug("waiting for sites other workers hold", "sites", held)
+			c.Log.Debug("waiting for sites other workers hold", "sites", held)
 			if poll := now.Add(heldPoll); !ok || poll.Before(at) {
 				at, ok = poll, true
 			}

@@ -36,7 +36,9 @@ func TestFrontierTakesTheBusiestSiteTime(t *testing.T) {
 	}{{"frontier", 0}, {"one at a time", 1}} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, clock := newEventWorld(t, func(s *config.Settings) { s.Concurrency = max(tc.concurrency, s.Concurrency) })
-			w.c.Concurrency = tc.concurrency
+			if tc.concurrency > 0 { // 0: CONCURRENCY, as New took it
+				w.c.Concurrency = tc.concurrency
+			}
 			blogFarm(w.web, 12, 3, 3) // 12 blogs: feed, two catalogue pages, 9 posts each
 			// One slow site: a Crawl-delay of 10 s on every request.
 			slow := w.web.Host(clusterHost(0))

@@ -92,11 +92,11 @@ func (c *Crawler) learnSpelling(ctx context.Context, from, like string, canonica
 	}
 	n, err := c.Store.LearnSpelling(ctx, b, v)
 	if err != nil {
-		c.log().Warn("spelling not recorded", "url", like, "err", err)
+		c.Log.Warn("spelling not recorded", "url", like, "err", err)
 		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
 	if n > 0 {
-		c.log().Info("spelling learnt", "like", b, "shows", v.String(), "posts_respelled", n)
+		c.Log.Info("spelling learnt", "like", b, "shows", v.String(), "posts_respelled", n)
 	}
 }

@@ -42,7 +42,7 @@ func (c *Crawler) DiscoverSources(ctx context.Context, limit int) (int, error) {
 // its catalogue walk when that is due; then the pages their sources owe.
 func (c *Crawler) FetchArticles(ctx context.Context, limit int) (int, error) {
 	if err := c.calibrate(ctx); err != nil {
-		c.log().Warn("schedule not recalibrated", "err", err) // the last one stays in force
+		c.Log.Warn("schedule not recalibrated", "err", err) // the last one stays in force
 	}
 	var feeds []store.Feed
 	err := c.retryStore(ctx, func() (err error) {

@@ -33,10 +33,3 @@ func (noMeter) SiteStarted()            {}
 func (noMeter) SiteDone()               {}
 func (noMeter) RoundDone(time.Duration) {}
 func (noMeter) RetryScheduled(string)   {}
-
-func (c *Crawler) meter() Meter {
-	if c.Meter != nil {
-		return c.Meter
-	}
-	return noMeter{}
-}

@@ -31,8 +31,8 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	if ok {
 		// Still owed, in the state it was: tried again later.
 		r.Retry = retry
-		c.meter().RetryScheduled(retryPage)
-		c.log().Info("page to be retried", "url", p.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
+		c.Meter.RetryScheduled(retryPage)
+		c.Log.Info("page to be retried", "url", p.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
 		if err := c.Store.SavePage(sctx, r); err != nil {
 			return fmt.Errorf("page %s: %w", p.URL, err)
 		}
@@ -80,7 +80,7 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 			r.Error = retry.Error // it names what failed more closely
 		}
 		if res.Transient() {
-			c.log().Warn("page failed after every retry", "url", p.URL, "tries", p.Attempts+1, "err", r.Error)
+			c.Log.Warn("page failed after every retry", "url", p.URL, "tries", p.Attempts+1, "err", r.Error)
 		}
 	}
 	if r.State == model.PostRemoved {
@@ -110,7 +110,7 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL stri
 		r.State = model.PostError
 		return
 	}
-	page, err := c.extractor()(res.Body, u, res.ContentType, c.agent())
+	page, err := c.Extract(res.Body, u, res.ContentType, c.agent())
 	if err != nil {
 		r.State = model.PostError
 		return

@@ -45,12 +45,12 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 		if retry, ok := c.retryOf(ctx, res.Site, res, f.Attempts); ok && f.State == model.FeedActive {
 			// Still active: read again at the retry (FeedsToRead).
 			f.Attempts, f.RetryAt, f.Error = retry.Attempts, retry.At, retry.Error
-			c.meter().RetryScheduled(retryFeed)
-			c.log().Info("feed to be retried", "feed", f.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
+			c.Meter.RetryScheduled(retryFeed)
+			c.Log.Info("feed to be retried", "feed", f.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
 			return c.Store.UpdateFeed(sctx, f)
 		}
 		f.State, f.Error, f.Attempts, f.RetryAt = failedFeedState(res), errText(res), 0, time.Time{}
-		c.log().Info("feed not read", "feed", f.URL, "state", f.State, "err", f.Error)
+		c.Log.Info("feed not read", "feed", f.URL, "state", f.State, "err", f.Error)
 		return c.Store.UpdateFeed(sctx, f)
 	}
 	parsed, err := c.ingestFeed(sctx, f, feedBody{
@@ -128,7 +128,7 @@ func (c *Crawler) ingestFeed(ctx context.Context, f store.Feed, b feedBody, now 
 		msg = "feed delivery read"
 	}
 	c.progress.Load().posts(added.Added, added.Modified, 0)
-	c.log().Info(msg, "feed", f.URL, "entries", len(parsed.Entries), "new", added.Added, "modified", added.Modified)
+	c.Log.Info(msg, "feed", f.URL, "entries", len(parsed.Entries), "new", added.Added, "modified", added.Modified)
 	return parsed, nil
 }
 
@@ -218,11 +218,11 @@ func (c *Crawler) followFeed(ctx context.Context, f *store.Feed, res fetch.Resul
 		return
 	}
 	if err := c.Store.MoveFeed(ctx, f.ID, res.FinalURL); err != nil {
-		c.log().Warn("moved feed not recorded", "feed", f.URL, "to", res.FinalURL, "err", err)
+		c.Log.Warn("moved feed not recorded", "feed", f.URL, "to", res.FinalURL, "err", err)
 		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
-	c.log().Info("feed moved", "feed", f.URL, "to", res.FinalURL)
+	c.Log.Info("feed moved", "feed", f.URL, "to", res.FinalURL)
 	c.learnSpelling(ctx, f.URL, res.FinalURL, false)
 	f.URL = res.FinalURL
 }

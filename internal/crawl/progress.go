@@ -231,7 +231,7 @@ func (c *Crawler) report(ctx context.Context, p *Progress) {
 			return
 		case <-t.C:
 			s := p.Snapshot()
-			c.log().Info("progress", "sites_done", s.SitesDone, "sites_due", s.SitesDue, "in_flight", s.SitesInFlight,
+			c.Log.Info("progress", "sites_done", s.SitesDone, "sites_due", s.SitesDue, "in_flight", s.SitesInFlight,
 				"requests", s.Requests, "req_per_s", int(s.RequestsPerSecond()+0.5), "errors", s.Errors,
 				"eta", s.etaText())
 		}

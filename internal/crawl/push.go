@@ -39,7 +39,7 @@ func (c *Crawler) noticeHub(ctx context.Context, f store.Feed, parsed *feed.Feed
 		// hub.secret "SHOULD only be specified when the request was made
 		// over HTTPS" (§5.1), and without a secret no delivery could be
 		// told from a forgery: a plain-http hub is not subscribed to.
-		c.log().Debug("websub: hub not over https, not subscribed", "feed", f.URL, "hub", hub)
+		c.Log.Debug("websub: hub not over https, not subscribed", "feed", f.URL, "hub", hub)
 		return
 	}
 	old, err := c.Push.FeedSubscription(ctx, f.ID)
@@ -47,7 +47,7 @@ func (c *Crawler) noticeHub(ctx context.Context, f store.Feed, parsed *feed.Feed
 		return
 	}
 	if err != nil && !errors.Is(err, model.ErrNotFound) {
-		c.log().Warn("websub: subscription not read", "feed", f.URL, "err", err)
+		c.Log.Warn("websub: subscription not read", "feed", f.URL, "err", err)
 		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
@@ -57,11 +57,11 @@ func (c *Crawler) noticeHub(ctx context.Context, f store.Feed, parsed *feed.Feed
 		State: model.SubscriptionWanted, NextAction: c.Clock.Now(),
 	})
 	if err != nil {
-		c.log().Warn("websub: hub not recorded", "feed", f.URL, "hub", hub, "err", err)
+		c.Log.Warn("websub: hub not recorded", "feed", f.URL, "hub", hub, "err", err)
 		c.progress.Load().failure(reasonNotRecorded, 1)
 		return
 	}
-	c.log().Info("websub: hub found", "feed", f.URL, "hub", hub, "topic", topic)
+	c.Log.Info("websub: hub found", "feed", f.URL, "hub", hub, "topic", topic)
 }
 
 // pushedUntil is when the feed's active subscription's lease ends; zero

@@ -38,7 +38,7 @@ func (c *Crawler) WebSubIntent(ctx context.Context, callback string, q url.Value
 			return "", false, nil
 		}
 		s.State, s.Error, s.NextAction = model.SubscriptionInactive, "denied by the hub: "+q.Get("hub.reason"), now.Add(inactiveRecheck)
-		c.log().Info("websub: denied", "hub", s.Hub, "topic", s.Topic, "reason", q.Get("hub.reason"))
+		c.Log.Info("websub: denied", "hub", s.Hub, "topic", s.Topic, "reason", q.Get("hub.reason"))
 		return "", true, c.Push.PutSubscription(ctx, s)
 	}
 	challenge = q.Get("hub.challenge")
@@ -59,7 +59,7 @@ func (c *Crawler) WebSubIntent(ctx context.Context, callback string, q url.Value
 	if err := c.Push.PutSubscription(ctx, s); err != nil {
 		return "", false, err
 	}
-	c.log().Info("websub: verified", "mode", mode, "hub", s.Hub, "topic", s.Topic, "lease", s.Lease)
+	c.Log.Info("websub: verified", "mode", mode, "hub", s.Hub, "topic", s.Topic, "lease", s.Lease)
 	return challenge, true, nil
 }
 
@@ -93,7 +93,7 @@ func (c *Crawler) WebSubDeliver(ctx context.Context, callback string, h http.Hea
 		return http.StatusGone, nil
 	}
 	if err := push.CheckSignature(s.Secret, h.Get("X-Hub-Signature"), body); err != nil {
-		c.log().Warn("websub: delivery ignored", "hub", s.Hub, "topic", s.Topic, "err", err)
+		c.Log.Warn("websub: delivery ignored", "hub", s.Hub, "topic", s.Topic, "err", err)
 		return http.StatusAccepted, nil
 	}
 	f, err := c.feedByID(ctx, s.SourceID, s.FeedID)
@@ -117,7 +117,7 @@ func (c *Crawler) WebSubDeliver(ctx context.Context, callback string, h http.Hea
 	case err != nil && parsed != nil: // read, but not stored
 		return http.StatusInternalServerError, err
 	case err != nil:
-		c.log().Info("websub: delivery not a feed", "topic", s.Topic, "err", err)
+		c.Log.Info("websub: delivery not a feed", "topic", s.Topic, "err", err)
 	}
 	// The pages a delivery made due are fetched by the run's page step,
 	// not inside the hub's request: a site's pages take as long as its

@@ -47,7 +47,7 @@ func (c *Crawler) PushSubscriptions(ctx context.Context, limit int) (int, error)
 			break
 		}
 		if err := c.workSubscription(hctx, s); err != nil && ctx.Err() == nil {
-			c.log().Warn("subscription not moved on", "hub", s.Hub, "topic", s.Topic, "err", err)
+			c.Log.Warn("subscription not moved on", "hub", s.Hub, "topic", s.Topic, "err", err)
 			errs = append(errs, err)
 		}
 	}
@@ -124,7 +124,7 @@ func (c *Crawler) requestHub(ctx context.Context, s store.Subscription, mode str
 		return ctx.Err() // left as requested: it is due again after VerifyTimeout
 	}
 	if res.Outcome == fetch.OutcomeFetched {
-		c.log().Info("websub: request accepted", "mode", mode, "hub", s.Hub, "topic", s.Topic, "status", res.Status)
+		c.Log.Info("websub: request accepted", "mode", mode, "hub", s.Hub, "topic", s.Topic, "status", res.Status)
 		return nil // the verification of intent, not this answer, makes it active
 	}
 	// Refused: read it again, as a verification may have landed meanwhile.
@@ -148,7 +148,7 @@ func (c *Crawler) requestHub(ctx context.Context, s store.Subscription, mode str
 	default:
 		cur.State = model.SubscriptionWanted
 	}
-	c.log().Info("websub: request failed", "mode", mode, "hub", s.Hub, "topic", s.Topic, "err", cur.Error)
+	c.Log.Info("websub: request failed", "mode", mode, "hub", s.Hub, "topic", s.Topic, "err", cur.Error)
 	// Recorded, like a feed that could not be read: not a job failure.
 	return c.Push.PutSubscription(ctx, cur)
 }

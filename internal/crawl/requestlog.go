@@ -337,6 +337,6 @@ func (c *Crawler) flushRequests(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushWait)
 	defer cancel()
 	if err := c.Flush(ctx); err != nil {
-		c.log().Warn("request log flush failed", "err", err)
+		c.Log.Warn("request log flush failed", "err", err)
 	}
 }

@@ -49,7 +49,7 @@ func BenchmarkRequestLog(b *testing.B) {
 			for _, path := range paths {
 				for _, g := range []int{1, 16, 256, 1024} {
 					b.Run(fmt.Sprintf("%s/goroutines=%d", path.name, g), func(b *testing.B) {
-						c := &crawl.Crawler{Store: db, Log: discard}
+						c := crawl.New(crawl.Config{Store: db, Log: discard})
 						defer c.Close()
 						var next atomic.Int64
 						var wg sync.WaitGroup

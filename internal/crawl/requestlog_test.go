@@ -60,7 +60,9 @@ func rec(i int) fetch.Record {
 func logCrawler(st *logStore) (*Crawler, *bytes.Buffer) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&safeWriter{w: &buf}, nil))
-	return &Crawler{requestStore: st, Log: log}, &buf
+	c := New(Config{Log: log})
+	c.requestStore = st
+	return c, &buf
 }
 
 type safeWriter struct {

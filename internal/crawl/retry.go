@@ -104,7 +104,7 @@ func (c *Crawler) awaitRetries(ctx context.Context, site string, deadline time.T
 	if err != nil || !ok || at.Sub(now) > Horizon || at.After(deadline) {
 		return false, err
 	}
-	c.log().Debug("waiting for a retry", "site", site, "until", at)
+	c.Log.Debug("waiting for a retry", "site", site, "until", at)
 	if err := c.Clock.Sleep(ctx, at.Sub(now)); err != nil {
 		return false, nil
 	}

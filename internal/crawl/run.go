@@ -69,7 +69,7 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	c.meter().RoundDone(c.Clock.Now().Sub(r.start))
+	c.Meter.RoundDone(c.Clock.Now().Sub(r.start))
 	// A store that failed the round (storefault.go) is not asked for more:
 	// the round only says what it did.
 	healthy := c.Store.Health() == nil
@@ -80,7 +80,7 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 			err = errors.Join(err, perr)
 		}
 		if perr := c.pruneRequestLog(ctx); perr != nil {
-			c.log().Warn("request log not pruned", "err", perr)
+			c.Log.Warn("request log not pruned", "err", perr)
 		}
 	}
 	s, p := r.progress.Snapshot(), r.progress
@@ -100,7 +100,7 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 		waiting, werr = c.reportWaiting(ctx, r)
 	}
 	if werr != nil {
-		c.log().Warn("sites left waiting not listed", "err", werr)
+		c.Log.Warn("sites left waiting not listed", "err", werr)
 	}
 	if waiting > 0 {
 		attrs = append(attrs, "sites_waiting", waiting)
@@ -108,12 +108,12 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	if s.SitesDone == 0 && s.Requests == 0 && r.sweep && healthy {
 		why, nerr := c.nothingDue(ctx)
 		if nerr != nil {
-			c.log().Warn("why nothing was due not found", "err", nerr)
+			c.Log.Warn("why nothing was due not found", "err", nerr)
 		} else {
 			attrs = append(attrs, "nothing_due", why)
 		}
 	}
-	c.log().Info("round done", attrs...)
+	c.Log.Info("round done", attrs...)
 	return errors.Join(err, p.unreached())
 }
 
@@ -187,10 +187,10 @@ func (c *Crawler) reportWaiting(ctx context.Context, r *round) (int, error) {
 	}
 	for i, w := range sites {
 		if i == waitingListed {
-			c.log().Info("more sites left waiting", "sites", len(sites)-i)
+			c.Log.Info("more sites left waiting", "sites", len(sites)-i)
 			break
 		}
-		c.log().Info("site left waiting", "site", w.Site, "until", w.Until.UTC().Format(time.RFC3339),
+		c.Log.Info("site left waiting", "site", w.Site, "until", w.Until.UTC().Format(time.RFC3339),
 			"in", w.Until.Sub(c.Clock.Now()).Round(time.Second).String())
 	}
 	return len(sites), nil
@@ -221,7 +221,7 @@ func (c *Crawler) pruneRequestLog(ctx context.Context) error {
 		}
 	}
 	if total > 0 {
-		c.log().Info("request log pruned", "rows", total, "before", before.Format(time.RFC3339))
+		c.Log.Info("request log pruned", "rows", total, "before", before.Format(time.RFC3339))
 	}
 	return nil
 }

@@ -91,7 +91,7 @@ func rusage() usage {
 // with observe (may be nil) seeing every record before the crawler does.
 func scaleCrawler(tb testing.TB, s config.Settings, db *store.DB, web *simweb.Web, clock fetch.Clock, observe func(fetch.Record)) *crawl.Crawler {
 	tb.Helper()
-	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
+	c := crawl.New(crawl.Config{Store: db, Clock: clock, Settings: s, Log: discard})
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
 		TLS: web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard), OptedOut: db.OptedOut, Store: db,

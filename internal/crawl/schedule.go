@@ -61,7 +61,7 @@ func (c *Crawler) calibrate(ctx context.Context) error {
 	c.schedMu.Lock()
 	c.sched, c.calibrated = a, now
 	c.schedMu.Unlock()
-	c.log().Info("schedule calibrated", "feeds", len(rates), "polls_per_hour", plannedPolls(len(rates), c.Settings),
+	c.Log.Info("schedule calibrated", "feeds", len(rates), "polls_per_hour", plannedPolls(len(rates), c.Settings),
 		"ceiling", a.Ceiling, "saturated", a.Saturated)
 	return nil
 }

@@ -40,7 +40,7 @@ func TestPlannedPollsZeroInterval(t *testing.T) {
 func TestPolicyZeroCeiling(t *testing.T) {
 	rates := []float64{0.01, 0.2, 1, 3, 40}
 	for _, ceiling := range []time.Duration{0, time.Second, 59 * time.Minute} {
-		c := &Crawler{Settings: config.Defaults()}
+		c := New(Config{Settings: config.Defaults()})
 		c.Settings.FeedMaxInterval = ceiling
 		c.Settings.FeedInterval = 0
 		p := c.policy()

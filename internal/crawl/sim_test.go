@@ -128,7 +128,7 @@ func (w *world) wire(db *store.DB, clock fetch.Clock) {
 	if w.timeouts == (fetch.Timeouts{}) {
 		w.timeouts = fetch.Timeouts{Total: 5 * time.Second}
 	}
-	w.c = &crawl.Crawler{Store: db, Clock: clock, Settings: w.s, Log: discard}
+	w.c = crawl.New(crawl.Config{Store: db, Clock: clock, Settings: w.s, Log: discard})
 	t.Cleanup(func() { w.c.Close() }) // before the store's Close, registered earlier
 	fo := w.fetchOptions(db, clock)
 	f, err := fetch.New(fo)

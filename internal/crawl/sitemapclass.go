@@ -46,9 +46,9 @@ func (c *Crawler) skipSitemap(ctx context.Context, sm store.Sitemap, class sitem
 		if err != nil {
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}
-		c.log().Info("sitemap no longer read: its posts withdrawn", "sitemap", sm.URL, "kind", class.Kind, "removed", diff.Removed)
+		c.Log.Info("sitemap no longer read: its posts withdrawn", "sitemap", sm.URL, "kind", class.Kind, "removed", diff.Removed)
 	}
-	c.log().Info("sitemap not read", "sitemap", sm.URL, "kind", class.Kind, "why", class.Reason)
+	c.Log.Info("sitemap not read", "sitemap", sm.URL, "kind", class.Kind, "why", class.Reason)
 	sm.State, sm.Kind, sm.Error, sm.Attempts, sm.RetryAt = model.SitemapSkipped, class.Kind.String(), "", 0, time.Time{}
 	sm.SkippedPages, sm.SkippedTaxonomies, sm.SkippedAuthors, sm.SkippedOther = 0, 0, 0, 0
 	return c.Store.UpdateSitemap(ctx, sm)

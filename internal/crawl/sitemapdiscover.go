@@ -62,7 +62,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 		sm := store.Sitemap{SourceID: src.ID, URL: l, Via: model.ViaRobots, Kind: class.Kind.String()}
 		if !read {
 			sm.State = model.SitemapSkipped
-			c.log().Info("sitemap not read", "sitemap", l, "kind", class.Kind, "why", class.Reason)
+			c.Log.Info("sitemap not read", "sitemap", l, "kind", class.Kind, "why", class.Reason)
 		}
 		if _, err := c.Store.AddSitemap(sctx, sm); err != nil {
 			return err
@@ -144,6 +144,6 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 		// "No sitemap" is not concluded from a site that did not answer.
 		return c.retryDiscovery(ctx, src, broken.FinalSite, *broken, "well-known sitemap paths", c.Store.PostponeSitemaps)
 	}
-	c.log().Info("sitemaps discovered", "source", src.URL, "sitemaps", found)
+	c.Log.Info("sitemaps discovered", "source", src.URL, "sitemaps", found)
 	return c.Store.MarkSitemapsChecked(sctx, src.ID, c.Clock.Now())
 }

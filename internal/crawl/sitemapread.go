@@ -205,7 +205,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		// Moved for good: read where it lives from now on (the old URL is
 		// kept as an alias).
 		if err := c.Store.MoveSitemap(sctx, sm.ID, res.FinalURL); err != nil {
-			c.log().Warn("moved sitemap not recorded", "sitemap", sm.URL, "to", res.FinalURL, "err", err)
+			c.Log.Warn("moved sitemap not recorded", "sitemap", sm.URL, "to", res.FinalURL, "err", err)
 			c.progress.Load().failure(reasonNotRecorded, 1)
 		} else {
 			c.learnSpelling(sctx, sm.URL, res.FinalURL, false)
@@ -229,8 +229,8 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		// kept (new posts, lastmods); nothing is removed.
 		if retry, ok := c.retryOf(ctx, res.Site, res, sm.Attempts); ok {
 			sm.Attempts, sm.RetryAt, sm.Error = retry.Attempts, retry.At, retry.Error
-			c.meter().RetryScheduled(retrySitemap)
-			c.log().Info("sitemap to be retried", "sitemap", sm.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
+			c.Meter.RetryScheduled(retrySitemap)
+			c.Log.Info("sitemap to be retried", "sitemap", sm.URL, "at", retry.At, "tries", retry.Attempts, "err", retry.Error)
 			return c.Store.UpdateSitemap(sctx, sm)
 		}
 		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = model.SitemapError, errText(res), now, 0, time.Time{}
@@ -247,7 +247,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 	if got.sum.Truncated {
 		// Kept as far as the cut; the read is not whole, so nothing it
 		// did not reach is taken as removed.
-		c.log().Warn("sitemap truncated", "sitemap", sm.URL, "reason", got.sum.Reason, "entries", got.sum.Entries())
+		c.Log.Warn("sitemap truncated", "sitemap", sm.URL, "reason", got.sum.Reason, "entries", got.sum.Entries())
 	}
 	if got.urls.listed > 0 || got.sum.Format != sitemap.FormatIndex {
 		// The entries not wanted are left out of the read as if the
@@ -258,7 +258,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 			return fmt.Errorf("sitemap %s: %w", sm.URL, err)
 		}
 		c.progress.Load().posts(diff.New, diff.Modified, diff.Removed)
-		c.log().Info("sitemap read", "sitemap", sm.URL, "kind", class.Kind, "urls", got.urls.listed, "wanted", got.urls.wanted,
+		c.Log.Info("sitemap read", "sitemap", sm.URL, "kind", class.Kind, "urls", got.urls.listed, "wanted", got.urls.wanted,
 			"new", diff.New, "modified", diff.Modified, "removed", diff.Removed, "returned", diff.Returned, "whole", got.sum.Whole(),
 			"skipped_pages", sm.SkippedPages, "skipped_taxonomies", sm.SkippedTaxonomies, "skipped_authors", sm.SkippedAuthors,
 			"skipped_other", sm.SkippedOther)
@@ -283,7 +283,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 				// the validators of this read, not the read itself.
 				sm.ETag, sm.LastModified = res.ETag, res.LastModified
 				if uerr := c.Store.UpdateSitemap(sctx, sm); uerr != nil {
-					c.log().Warn("validators of a sitemap index cut off not stored", "sitemap", sm.URL, "err", uerr)
+					c.Log.Warn("validators of a sitemap index cut off not stored", "sitemap", sm.URL, "err", uerr)
 					c.progress.Load().failure(reasonNotRecorded, 1)
 				}
 			}

@@ -78,11 +78,11 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 					if c.storeFault(err) != nil {
 						// The store's fault: counted where the store noted
 						// it, and said once by the frontier.
-						c.log().Debug("job failed", "site", site, "source", srcs[i].URL, "err", err)
+						c.Log.Debug("job failed", "site", site, "source", srcs[i].URL, "err", err)
 						errs = append(errs, err)
 						continue
 					}
-					c.log().Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
+					c.Log.Warn("job failed", "site", site, "source", srcs[i].URL, "err", err)
 					fail(err)
 				}
 			}
@@ -91,7 +91,7 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		// waited for here, on a timer; later ones are left to a later run.
 		again, err := c.awaitRetries(jctx, site, retryDeadline)
 		if err := ownFailures(jctx, err); err != nil {
-			c.log().Warn("job failed", "site", site, "err", err)
+			c.Log.Warn("job failed", "site", site, "err", err)
 			fail(err)
 		}
 		if !again {
@@ -99,7 +99,7 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		}
 	}
 	if optedOut(jctx) {
-		c.log().Info("site opted out: its work stops", "site", site)
+		c.Log.Info("site opted out: its work stops", "site", site)
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -107,9 +107,9 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 	}
 	if err := c.storeStopped(jctx); err != nil {
 		if errors.Is(err, fetch.ErrOptOutCheck) {
-			c.log().Warn("opt-out check failed: nothing sent to the site; its work waits for the store", "site", site, "err", err)
+			c.Log.Warn("opt-out check failed: nothing sent to the site; its work waits for the store", "site", site, "err", err)
 		} else {
-			c.log().Debug("the store cannot record: the site's work waits for it", "site", site, "err", err)
+			c.Log.Debug("the store cannot record: the site's work waits for it", "site", site, "err", err)
 		}
 		return err
 	}

@@ -125,13 +125,13 @@ func (c *Crawler) awaitStore(ctx context.Context, fault error, waitCannotWrite b
 		}
 		return c.storeGaveUp(fault, 0)
 	}
-	c.log().Warn("store fault: no request is sent until it records writes again", "reason", faultReason(fault),
+	c.Log.Warn("store fault: no request is sent until it records writes again", "reason", faultReason(fault),
 		"waiting", c.storeWaitText(fault, waitCannotWrite))
 	wait := storeRetryFirst
 	for {
 		err := c.Store.Probe(ctx)
 		if err == nil {
-			c.log().Info("store records writes again: crawling resumes", "after", time.Since(began).Round(time.Millisecond).String())
+			c.Log.Info("store records writes again: crawling resumes", "after", time.Since(began).Round(time.Millisecond).String())
 			return nil
 		}
 		if ctx.Err() != nil {
@@ -151,7 +151,7 @@ func (c *Crawler) awaitStore(ctx context.Context, fault error, waitCannotWrite b
 				return c.storeGaveUp(fault, time.Since(began))
 			}
 		}
-		c.log().Debug("store still down", "reason", faultReason(fault), "next_probe_in", wait.String())
+		c.Log.Debug("store still down", "reason", faultReason(fault), "next_probe_in", wait.String())
 		pause := wait
 		if left >= 0 {
 			pause = min(pause, left)

@@ -48,7 +48,7 @@ func newFixture(t *testing.T) *fixture {
 	t.Cleanup(func() { db.Close() })
 	f := &fixture{db: db.DB, dir: t.TempDir()}
 	s := config.Defaults()
-	f.pages = &crawl.Crawler{Store: db.DB, Settings: s} // no Fetcher: nothing can be sent
+	f.pages = crawl.New(crawl.Config{Store: db.DB, Settings: s}) // no Fetcher: nothing can be sent
 	for _, site := range []struct {
 		home  string
 		posts []string
