@@ -23,7 +23,7 @@ var WellKnownSitemapPaths = []string{"/sitemap.xml", "/sitemap_index.xml", "/sit
 // candidate is its first read, stored as such: it is not downloaded again.
 //
 // A top-level sitemap is classified by its name as an index's child is
-// (sitemapclass.go): a Sitemap: line naming category-sitemap.xml is
+// (sitemapskip.go): a Sitemap: line naming category-sitemap.xml is
 // recorded as skipped, with its kind, and never read. That is safe: a
 // robots.txt that names a taxonomy sitemap alone is rare (the generators
 // that write one name their index, sitemap_index.xml or wp-sitemap.xml,

@@ -21,7 +21,7 @@ const maxIndexDepth = 2
 // ReadSitemap reads a sitemap conditionally. A urlset's URLs that
 // sitemapclass.WantsPage accepts are diffed against the last read
 // (store.DB.IngestSitemap: new, modified by lastmod, removed when the read was
-// whole); the others are counted by kind (sitemapclass.go). An index
+// whole); the others are counted by kind (sitemapskip.go). An index
 // records its children's lastmods and kinds and reads, newest first, only
 // the children named like posts or like nothing known, never read or whose
 // lastmod advanced since they were. A sitemap whose name says it lists no

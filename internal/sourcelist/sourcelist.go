@@ -24,7 +24,7 @@
 // URL with a host, no user name or password, and a port, if it names one,
 // from 1 to 65535. CheckURL is the one rule for a source's URL, for every
 // way a source is added (a list, the command line, the store), and
-// Identity (identity.go) says when two URLs are one source. An entry that
+// Identity (sourceidentity.go) says when two URLs are one source. An entry that
 // fails it is still returned, with Err saying why, so that the caller can
 // report "line N: rejected: reason" and go on with the others. Parse does not
 // remove duplicates (the caller reports them as already known); Dedup does.

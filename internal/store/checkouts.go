@@ -192,3 +192,87 @@ func cutLast(s string, sep byte) (before, after string, ok bool) {
 	}
 	return s[:i], s[i+1:], true
 }
+
+// Checkout is a site checked out to this worker, with what the workers
+// before it left of its politeness timing (see CheckInSite): the worker
+// honours it before its first request to the site.
+type Checkout struct {
+	Site    string
+	LastEnd time.Time // when its last request ended
+	Next    time.Time // its next permitted request
+	// Wait is its stored back-off and Retry-After (site_waits), if any.
+	Wait SiteWait
+}
+
+// SiteWait is a site's stored wait (site_waits), as fetch.SiteWait has it.
+type SiteWait struct {
+	Gap   time.Duration
+	End   time.Time
+	Until time.Time
+	Next  time.Time
+}
+
+// checkOutSite takes one site for the worker $2 until $3, if it is free at
+// $4 (not checked out by another live worker) and not finished in round
+// $5. A checkout that lapsed in another worker's hands (it died, or lost
+// its database for longer than a checkout lasts) may have had a request in
+// flight until it lapsed: its last end becomes the lapse, so the site's gap
+// is counted from then.
+const checkOutSite = `INSERT INTO site_checkouts(site, worker, expires) VALUES ($1, $2, $3)
+	ON CONFLICT(site) DO UPDATE SET worker = $2, expires = $3,
+		last_end = CASE WHEN site_checkouts.worker <> $2 AND site_checkouts.expires > site_checkouts.last_end
+			THEN site_checkouts.expires ELSE site_checkouts.last_end END
+	WHERE (site_checkouts.worker = $2 OR site_checkouts.expires < $4) AND site_checkouts.round <> $5
+	RETURNING site, last_end, next,
+		COALESCE((SELECT w.gap FROM site_waits w WHERE w.site = $1), 0),
+		COALESCE((SELECT w.gap_end FROM site_waits w WHERE w.site = $1), 0),
+		COALESCE((SELECT w.retry_until FROM site_waits w WHERE w.site = $1), 0),
+		COALESCE((SELECT w.next FROM site_waits w WHERE w.site = $1), 0)`
+
+// CheckOutSites checks out to this worker those of sites that are free
+// (not checked out by another live worker, not finished in round) and
+// returns them with their timing; a checkout lasts the checkouts'
+// lifetime and is renewed while the worker lives.
+func (d *DB) CheckOutSites(ctx context.Context, round string, sites []string) ([]Checkout, error) {
+	owner, now, until := d.checkouts.stamp()
+	var out []Checkout
+	err := d.tx(ctx, func(tx conn) error {
+		out = out[:0]
+		for _, site := range sites {
+			var c Checkout
+			var lastEnd, next, gap, gapEnd, retryUntil, waitNext int64
+			err := tx.QueryRowContext(ctx, checkOutSite, site, owner, until, now, round).
+				Scan(&c.Site, &lastEnd, &next, &gap, &gapEnd, &retryUntil, &waitNext)
+			switch {
+			case errors.Is(err, sql.ErrNoRows):
+				continue // another worker's, or finished in this round
+			case err != nil:
+				return fmt.Errorf("check out site %s: %w", site, err)
+			}
+			c.LastEnd, c.Next = tm(lastEnd), tm(next)
+			c.Wait = SiteWait{Gap: time.Duration(gap), End: tm(gapEnd), Until: tm(retryUntil), Next: tm(waitNext)}
+			out = append(out, c)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CheckInSite gives a checked-out site back: finished in round, or, with
+// round "", unfinished (any worker may take it up at once). lastEnd and
+// next are the site's timing as this worker leaves it (zero: unknown here),
+// handed to whoever checks it out next; a later time stored stays.
+func (d *DB) CheckInSite(ctx context.Context, site, round string, lastEnd, next time.Time) error {
+	owner, _, _ := d.checkouts.stamp()
+	return d.tx(ctx, func(tx conn) error {
+		_, err := tx.ExecContext(ctx, `UPDATE site_checkouts SET expires = 0,
+			round = CASE WHEN $3 <> '' THEN $3 ELSE round END,
+			last_end = CASE WHEN $4 > last_end THEN $4 ELSE last_end END,
+			next = CASE WHEN $5 > next THEN $5 ELSE next END
+			WHERE site = $1 AND worker = $2`, site, owner, round, ts(lastEnd), ts(next))
+		if err != nil {
+			return fmt.Errorf("check in site %s: %w", site, err)
+		}
+		return nil
+	})
+}

@@ -74,7 +74,7 @@ func sitemapDue(m, now, before string) string {
 
 // sitemapRereadDue is sitemapDue's first half: a top-level sitemap last
 // read before `before`. (The frontier reaches each half through an index
-// of its own, frontier.go's dueRanges.)
+// of its own, duesites.go's dueRanges.)
 func sitemapRereadDue(m, now, before string) string {
 	return `(` + m + `.parent_id = 0 AND ` + m + `.last_read < ` + before + ` AND ` + m + `.retry_at <= ` + now +
 		` AND ` + m + `.state <> ` + sqlSitemapSkipped + `)`

@@ -111,7 +111,7 @@ var Migrations = []string{
 	ALTER TABLE sitemaps ADD COLUMN retry_at BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE sources ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sources ADD COLUMN error TEXT NOT NULL DEFAULT '';`,
-	// One post, one record (identity.go): the URLs a redirect or a
+	// One post, one record (postidentity.go): the URLs a redirect or a
 	// canonical link showed to name a post, feed or sitemap stored under
 	// another; how each host spells its URLs, as it has shown; a page's
 	// canonical link to another site, recorded, not followed. The posts
@@ -217,7 +217,7 @@ var Migrations = []string{
 	// The frontier's due sites as ranges (issue 34): one index per kind of
 	// due work, in source order, holding only the items of that kind that
 	// can be due, so that a sweep of a million sources reads the due ones
-	// (store frontier.go's dueRanges) rather than every source, feed and
+	// (store duesites.go's dueRanges) rather than every source, feed and
 	// sitemap. Discovery and owed pages have theirs already
 	// (sources_discover, posts_due).
 	`CREATE INDEX sources_sitemaps_due ON sources(id) WHERE sitemaps_checked = 0;

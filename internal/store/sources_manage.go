@@ -259,7 +259,7 @@ func (d *DB) ListSources(ctx context.Context, now time.Time, ds DueSettings) ([]
 // condition of its kind, and the earliest that holds wins. Before now
 // means now.
 //
-// How it relates to the frontier's due (frontier.go): a source is taken
+// How it relates to the frontier's due (duesites.go): a source is taken
 // up when dueSource holds (or a feed of it is chosen by PollsDue, which
 // asks feedPollDue), which is this at now; the frontier also waits for the
 // site's stored wait (site_waits, notWaiting), so the site's next
