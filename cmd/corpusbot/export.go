@@ -95,7 +95,7 @@ func export(env environment, args []string) error {
 		"            registrable domain) and \"first_seen\" (when the crawl first met it) to each line\n"+
 		"  parquet   an Apache Parquet file, one row a post, text included (for DuckDB, pandas, Polars);\n"+
 		"            written to --output, or to standard output when that is not a terminal\n"+
-		"The fields and the Parquet schema are in README.md, \"Getting the corpus out\". The export is\n"+
+		"The fields and the Parquet schema are in docs/corpus.md. The export is\n"+
 		"streamed: it holds one post at a time (one row group of a Parquet file), whatever the corpus's size.\n\n"+
 		"--output FILE is written under a temporary name beside FILE and renamed to FILE only once the\n"+
 		"export is whole: a failed or interrupted export leaves FILE as it was. An existing FILE is\n"+

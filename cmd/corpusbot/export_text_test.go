@@ -262,7 +262,7 @@ func TestExportFlags(t *testing.T) {
 	if code != 0 {
 		t.Fatal(code)
 	}
-	for _, want := range []string{"--text", "--format", "jsonl", "parquet", "--output", "README.md"} {
+	for _, want := range []string{"--text", "--format", "jsonl", "parquet", "--output", "docs/corpus.md"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("help lacks %q", want)
 		}

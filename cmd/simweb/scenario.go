@@ -73,8 +73,7 @@ var dayOne = time.Date(2026, 3, 1, 7, 0, 0, 0, time.UTC)
 func dayDate(day int) time.Time { return dayOne.AddDate(0, 0, day-1) }
 
 // wellKnownPaths are the paths a crawler may try on a blog that declares no
-// feed or no sitemap (DESIGN.md, "What is fetched"): the issue's
-// "candidates". No blog here declares a feed or sitemap at one of them, so
+// feed or no sitemap: the well-known "candidates". No blog here declares a feed or sitemap at one of them, so
 // every request for one is a candidate's.
 var wellKnownPaths = []string{
 	"/feed", "/rss", "/atom.xml", "/feed.xml", "/index.xml", "/rss.xml", "/?feed=rss2",

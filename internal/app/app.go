@@ -252,7 +252,7 @@ func (c *Crawl) SiteOptions(s config.Settings) web.Options {
 // flight, ≈ 100–200 MiB at the default CONCURRENCY), so Go's default of
 // 100 collects it over and over for little: at 200, over 2,000 simulated
 // sites, the collector's share of the CPU fell from 15% to 9% and the
-// peak RSS rose by about a quarter (BENCHMARKS.md §7.2).
+// peak RSS rose by about a quarter (BenchmarkFarmThroughput).
 const GCPercent = 200
 
 // TuneGC sets GCPercent, unless the environment sets GOGC (which then

@@ -86,7 +86,7 @@ func Defaults() Settings {
 }
 
 // DefaultConcurrency is CONCURRENCY's default: what the frontier benchmark
-// showed a 2-core machine keeps busy (README, "How many sites at once").
+// showed a 2-core machine keeps busy (docs/operations.md, "How many sites at once").
 const DefaultConcurrency = 2048
 
 // Feed schedules (FEED_SCHEDULE).
@@ -131,7 +131,7 @@ const WarcDirOff = "off"
 // database and its pages move and are backed up together; ./warc for a
 // PostgreSQL database, whose workers each keep their own). Pages are kept
 // by default so that a corpus can be rebuilt without a request
-// (reextract); they cost about 41 KiB a page on disk (README). WARC_DIR
+// (reextract); they cost about 41 KiB a page on disk (docs/warc.md). WARC_DIR
 // itself stays as given, so that the settings shown and round-tripped are
 // the operator's.
 func (s Settings) PagesDir() string {

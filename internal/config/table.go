@@ -131,7 +131,7 @@ var table = []spec{
 		func(s *Settings) *bool { return &s.AllowPrivate }, boolKind, anyValue[bool]()),
 	// A site in flight costs a goroutine and its timers while it waits out
 	// its gaps, not a thread: the bound is the CPU and the store, not the
-	// waiting (README, "How many sites at once").
+	// waiting (docs/operations.md, "How many sites at once").
 	define("CONCURRENCY", "how many sites one process works on at once, each one request at a time",
 		func(s *Settings) *int { return &s.Concurrency }, intKind, within(1, 100000, strconv.Itoa)),
 	// A failure that says "try later" (429, 503, other 5xx, a timeout, a

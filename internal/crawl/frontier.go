@@ -30,7 +30,7 @@ import (
 // checkouts come back full, each asks for twice as many as the last, up to
 // checkoutBatchMax: a checkout is a commit (15 ms or more on SQLite, which
 // groups them), and 2,000 sites taken 16 at a time began over 3 s, the
-// last of them 10% of a first pass late (issue 34, BenchmarkFirstPassWall:
+// last of them 10% of a first pass late (BenchmarkFirstPassWall;
 // with the doubling, within 1 s).
 const (
 	checkoutBatch    = 16

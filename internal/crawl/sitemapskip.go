@@ -10,7 +10,7 @@ import (
 	"corpus.blog/corpusbot/internal/store"
 )
 
-// Sitemaps of things that are not posts (issue 15). A sitemap's name
+// Sitemaps of things that are not posts. A sitemap's name
 // (sitemapclass.OfSitemap) decides whether it is fetched at all, and the
 // shape of each entry of one that is read (sitemapclass.OfEntry, under
 // sitemapclass.WantsPage) whether the entry is owed a page fetch:

@@ -248,7 +248,7 @@ func (f *Fetcher) newClient(o Options) *http.Client {
 // the catalogue delay, up to the crawler's horizon of 30 s beyond which a
 // site leaves to wait), also when the process comes back to the site late
 // because its CPU was busy with other sites. At 10 s, the seed's first
-// pass at real page sizes on two loaded cores (BENCHMARKS.md §7.8) opened
+// pass at real page sizes on two loaded cores (BenchmarkSeedFirstPassWall) opened
 // 1.90 connections a site over https and 3.19 over http; at 35 s, 1.08
 // (the rest: sites whose robots.txt answered 503, asked again 30 s later,
 // and answers of the wrong type dropped unread). A longer timeout holds

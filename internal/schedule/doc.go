@@ -1,7 +1,7 @@
 // Package schedule decides when each feed is polled: the seed's fixed
 // rotation, or an adaptive schedule that follows each feed's observed
-// publishing rate, at the same request budget (issue 9, "Adaptive
-// polling"; issue 8's freshness benchmark). It is pure: no I/O, no store,
+// publishing rate, at the same request budget (measured by
+// BenchmarkFreshness). It is pure: no I/O, no store,
 // time passed in.
 //
 // # Pieces
@@ -59,7 +59,7 @@
 // which is at most a ceiling away. The setting that keeps the seed's
 // rotation is Fixed{Interval: FEED_INTERVAL}: next_due = last poll +
 // FEED_INTERVAL, ORDER BY next_due = longest-waited first, as today. A
-// WebSub-pushed feed (issue 9) can be given next_due = now + its safety
+// WebSub-pushed feed can be given next_due = now + its safety
 // interval instead.
 //
 // Saturation (budget < feeds/ceiling): if polling every feed once per

@@ -46,7 +46,7 @@ import (
 // by the index at query time, because a deadline is one indexed column and
 // λᵢ·(now−lastᵢ)² is not.
 
-// What the optimum is worth, in numbers (issue 34): PredictDelays computes
+// What the optimum is worth, in numbers: PredictDelays computes
 // the mean delay of the fixed rotation and of the √ law from a population's
 // true rates, so that a measured schedule can be set beside the best any
 // schedule could do on the same feeds at the same budget.

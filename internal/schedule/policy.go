@@ -27,7 +27,7 @@ type Policy struct {
 	// hour at the seed's scale) every poll of headroom is taken from the
 	// few that follow the rates, and the benchmark measured 0.99 to cost
 	// 3% of mean delay against 1, which waits at most an hour longer past
-	// the ceiling (BenchmarkFreshness, issue 34). Pick never exceeds the
+	// the ceiling (BenchmarkFreshness). Pick never exceeds the
 	// budget either way.
 	Utilisation float64
 	// MaxFairShare is the largest fraction of the budget that the ceiling

@@ -44,7 +44,7 @@ import (
 // its statements by walking it from the start: two sitemaps of 38,000 long
 // URLs in one batch grew the second's journal (in memory, temp_store) until
 // the process held 1.2 GiB, and walked each of its 100,000-odd statements
-// through it, for minutes, with every other write waiting (issue 31). So
+// through it, for minutes, with every other write waiting. So
 // such a write runs in a transaction of its own, between batches, in the
 // order it was queued, and its caller keeps it small; what still runs in a
 // savepoint is small too (a sitemap read of at most store.SitemapChunk

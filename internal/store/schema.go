@@ -99,7 +99,7 @@ var Migrations = []string{
 	);
 	CREATE INDEX site_checkouts_claimed ON site_checkouts(claimed_by) WHERE claimed_until <> 0;
 	CREATE INDEX sources_site_id ON sources(site, id);`,
-	// Retries (issue 14): an item whose last try failed with a fault that
+	// Retries: an item whose last try failed with a fault that
 	// says "try later" stays owed, counts its failed tries and is not asked
 	// again before retry_at; error keeps the last reason.
 	`ALTER TABLE posts ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
@@ -130,7 +130,7 @@ var Migrations = []string{
 		slash INTEGER NOT NULL DEFAULT -1
 	);
 	ALTER TABLE posts ADD COLUMN canonical TEXT NOT NULL DEFAULT '';`,
-	// Sitemap classification (issue 15): what a sitemap's name says it
+	// Sitemap classification: what a sitemap's name says it
 	// lists (kind; '' until the crawl first meets it), and the entries its
 	// last read did not queue, by the kind their shape says. One column a
 	// kind rather than one text field: the kinds are a closed list (a new
@@ -141,17 +141,17 @@ var Migrations = []string{
 	ALTER TABLE sitemaps ADD COLUMN skipped_taxonomies INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sitemaps ADD COLUMN skipped_authors INTEGER NOT NULL DEFAULT 0;
 	ALTER TABLE sitemaps ADD COLUMN skipped_other INTEGER NOT NULL DEFAULT 0;`,
-	// Source state "blocked" (issue 18): the robots.txt an origin serves
+	// Source state "blocked": the robots.txt an origin serves
 	// disallows our product token "/". Set by the crawler, which matches
 	// the file (the store parses no robots rules); the few blocked origins
 	// are listed through their partial index, as the unreachable ones are
 	// through origins_state.
 	`ALTER TABLE origins ADD COLUMN blocked INTEGER NOT NULL DEFAULT 0;
 	CREATE INDEX origins_blocked ON origins(origin) WHERE blocked <> 0;`,
-	// Errors by reason on the coverage page (issue 14): the posts that
+	// Errors by reason on the coverage page: the posts that
 	// carry a failure, few among many, read without their table's rows.
 	`CREATE INDEX posts_failed ON posts(error, state, attempts) WHERE error <> '';`,
-	// First-seen dates (issue 18): when the crawl first met each post
+	// First-seen dates: when the crawl first met each post
 	// (the clock of the read that inserted its row), so that a post with
 	// no published date of its own still has a month on the coverage
 	// page. The posts held before take the time of their page fetch, when
@@ -162,14 +162,14 @@ var Migrations = []string{
 	UPDATE posts SET first_seen = fetched WHERE fetched <> 0;
 	CREATE INDEX posts_state_dated ON posts(state, published, first_seen);
 	DROP INDEX posts_state_published;`,
-	// Indexes a longer one already serves (issue 13): posts_source and
+	// Indexes a longer one already serves: posts_source and
 	// feeds_source are the first column of posts_source_state and
 	// feeds_source_state, requests_start of requests_day. Every post,
 	// feed and request written paid a B-tree page for each of them.
 	`DROP INDEX posts_source;
 	DROP INDEX feeds_source;
 	DROP INDEX requests_start;`,
-	// Waits that survive the process (issue 31): the back-off and
+	// Waits that survive the process: the back-off and
 	// Retry-After of the sites in trouble (fetch.Waits), one row a site,
 	// deleted when the site is back to normal. The frontier leaves out a
 	// site whose next permitted request is beyond its horizon.
@@ -180,18 +180,18 @@ var Migrations = []string{
 		retry_until BIGINT NOT NULL DEFAULT 0,
 		next BIGINT NOT NULL DEFAULT 0
 	);`,
-	// Source identity (issue 32): the homepage as sourcelist.Identity
+	// Source identity: the homepage as sourcelist.Identity
 	// writes it, one source per identity, so that every spelling of one
 	// homepage (host case, IDN, default port, fragment, final slash) is
 	// one source. Rows stored before have '' until Backfill
 	// (identifySources) gives them theirs, merging the duplicates.
 	`ALTER TABLE sources ADD COLUMN ident TEXT NOT NULL DEFAULT '';
 	CREATE UNIQUE INDEX sources_ident ON sources(ident) WHERE ident <> '';`,
-	// A sitemap's note (issue 32): what its last read says of it though it
+	// A sitemap's note: what its last read says of it though it
 	// is active, such as a cut at the protocol's limit (50,000 entries, 50
 	// MB), shown where its state is (export --sources, the public site).
 	`ALTER TABLE sitemaps ADD COLUMN note TEXT NOT NULL DEFAULT '';`,
-	// One engine (issue 33): every command works through the frontier,
+	// One engine: every command works through the frontier,
 	// which checks out sites, and every item belongs to one source of one
 	// site, so the item checkouts that kept the batch commands and the
 	// frontier apart go. What remains is said in the words of the code: a
@@ -214,7 +214,7 @@ var Migrations = []string{
 	ALTER TABLE site_checkouts RENAME COLUMN claimed_until TO expires;
 	CREATE INDEX site_checkouts_worker ON site_checkouts(worker) WHERE expires <> 0;
 	ALTER TABLE subscriptions RENAME COLUMN claimed_until TO held_until;`,
-	// The frontier's due sites as ranges (issue 34): one index per kind of
+	// The frontier's due sites as ranges: one index per kind of
 	// due work, in source order, holding only the items of that kind that
 	// can be due, so that a sweep of a million sources reads the due ones
 	// (store duesites.go's dueRanges) rather than every source, feed and
@@ -231,7 +231,7 @@ var Migrations = []string{
 	// statistics, taken when few pages were owed, made it look empty,
 	// and the planner walked all of it, fetching each row to test its
 	// source, for one source's pages (3.9 ms a call at a million sites,
-	// issue 34's BenchmarkPostgresScale).
+	// BenchmarkPostgresScale).
 	`DROP INDEX posts_due_all;`,
 	// A site's politeness timing handed from worker to worker (and from a
 	// process to the next on one SQLite file): the end of its last request

@@ -15,11 +15,11 @@ import (
 // commit as any small write is; a longer one is stored SitemapChunk entries
 // at a time, each chunk in a transaction of its own (DB.txAlone), as the
 // entries arrive: neither a transaction nor the memory holding entries
-// grows with the sitemap (issue 31: two 50 MB sitemaps in one group commit
+// grows with the sitemap (two 50 MB sitemaps in one group commit once
 // froze the writer for minutes). Its removals are withdrawn as many at a
 // time, last. A chunk of 1,000 URLs of 1.3 KB took about 65 ms on the
 // project's VM; another write waits for the chunks queued before it (at
-// most 186–266 ms with two such reads at once, BENCHMARKS.md §4.1; chunks
+// most 186–266 ms with two such reads at once, BenchmarkTwoBigSitemaps; chunks
 // of 500 cut that to 177–188 ms, and the reads took 7.1–7.8 s, not
 // 4.9–6.6).
 const SitemapChunk = 1000

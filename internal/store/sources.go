@@ -198,7 +198,7 @@ const eachPageSize = 256
 // only as long as one page takes: one statement held open for a whole
 // export kept PostgreSQL from removing the rows the crawl replaced
 // meanwhile, and the frontier's due-page index scans walked them all, 187
-// ms a call over an hour (issue 34, BenchmarkPostgresScale); on SQLite it
+// ms a call over an hour (BenchmarkPostgresScale); on SQLite it
 // keeps the WAL from being checkpointed.
 func eachPage[T any](ctx context.Context, d *DB, q string, scan func(interface{ Scan(...any) error }) (T, error), id func(T) int64, fn func(T) error) error {
 	var after int64

@@ -48,7 +48,7 @@ var dialect = store.Dialect{Name: "sqlite", QuestionPlaceholders: true, GroupCom
 // checkpoints took 3.2–3.4% of the CPU of a 100,000-site first pass; at
 // 10,000 pages (a WAL of 40 MiB at most beside the file) they took 1.3%,
 // and the commits' whole cost fell by 11% on the first day and 22% on the
-// second (BENCHMARKS.md §7.2).
+// second (BenchmarkFarmThroughput).
 const WALCheckpointPages = 10_000
 
 // DB is the SQLite Store.

@@ -14,7 +14,7 @@ import (
 )
 
 // RunSitemapChunkSuite checks sitemap reads longer than a chunk
-// (store.SitemapChunk), stored a chunk to a transaction (issue 31): every
+// (store.SitemapChunk), stored a chunk to a transaction: every
 // entry stored, the removal diff right across chunks, two long reads at
 // once, and a read cut off partway (an error, a cancelled context) that
 // marks nothing removed. newStore returns an empty store, closed by the
