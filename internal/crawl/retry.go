@@ -2,8 +2,6 @@ package crawl
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
@@ -109,38 +107,6 @@ func (c *Crawler) awaitRetries(ctx context.Context, site string, deadline time.T
 		return false, nil
 	}
 	return true, nil
-}
-
-// A target the private-address guard refuses (fetch.GuardRefused:
-// ALLOW_PRIVATE off, a loopback or private address) is neither a fault
-// that says "try later" nor the site's answer: it is this crawler's own
-// decision, the same for every item of the site until the operator changes
-// the setting. Like an opt-out, the first refusal of the job's site ends the job's context,
-// which every job treats as "stop, record nothing, leave it due": no try
-// is counted, no item changes state, no robots.txt entry is stored (the
-// fetcher stores none), and the next run asks again. The site's work is
-// over for the round, and the round reports the guard's error.
-
-// stopIfGuarded ends the job's context, with err as its cause, when err is
-// the guard's refusal of a request to site and site is the job's own; a
-// refusal of another site's address (a feed's link or a redirect into a
-// private address) is only that item's final answer, as a bad URL is.
-func stopIfGuarded(ctx context.Context, site string, err error) {
-	if j := jobOf(ctx); j != nil && fetch.GuardRefused(err) && j.site == site {
-		j.stop(err)
-	}
-}
-
-// guarded is the guard's refusal that ended the job's context, nil when
-// none did.
-func guarded(ctx context.Context) error {
-	if cause := context.Cause(ctx); cause != nil && fetch.GuardRefused(cause) {
-		if errors.Is(cause, fetch.ErrUnresolvedTarget) {
-			return fmt.Errorf("not crawled, our resolver cannot resolve it (PROXY_DNS=proxy leaves that to the proxy): %w", cause)
-		}
-		return fmt.Errorf("not crawled, ALLOW_PRIVATE is off: %w", cause)
-	}
-	return nil
 }
 
 // later is the later of two times.

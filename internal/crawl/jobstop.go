@@ -3,10 +3,16 @@ package crawl
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/store"
 )
+
+// A job is one site's work under way; the stops that end it early, all of
+// them "stop, record nothing, leave it due": the site opted out, it waits
+// beyond the horizon, the guard refuses its address (and, in
+// storefault.go, the store cannot write).
 
 // A site whose owner opts out while its work is under way (the public
 // site's form) must get no further request, and its half-done work must
@@ -96,4 +102,36 @@ func leftToWait(ctx context.Context) (error, bool) {
 		return cause, true
 	}
 	return nil, false
+}
+
+// A target the private-address guard refuses (fetch.GuardRefused:
+// ALLOW_PRIVATE off, a loopback or private address) is neither a fault
+// that says "try later" nor the site's answer: it is this crawler's own
+// decision, the same for every item of the site until the operator changes
+// the setting. Like an opt-out, the first refusal of the job's site ends the job's context,
+// which every job treats as "stop, record nothing, leave it due": no try
+// is counted, no item changes state, no robots.txt entry is stored (the
+// fetcher stores none), and the next run asks again. The site's work is
+// over for the round, and the round reports the guard's error.
+
+// stopIfGuarded ends the job's context, with err as its cause, when err is
+// the guard's refusal of a request to site and site is the job's own; a
+// refusal of another site's address (a feed's link or a redirect into a
+// private address) is only that item's final answer, as a bad URL is.
+func stopIfGuarded(ctx context.Context, site string, err error) {
+	if j := jobOf(ctx); j != nil && fetch.GuardRefused(err) && j.site == site {
+		j.stop(err)
+	}
+}
+
+// guarded is the guard's refusal that ended the job's context, nil when
+// none did.
+func guarded(ctx context.Context) error {
+	if cause := context.Cause(ctx); cause != nil && fetch.GuardRefused(cause) {
+		if errors.Is(cause, fetch.ErrUnresolvedTarget) {
+			return fmt.Errorf("not crawled, our resolver cannot resolve it (PROXY_DNS=proxy leaves that to the proxy): %w", cause)
+		}
+		return fmt.Errorf("not crawled, ALLOW_PRIVATE is off: %w", cause)
+	}
+	return nil
 }
