@@ -122,13 +122,9 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		posts, due, err := db.Gauges(ctx, clock.Now())
 		return metrics.Sample{PostsByState: posts, DueByKind: due}, err
 	})
-	// Stored robots expiries bounded by the TTLs now set; every read
-	// updates its origin's standing (blocked, unreachable).
-	robotsOpts := store.RobotsCacheOptions{Log: o.Log, Bound: true, TTL: o.Settings.RobotsTTL,
-		GuessTTL: o.Settings.RobotsGuessTTL, Agent: o.Settings.ProductToken()}
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
-		Refusals: store.NewRefusals(db.DB, o.Log), Robots: store.NewRobotsCache(db.DB, robotsOpts),
+		Refusals: db.DB, Robots: db.DB,
 		// No request is sent that the store cannot record, nor when it
 		// cannot say whether the site opted out (fetch/storegate.go).
 		OptedOut: db.DB.OptedOut, Store: db.DB, Waits: db.DB, SlowAfter: o.SlowAfter,
@@ -138,7 +134,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		// A cluster: politeness and robots.txt are kept in the database,
 		// shared by every worker.
 		fo.Lease = postgres.NewLease(db.pg.SQL(), clock, postgres.LeaseOptions{Log: o.Log})
-		fo.Robots = postgres.NewRobotsCache(db.pg, clock, robotsOpts)
+		fo.RobotsHold = fetch.RobotsHold{Holds: db.pg}
 	}
 	var archive *warc.Writer
 	if dir := o.Settings.PagesDir(); dir != "" {

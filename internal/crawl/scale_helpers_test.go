@@ -94,8 +94,8 @@ func scaleCrawler(tb testing.TB, s config.Settings, db *store.DB, web *simweb.We
 	c := &crawl.Crawler{Store: db, Clock: clock, Settings: s, Log: discard}
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
-		TLS: web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard), OptedOut: db.OptedOut, Store: db,
-		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
+		TLS: web.ClientTLS(), Logger: discard, Refusals: db, OptedOut: db.OptedOut, Store: db,
+		Robots: db,
 		Observe: func(r fetch.Record) {
 			if observe != nil {
 				observe(r)

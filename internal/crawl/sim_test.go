@@ -143,8 +143,8 @@ func (w *world) wire(db *store.DB, clock fetch.Clock) {
 func (w *world) fetchOptions(db *store.DB, clock fetch.Clock) fetch.Options {
 	fo := fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
-		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard), OptedOut: db.OptedOut, Store: db,
-		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
+		TLS: w.web.ClientTLS(), Logger: discard, Refusals: db, OptedOut: db.OptedOut, Store: db,
+		Robots: db,
 		Observe: func(r fetch.Record) {
 			w.mu.Lock()
 			w.recs = append(w.recs, r)

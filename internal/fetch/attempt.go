@@ -42,7 +42,7 @@ type attempt struct {
 	robots     robots.State
 	crawlDelay time.Duration
 	waited     time.Duration
-	refusal    RefusalState
+	refusal    model.RefusalState
 }
 
 // newAttempt is the attempt for req, at u (req.URL parsed by parseURL).
@@ -68,7 +68,7 @@ func (a attempt) at(u *url.URL) attempt {
 	}
 	a.url, a.shown = u, u.String()
 	a.site, a.origin = model.Site(u.Host), model.OriginOf(u)
-	a.robots, a.crawlDelay, a.waited, a.refusal = "", 0, 0, RefusalState{}
+	a.robots, a.crawlDelay, a.waited, a.refusal = "", 0, 0, model.RefusalState{}
 	return a
 }
 
@@ -167,7 +167,7 @@ func (f *Fetcher) check(ctx context.Context, a *attempt, s stage) (exchange, boo
 		if s == underLease {
 			a.refusal = st
 		}
-		if !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
+		if !mayAsk(st, f.clock.Now(), f.s.RefusalRecheck) {
 			return f.declined(OutcomeRefused, fmt.Errorf("fetch %s: %w", a.shown, ErrRefused)), true
 		}
 	}
@@ -273,7 +273,7 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 	if !ex.ours {
 		f.saveWait(ctx, a.site, b, next, now)
 		if a.listable() {
-			if after := a.refusal.after(ex.status, ex.end); after != a.refusal {
+			if after := refusalAfter(a.refusal, ex.status, ex.end); after != a.refusal {
 				// The answer was had: its standing is kept, stop or not.
 				pctx, cancel := Outlive(ctx, StopGrace)
 				f.refusals.Put(pctx, a.site, after)

@@ -3,6 +3,8 @@ package fetch
 import (
 	"testing"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 func TestMediaType(t *testing.T) {
@@ -126,23 +128,25 @@ func TestBackoff(t *testing.T) {
 
 func TestRefusalState(t *testing.T) {
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	var s RefusalState
+	var s model.RefusalState
 	for range 2 {
-		s = s.after(403, now)
+		s = refusalAfter(s, 403, now)
 	}
 	if s.Refused {
 		t.Fatal("listed after two 403s")
 	}
-	s = s.after(403, now)
-	if !s.Refused || s.mayAsk(now.Add(time.Hour), 168*time.Hour) || !s.mayAsk(now.Add(168*time.Hour), 168*time.Hour) {
+	s = refusalAfter(s, 403, now)
+	if !s.Refused || mayAsk(s, now.Add(time.Hour), 168*time.Hour) || !mayAsk(s, now.Add(168*time.Hour), 168*time.Hour) {
 		t.Fatalf("after three 403s: %+v", s)
 	}
-	s = s.after(200, now)
+	s = refusalAfter(s, 200, now)
 	if s.Refused || s.Consecutive403 != 0 || !s.Served {
 		t.Fatalf("after a success: %+v", s)
 	}
-	var t2 RefusalState
-	t2 = t2.after(403, now).after(404, now).after(403, now).after(403, now)
+	var t2 model.RefusalState
+	for _, status := range []int{403, 404, 403, 403} {
+		t2 = refusalAfter(t2, status, now)
+	}
 	if t2.Refused {
 		t.Error("403s not in a row listed the site")
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -41,7 +42,7 @@ func TestHandoverKeepsGaps(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.resume {
-				b.Resume("blog.example", lastEnd, fetch.SiteWait{Site: "blog.example", Next: next})
+				b.Resume("blog.example", lastEnd, model.SiteWait{Site: "blog.example", Next: next})
 			}
 			before := len(a.web.Requests())
 			b.Fetch(context.Background(), fetch.Request{URL: h.URL("/p"), Purpose: fetch.PurposePage})

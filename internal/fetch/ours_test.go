@@ -13,6 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
 
@@ -36,7 +37,7 @@ func refusedByGuard(t testing.TB, res fetch.Result) {
 // same caches let the site be read at once, with no stored expiry to wait
 // out (issue 18).
 func TestGuardRefusalStoresNothing(t *testing.T) {
-	cache, refusals := fetch.NewMemoryRobots(), fetch.NewMemoryRefusals()
+	cache, refusals := newRobotsStore(), newRefusalStore()
 	withCaches := func(allow bool) func(*config.Settings, *fetch.Options) {
 		return func(s *config.Settings, o *fetch.Options) {
 			s.AllowPrivate = allow
@@ -50,10 +51,10 @@ func TestGuardRefusalStoresNothing(t *testing.T) {
 	r.web.Resolve("intranet.example", netip.MustParseAddr("10.0.0.7"))
 	for range 2 { // asked again: still the guard's, still nothing stored
 		refusedByGuard(t, r.get("http://intranet.example/feed", fetch.PurposeFeed))
-		if e, ok := cache.Get(context.Background(), "http://intranet.example:80"); ok {
+		if e, ok := cache.stored("http://intranet.example:80"); ok {
 			t.Fatalf("robots entry stored for a guard refusal: %+v", e)
 		}
-		if st := refusals.Get(context.Background(), "intranet.example"); st != (fetch.RefusalState{}) {
+		if st := refusals.stored("intranet.example"); st != (model.RefusalState{}) {
 			t.Fatalf("refusal state stored for a guard refusal: %+v", st)
 		}
 	}
@@ -70,7 +71,7 @@ func TestGuardRefusalStoresNothing(t *testing.T) {
 	ha.Robots("User-agent: *\nAllow: /\n")
 	ha.Put("/feed", "application/rss+xml", "<rss><channel></channel></rss>")
 	want(t, a.get("http://intranet.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
-	if e, ok := cache.Get(context.Background(), "http://intranet.example:80"); !ok || e.Verdict.State != robots.StateParsed {
+	if e, ok := cache.stored("http://intranet.example:80"); !ok || e.Verdict.State != robots.StateParsed {
 		t.Errorf("after ALLOW_PRIVATE: %+v %v, want the file read", e, ok)
 	}
 }
@@ -131,7 +132,7 @@ func TestOurNetworkFailureCachesNoGuess(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cache := fetch.NewMemoryRobots()
+			cache := newRobotsStore()
 			var up func()
 			// newRig has set the web's resolver and dialer before the
 			// tweak: wrapped here.
@@ -150,7 +151,7 @@ func TestOurNetworkFailureCachesNoGuess(t *testing.T) {
 			if !fetch.OurNetworkFailed(res.Err) {
 				t.Errorf("not recognised as our network: %v", res.Err)
 			}
-			if e, ok := cache.Get(context.Background(), "http://blog.example:80"); ok {
+			if e, ok := cache.stored("http://blog.example:80"); ok {
 				t.Fatalf("robots guess cached for our own outage: %+v", e)
 			}
 			up()
@@ -166,7 +167,7 @@ func TestOurNetworkFailureCachesNoGuess(t *testing.T) {
 // robots.txt is unreachable under RFC 9309 and the guess is cached as
 // before.
 func TestNoSuchHostStaysTheSitesAnswer(t *testing.T) {
-	cache := fetch.NewMemoryRobots()
+	cache := newRobotsStore()
 	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
 		o.Robots = cache
 		o.Resolver = &failingResolver{notFound: true}
@@ -175,7 +176,7 @@ func TestNoSuchHostStaysTheSitesAnswer(t *testing.T) {
 	if res.Outcome != fetch.OutcomeDisallowed || res.Robots != robots.StateUnreachable {
 		t.Fatalf("%s %s %v, want held back on an unreachable robots.txt", res.Outcome, res.Robots, res.Err)
 	}
-	if e, ok := cache.Get(context.Background(), "http://gone.example:80"); !ok || e.Verdict.State != robots.StateUnreachable {
+	if e, ok := cache.stored("http://gone.example:80"); !ok || e.Verdict.State != robots.StateUnreachable {
 		t.Errorf("entry %+v %v, want unreachable", e, ok)
 	}
 }

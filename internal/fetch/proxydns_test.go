@@ -49,7 +49,7 @@ type dnsRig struct {
 	*rig
 	proxy    egressProxy
 	resolver blindResolver
-	robots   fetch.RobotsCache
+	robots   *robotsStore
 }
 
 // proxyDNSRig is a rig whose every request goes through a loopback proxy
@@ -57,7 +57,7 @@ type dnsRig struct {
 // on, and our resolver blind to nxBlog and servfailBlog.
 func proxyDNSRig(t *testing.T, mode string) dnsRig {
 	t.Helper()
-	d := dnsRig{robots: fetch.NewMemoryRobots()}
+	d := dnsRig{robots: newRobotsStore()}
 	d.rig = newRig(t, false, func(s *config.Settings, o *fetch.Options) {
 		s.ProxyDNS = mode
 		o.Proxy = func(*http.Request) (*url.URL, error) { return d.proxy.URL(), nil }
@@ -97,7 +97,7 @@ func TestProxyDNSLeavesUnresolvedNamesToProxy(t *testing.T) {
 		if d.resolver.asked[name] == 0 {
 			t.Errorf("%s: never judged by our resolver", name)
 		}
-		if e, ok := d.robots.Get(context.Background(), "http://"+name+":80"); !ok || e.Verdict.State != robots.StateParsed {
+		if e, ok := d.robots.stored("http://" + name + ":80"); !ok || e.Verdict.State != robots.StateParsed {
 			t.Errorf("%s: robots entry %+v %v, want the file the proxy fetched", name, e, ok)
 		}
 	}
@@ -131,7 +131,7 @@ func TestProxyDNSLocalRefusesUnresolvedAsOurs(t *testing.T) {
 			if !strings.Contains(res.Err.Error(), "PROXY_DNS") {
 				t.Errorf("%s: the error does not say what to change: %v", name, res.Err)
 			}
-			if e, ok := d.robots.Get(context.Background(), "http://"+name+":80"); ok {
+			if e, ok := d.robots.stored("http://" + name + ":80"); ok {
 				t.Fatalf("%s: robots entry stored for our resolver's failure: %+v", name, e)
 			}
 		}
@@ -264,7 +264,7 @@ func TestProxyDNSRedirects(t *testing.T) {
 func TestProxyDNSDirectDialUnchanged(t *testing.T) {
 	for _, mode := range []string{config.ProxyDNSLocal, config.ProxyDNSProxy} {
 		t.Run(mode, func(t *testing.T) {
-			cache := fetch.NewMemoryRobots()
+			cache := newRobotsStore()
 			var blind blindResolver
 			r := newRig(t, false, func(s *config.Settings, o *fetch.Options) {
 				s.ProxyDNS = mode
@@ -276,14 +276,14 @@ func TestProxyDNSDirectDialUnchanged(t *testing.T) {
 			if res.Outcome != fetch.OutcomeDisallowed || res.Robots != robots.StateUnreachable {
 				t.Errorf("no such host, direct: %s %s %v, want robots.txt unreachable (the site's answer)", res.Outcome, res.Robots, res.Err)
 			}
-			if _, ok := cache.Get(context.Background(), "http://"+nxBlog+":80"); !ok {
+			if _, ok := cache.stored("http://" + nxBlog + ":80"); !ok {
 				t.Errorf("no such host, direct: no robots entry stored")
 			}
 			res = r.get("http://"+servfailBlog+"/p", fetch.PurposePage)
 			if res.Outcome != fetch.OutcomeError || !fetch.OurNetworkFailed(res.Err) || !res.Transient() {
 				t.Errorf("resolver failure, direct: %s %v, want our network's transient failure", res.Outcome, res.Err)
 			}
-			if e, ok := cache.Get(context.Background(), "http://"+servfailBlog+":80"); ok {
+			if e, ok := cache.stored("http://" + servfailBlog + ":80"); ok {
 				t.Errorf("resolver failure, direct: robots entry stored: %+v", e)
 			}
 		})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -67,45 +66,11 @@ func TestStopLetsRequestUnderWayFinish(t *testing.T) {
 	r.clean(r.s.MinGap)
 }
 
-// checkedRobots is a robots cache that notes every Put made under a
-// context already ended: a store-backed cache would fail that write.
-type checkedRobots struct {
-	fetch.MemoryRobots
-	mu   sync.Mutex
-	dead []string
-}
-
-func (c *checkedRobots) Put(ctx context.Context, origin string, e fetch.RobotsEntry) {
-	if ctx.Err() != nil {
-		c.mu.Lock()
-		c.dead = append(c.dead, origin)
-		c.mu.Unlock()
-	}
-	c.MemoryRobots.Put(ctx, origin, e)
-}
-
-// checkedRefusals is the same for the refusal list.
-type checkedRefusals struct {
-	*fetch.MemoryRefusals
-	mu   sync.Mutex
-	dead []string
-}
-
-func (c *checkedRefusals) Put(ctx context.Context, site string, s fetch.RefusalState) {
-	if ctx.Err() != nil {
-		c.mu.Lock()
-		c.dead = append(c.dead, site)
-		c.mu.Unlock()
-	}
-	c.MemoryRefusals.Put(ctx, site, s)
-}
-
 // What an answer had teaches the fetcher's own memories (robots.txt and
 // its validators, the refusal list) is stored under a context the stop
 // has not ended, so that a store behind them keeps it.
 func TestStopKeepsRobotsAndRefusals(t *testing.T) {
-	robotsCache := &checkedRobots{MemoryRobots: *fetch.NewMemoryRobots()}
-	refusals := &checkedRefusals{MemoryRefusals: fetch.NewMemoryRefusals()}
+	robotsCache, refusals := newRobotsStore(), newRefusalStore()
 	var stop context.CancelFunc
 	r := newRig(t, true, func(s *config.Settings, o *fetch.Options) {
 		s.MinGap = 10 * time.Millisecond
@@ -135,10 +100,10 @@ func TestStopKeepsRobotsAndRefusals(t *testing.T) {
 	if len(robotsCache.dead) > 0 || len(refusals.dead) > 0 {
 		t.Errorf("written under an ended context: robots.txt of %v, refusal standing of %v", robotsCache.dead, refusals.dead)
 	}
-	if e, ok := robotsCache.Get(context.Background(), "http://learn.example:80"); !ok || e.ETag == "" {
+	if e, ok := robotsCache.stored("http://learn.example:80"); !ok || e.ETag == "" {
 		t.Errorf("robots.txt read as the caller stopped: cached %v, ETag %q", ok, e.ETag)
 	}
-	if st := refusals.Get(context.Background(), "learn.example"); st.Consecutive403 != 1 {
+	if st := refusals.stored("learn.example"); st.Consecutive403 != 1 {
 		t.Errorf("refusal standing after a 403 as the caller stopped: %+v", st)
 	}
 }

@@ -10,32 +10,33 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
 // memWaits is a fetch.Waits in memory, as a store keeps it.
 type memWaits struct {
 	mu    sync.Mutex
-	m     map[string]fetch.SiteWait
+	m     map[string]model.SiteWait
 	saves int
 }
 
-func (w *memWaits) LoadWaits(_ context.Context, _ time.Time) ([]fetch.SiteWait, error) {
+func (w *memWaits) LoadWaits(_ context.Context, _ time.Time) ([]model.SiteWait, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var out []fetch.SiteWait
+	var out []model.SiteWait
 	for _, x := range w.m {
 		out = append(out, x)
 	}
 	return out, nil
 }
 
-func (w *memWaits) SaveWait(_ context.Context, x fetch.SiteWait) error {
+func (w *memWaits) SaveWait(_ context.Context, x model.SiteWait) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.saves++
 	if w.m == nil {
-		w.m = map[string]fetch.SiteWait{}
+		w.m = map[string]model.SiteWait{}
 	}
 	if x.Gap == 0 && x.Until.IsZero() {
 		delete(w.m, x.Site)
@@ -45,7 +46,7 @@ func (w *memWaits) SaveWait(_ context.Context, x fetch.SiteWait) error {
 	return nil
 }
 
-func (w *memWaits) get(site string) (fetch.SiteWait, bool) {
+func (w *memWaits) get(site string) (model.SiteWait, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	x, ok := w.m[site]

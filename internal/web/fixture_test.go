@@ -218,7 +218,7 @@ func seedAt(t testing.TB, dataNow time.Time) (*testStore, map[string]int64) {
 	must(db.PutOrigin(ctx, model.Origin{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)}))
 	must(db.PutOrigin(ctx, model.Origin{Origin: "https://blog.alpha.example:443", Status: 200, State: "parsed", Checked: day(1)}))
 	must(db.PutOrigin(ctx, model.Origin{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)}))
-	must(db.PutRefusal(ctx, "refuser.example", fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: day(1)}))
+	must(db.PutRefusal(ctx, "refuser.example", model.RefusalState{Consecutive403: 3, Refused: true, LastAsked: day(1)}))
 	var log []fetch.Record
 	for i := range 12 {
 		st := 200

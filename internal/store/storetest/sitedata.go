@@ -264,7 +264,7 @@ func (w *siteWorld) origin(o model.Origin) {
 }
 
 func (w *siteWorld) refusal(site string, refused bool) {
-	must(w.t, w.st.PutRefusal(bg, site, fetch.RefusalState{Consecutive403: 3, Refused: refused, LastAsked: T0}))
+	must(w.t, w.st.PutRefusal(bg, site, model.RefusalState{Consecutive403: 3, Refused: refused, LastAsked: T0}))
 }
 
 func (w *siteWorld) requests(recs ...reqSpec) {
