@@ -25,6 +25,7 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/metrics"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -78,7 +79,7 @@ type Options struct {
 	Network  Network
 	// Observe, when set, sees every record of the fetcher before the
 	// crawler logs it (the demo keeps its own account).
-	Observe func(fetch.Record)
+	Observe func(model.RequestRecord)
 	// Concurrency overrides the setting when above zero.
 	Concurrency int
 	// Metrics, when set, counts every request (nil: none kept).
@@ -110,7 +111,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	}
 	c := &crawl.Crawler{Store: db.DB, Clock: clock, Settings: o.Settings, Log: o.Log,
 		CallbackBase: o.Settings.PublicURL, Push: db.DB, Concurrency: o.Concurrency}
-	observe := func(r fetch.Record) {
+	observe := func(r model.RequestRecord) {
 		if o.Observe != nil {
 			o.Observe(r)
 		}
@@ -166,7 +167,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 // archive a copy.
 func archivePages(w *warc.Writer, log *slog.Logger) func(context.Context, fetch.ArchivedExchange) {
 	return func(ctx context.Context, x fetch.ArchivedExchange) {
-		if x.Purpose != fetch.PurposePage {
+		if x.Purpose != model.PurposePage {
 			return
 		}
 		err := w.Write(context.WithoutCancel(ctx), warc.Exchange{

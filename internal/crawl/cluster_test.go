@@ -96,7 +96,7 @@ func TestClusterChild(t *testing.T) {
 			o.Lease = postgres.NewLease(db.SQL(), o.Clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard})
 			o.Timeouts = fetch.Timeouts{Total: 5 * time.Second}
 		},
-		line: func(r fetch.Record) string { return fmt.Sprintf("REQ %s %s", r.Purpose, r.URL) },
+		line: func(r model.RequestRecord) string { return fmt.Sprintf("REQ %s %s", r.Purpose, r.URL) },
 	})
 }
 
@@ -109,7 +109,7 @@ type clusterWorker struct {
 	checkoutTTL time.Duration
 	pause       time.Duration
 	tune        func(o *fetch.Options, db *postgres.DB)
-	line        func(fetch.Record) string
+	line        func(model.RequestRecord) string
 }
 
 // runClusterWorker is the body of a worker process: the real crawler on
@@ -140,7 +140,7 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 		Settings: w.settings, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: discard,
 		Refusals: db, Robots: db, RobotsHold: fetch.RobotsHold{Holds: db},
 		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{Log: discard}),
-		Observe: func(r fetch.Record) {
+		Observe: func(r model.RequestRecord) {
 			mu.Lock()
 			fmt.Fprintln(out, w.line(r))
 			out.Flush()

@@ -49,24 +49,24 @@ func TestSniff(t *testing.T) {
 
 func TestJudgeType(t *testing.T) {
 	cases := []struct {
-		p    Purpose
+		p    model.Purpose
 		mt   string
 		want typeVerdict
 	}{
-		{PurposePage, "text/html", typeRight},
-		{PurposePage, "application/xhtml+xml", typeRight},
-		{PurposePage, "", typeSniff},
-		{PurposePage, "application/pdf", typeWrong},
-		{PurposePage, "image/png", typeWrong},
-		{PurposeFeed, "application/rss+xml", typeRight},
-		{PurposeFeed, "text/html", typeSniff},
-		{PurposeFeed, "application/octet-stream", typeSniff},
-		{PurposeFeed, "image/png", typeWrong},
-		{PurposeSitemap, "application/x-gzip", typeRight},
-		{PurposeSitemap, "text/plain", typeSniff},
-		{PurposeSitemap, "text/html", typeSniff},
-		{PurposeCatalogue, "application/atom+xml", typeRight},
-		{PurposeRobots, "text/html", typeRight},
+		{model.PurposePage, "text/html", typeRight},
+		{model.PurposePage, "application/xhtml+xml", typeRight},
+		{model.PurposePage, "", typeSniff},
+		{model.PurposePage, "application/pdf", typeWrong},
+		{model.PurposePage, "image/png", typeWrong},
+		{model.PurposeFeed, "application/rss+xml", typeRight},
+		{model.PurposeFeed, "text/html", typeSniff},
+		{model.PurposeFeed, "application/octet-stream", typeSniff},
+		{model.PurposeFeed, "image/png", typeWrong},
+		{model.PurposeSitemap, "application/x-gzip", typeRight},
+		{model.PurposeSitemap, "text/plain", typeSniff},
+		{model.PurposeSitemap, "text/html", typeSniff},
+		{model.PurposeCatalogue, "application/atom+xml", typeRight},
+		{model.PurposeRobots, "text/html", typeRight},
 	}
 	for _, c := range cases {
 		if got := judgeType(c.p, c.mt); got != c.want {
@@ -86,12 +86,12 @@ func FuzzContentType(f *testing.F) {
 			t.Fatalf("MediaType(%q) = %q is not a fixed point", ct, mt)
 		}
 		s := sniff(body)
-		for _, p := range []Purpose{PurposePage, PurposeFeed, PurposeSitemap, PurposeCatalogue, PurposeRobots} {
+		for _, p := range []model.Purpose{model.PurposePage, model.PurposeFeed, model.PurposeSitemap, model.PurposeCatalogue, model.PurposeRobots} {
 			v := judgeType(p, mt)
-			if p == PurposePage && v == typeRight && !htmlTypes[mt] {
+			if p == model.PurposePage && v == typeRight && !htmlTypes[mt] {
 				t.Fatalf("page accepted %q", mt)
 			}
-			if p == PurposePage && v == typeSniff && sniffAccepts(p, s) && s != sniffHTML {
+			if p == model.PurposePage && v == typeSniff && sniffAccepts(p, s) && s != sniffHTML {
 				t.Fatalf("page accepted sniffed %d", s)
 			}
 		}

@@ -59,7 +59,7 @@ type Options struct {
 	// Store is the health of the store that records every request: none is
 	// sent while it cannot (storegate.go). nil: always sent.
 	Store   StoreHealth
-	Observe func(Record)
+	Observe func(model.RequestRecord)
 	// Archive, when set, is given every exchange whose 2xx body was read
 	// and kept whole (ArchivedExchange; not robots.txt, a POST or a
 	// streamed sitemap), after the site's lease is given back, so that
@@ -107,7 +107,7 @@ type Fetcher struct {
 	refusals   *Refusals
 	optedOut   func(ctx context.Context, site string) (bool, error)
 	store      StoreHealth
-	observe    func(Record)
+	observe    func(model.RequestRecord)
 	archive    func(context.Context, ArchivedExchange)
 	log        *slog.Logger
 	client     *http.Client

@@ -169,8 +169,8 @@ func manySites(b *testing.B, n int) {
 		if i%4 == 0 {
 			u = fmt.Sprintf("http://dead%07d.example/post", i)
 		}
-		res := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposePage})
-		if (res.Outcome == fetch.OutcomeFetched) != (i%4 != 0) {
+		res := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposePage})
+		if (res.Outcome == model.OutcomeFetched) != (i%4 != 0) {
 			b.Errorf("%s: %s %v", u, res.Outcome, res.Err)
 		}
 	}

@@ -283,8 +283,9 @@ func TestRobotsCacheClusterHold(t *testing.T) {
 		if d := time.Since(begin); d < 100*time.Millisecond {
 			t.Fatalf("b did not wait for a's read (%v)", d)
 		}
-		if _, held := holds.holds[origin]; held {
-			t.Errorf("a's hold outlived its Put: %+v", holds.holds[origin])
+		synctest.Wait() // a's Put has returned
+		if h, held := holds.row(origin); held {
+			t.Errorf("a's hold outlived its Put: %+v", h)
 		}
 
 		// A second origin whose worker dies: b reads it itself after the TTL.
@@ -297,7 +298,7 @@ func TestRobotsCacheClusterHold(t *testing.T) {
 		if d := time.Since(begin); d < 2*time.Second {
 			t.Fatalf("b took over a live hold after %v", d)
 		}
-		if h := holds.holds[other]; h.holder == "" || !h.expires.After(time.Now()) {
+		if h, _ := holds.row(other); h.holder == "" || !h.expires.After(time.Now()) {
 			t.Errorf("b holds no refresh of %s after the dead one's passed: %+v", other, h)
 		}
 

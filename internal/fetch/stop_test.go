@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // A request under way when its caller stops is read to its end: the
@@ -36,12 +37,12 @@ func TestStopLetsRequestUnderWayFinish(t *testing.T) {
 	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan fetch.Result, 1)
-	go func() { done <- r.f.Fetch(ctx, fetch.Request{URL: h.URL("/slow"), Purpose: fetch.PurposePage}) }()
+	go func() { done <- r.f.Fetch(ctx, fetch.Request{URL: h.URL("/slow"), Purpose: model.PurposePage}) }()
 	<-began
 	cancel() // the stop, with half the body on its way
 	close(release)
 	res := <-done
-	want(t, res, fetch.OutcomeFetched)
+	want(t, res, model.OutcomeFetched)
 	if string(res.Body) != body || res.ETag != `"slow-1"` {
 		t.Errorf("the answer under way at the stop came back with %d of %d bytes, ETag %q", len(res.Body), len(body), res.ETag)
 	}
@@ -54,7 +55,7 @@ func TestStopLetsRequestUnderWayFinish(t *testing.T) {
 	before := len(r.web.Requests())
 	for range 20 {
 		for _, u := range []string{h.URL("/slow"), other.URL("/p")} {
-			res := r.f.Fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposePage})
+			res := r.f.Fetch(ctx, fetch.Request{URL: u, Purpose: model.PurposePage})
 			if !errors.Is(res.Err, context.Canceled) {
 				t.Fatalf("a fetch after the stop: %s %v, want context.Canceled", res.Outcome, res.Err)
 			}
@@ -76,9 +77,9 @@ func TestStopKeepsRobotsAndRefusals(t *testing.T) {
 		s.MinGap = 10 * time.Millisecond
 		o.Robots, o.Refusals = robotsCache, refusals
 		observe := o.Observe
-		o.Observe = func(rec fetch.Record) {
+		o.Observe = func(rec model.RequestRecord) {
 			observe(rec)
-			if rec.Purpose == fetch.PurposeRobots {
+			if rec.Purpose == model.PurposeRobots {
 				stop() // robots.txt has come in as the caller stops
 			}
 		}
@@ -95,8 +96,8 @@ func TestStopKeepsRobotsAndRefusals(t *testing.T) {
 	r.f.Robots(ctx, h.URL("/"))
 	ctx, cancel = context.WithCancel(context.Background())
 	stop = cancel
-	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/forbidden"), Purpose: fetch.PurposePage})
-	want(t, res, fetch.OutcomeStatus)
+	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/forbidden"), Purpose: model.PurposePage})
+	want(t, res, model.OutcomeStatus)
 	if len(robotsCache.dead) > 0 || len(refusals.dead) > 0 {
 		t.Errorf("written under an ended context: robots.txt of %v, refusal standing of %v", robotsCache.dead, refusals.dead)
 	}

@@ -132,3 +132,10 @@ func (h *robotsHolds) ReleaseRobotsRefresh(_ context.Context, origin, holder str
 	}
 	return nil
 }
+
+func (h *robotsHolds) row(origin string) (robotsHoldRow, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, ok := h.holds[origin]
+	return r, ok
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 )
 
@@ -82,7 +81,7 @@ func (d *DB) PutRefusal(ctx context.Context, site string, s model.RefusalState) 
 }
 
 // LogRequests appends recs to the request log, in one transaction.
-func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
+func (d *DB) LogRequests(ctx context.Context, recs []model.RequestRecord) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -108,7 +107,7 @@ func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 }
 
 // RequestCount counts logged requests, by purpose when purpose != "".
-func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error) {
+func (d *DB) RequestCount(ctx context.Context, purpose model.Purpose) (int, error) {
 	var n int
 	var err error
 	if purpose == "" {

@@ -11,6 +11,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store/postgres"
 )
@@ -55,7 +56,7 @@ func TestClusterFetchersShareOnePoliteness(t *testing.T) {
 			wg.Go(func() {
 				for i := range urls {
 					u := urls[(i+g*7+w*3)%len(urls)]
-					if r := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposePage}); r.Outcome != fetch.OutcomeFetched {
+					if r := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposePage}); r.Outcome != model.OutcomeFetched {
 						t.Errorf("worker %d %s: %s %v", w, u, r.Outcome, r.Err)
 					}
 				}

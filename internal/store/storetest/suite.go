@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -538,16 +537,16 @@ func testRefusals(t *testing.T, s *store.DB) {
 }
 
 func testRequests(t *testing.T, s *store.DB) {
-	must(t, s.LogRequests(bg, []fetch.Record{
-		{Site: "a.example", URL: "https://a.example/feed", Purpose: fetch.PurposeFeed, Status: 200, Start: T0, Outcome: fetch.OutcomeFetched},
-		{Site: "a.example", URL: "https://a.example/1", Purpose: fetch.PurposePage, Status: 0, Start: T0, Outcome: fetch.OutcomeError, Err: errors.New("boom")},
+	must(t, s.LogRequests(bg, []model.RequestRecord{
+		{Site: "a.example", URL: "https://a.example/feed", Purpose: model.PurposeFeed, Status: 200, Start: T0, Outcome: model.OutcomeFetched},
+		{Site: "a.example", URL: "https://a.example/1", Purpose: model.PurposePage, Status: 0, Start: T0, Outcome: model.OutcomeError, Err: errors.New("boom")},
 	}))
 	n, err := s.RequestCount(bg, "")
 	must(t, err)
 	if n != 2 {
 		t.Fatalf("%d", n)
 	}
-	n, _ = s.RequestCount(bg, fetch.PurposePage)
+	n, _ = s.RequestCount(bg, model.PurposePage)
 	if n != 1 {
 		t.Fatalf("%d", n)
 	}
