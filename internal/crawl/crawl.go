@@ -76,13 +76,13 @@ type Crawler struct {
 // store's request log, in batches written behind the fetcher's back (see
 // requestlog.go; Flush waits for them), and robots.txt statuses are kept
 // for the origin records.
-func (c *Crawler) Observe(rec fetch.Record) {
+func (c *Crawler) Observe(rec model.RequestRecord) {
 	c.progress.Load().observe(rec)
-	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
+	if rec.Purpose == model.PurposeRobots && rec.Outcome != model.OutcomeRedirect {
 		if u, err := url.Parse(rec.URL); err == nil {
 			c.robotsStatus.Store(model.OriginOf(u), rec.Status)
 			if rec.Status == 0 || rec.Status >= 500 || rec.Status == 429 {
-				c.robotsWhy.Store(model.OriginOf(u), rec.Reason())
+				c.robotsWhy.Store(model.OriginOf(u), fetch.RecordReason(rec))
 			} else {
 				c.robotsWhy.Delete(model.OriginOf(u))
 			}
@@ -92,7 +92,7 @@ func (c *Crawler) Observe(rec fetch.Record) {
 		return
 	}
 	// After Close: stored at once.
-	if err := c.requestSink().LogRequests(context.Background(), []fetch.Record{rec}); err != nil {
+	if err := c.requestSink().LogRequests(context.Background(), []model.RequestRecord{rec}); err != nil {
 		c.log().Warn("request log write failed", "url", rec.URL, "err", err)
 	}
 }

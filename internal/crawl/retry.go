@@ -51,7 +51,7 @@ func (c *Crawler) retryOf(ctx context.Context, rawURL string, res fetch.Result, 
 		// untouched.
 		return store.Retry{Attempts: attempts, At: later(until, now), Error: "waiting for " + model.SiteOfURL(res.FinalURL)}, true
 	}
-	if res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable {
+	if res.Outcome == model.OutcomeDisallowed && res.Robots == robots.StateUnreachable {
 		// robots.txt could not be read, so the item was not tried. When it
 		// is the item's own site's, the item follows that robots.txt's
 		// own schedule, its tries untouched. When a redirect led into

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
 
@@ -19,16 +20,16 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	u, err := parseURL(req.URL)
 	if err != nil {
 		shown := withoutUserinfo(req.URL)
-		return Result{Outcome: OutcomeError, FinalURL: shown, Err: fmt.Errorf("fetch %s: %w", shown, err)}
+		return Result{Outcome: model.OutcomeError, FinalURL: shown, Err: fmt.Errorf("fetch %s: %w", shown, err)}
 	}
 	if _, ok := accept[req.Purpose]; !ok {
-		return Result{Outcome: OutcomeError, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: unknown purpose %q", u, req.Purpose)}
+		return Result{Outcome: model.OutcomeError, FinalURL: u.String(), Err: fmt.Errorf("fetch %s: unknown purpose %q", u, req.Purpose)}
 	}
 	a := newAttempt(u, req)
 	switch {
-	case req.Purpose == PurposeRobots:
+	case req.Purpose == model.PurposeRobots:
 		return f.fetchRobots(ctx, &a)
-	case req.Purpose == PurposeWebSub || req.Form != nil:
+	case req.Purpose == model.PurposeWebSub || req.Form != nil:
 		return f.post(ctx, &a)
 	}
 	first := a.shown // req.URL as it is shown: without user information
@@ -47,13 +48,13 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 		permanent = permanent && (res.Status == http.StatusMovedPermanently || res.Status == http.StatusPermanentRedirect)
 		switch {
 		case len(redirects) >= MaxRedirects:
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
+			return Result{Outcome: model.OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: %w (more than %d)", first, ErrTooManyRedirects, MaxRedirects)}
 		case seen[next.String()]:
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
+			return Result{Outcome: model.OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: %w at %s", first, ErrRedirectLoop, next)}
 		case next.Scheme != "http" && next.Scheme != "https":
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
+			return Result{Outcome: model.OutcomeError, Status: res.Status, FinalURL: a.shown, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: redirect to %s: %w", first, next, ErrBadURL)}
 		}
 		a = a.redirected(next)
@@ -69,14 +70,14 @@ func resultOf(a *attempt, ex exchange) Result {
 		ContentType: ex.contentType, Header: ex.header, Robots: a.robots, Err: ex.err,
 	}
 	switch ex.outcome {
-	case OutcomeFetched:
+	case model.OutcomeFetched:
 		res.ETag = ex.header.Get("Etag")
 		res.LastModified = ex.header.Get("Last-Modified")
 		if res.LastModified == "" {
 			res.LastModified = ex.header.Get("Date")
 			res.LastModifiedFromDate = res.LastModified != ""
 		}
-	case OutcomeUnchanged:
+	case model.OutcomeUnchanged:
 		// A 304 changes nothing but the check time: keep what is stored.
 		res.ETag, res.LastModified = a.etag, a.lastModified
 	}
