@@ -173,16 +173,21 @@ var metaLabels = []string{"posted by", "published by", "written by", "publicado 
 	"category:", "categories:", "categoria:", "categorias:", "categoría:", "catégorie:", "kategorie:", "categorie:",
 	"tags:", "tagged:", "etiquetas:", "filed under", "posted in", "publicado em", "publicado en", "comments", "comentários", "comentarios"}
 
+// metaSeparators turns the separators of a meta line's parts into NULs,
+// to split on. Built once: a Replacer's tables cost more than the lines
+// it is used on.
+var metaSeparators = strings.NewReplacer(" - ", "\x00", " – ", "\x00", "|", "\x00", "•", "\x00", "·", "\x00")
+
 // metaLine reports whether a short block is a post's meta line: parts
 // split by " - ", "|", "•" or "·", two or more of them a date or a
 // labelled author, category, tag or comment count ("05/10/2018 - Publicado
 // por: Clarissa Borba - Categoria: Saúde - Tags: …").
 func metaLine(lower string) bool {
-	if len(lower) > 300 {
+	// Without a separator (or a NUL, which splits too) there is one part.
+	if len(lower) > 300 || !strings.ContainsAny(lower, "-–|•·\x00") {
 		return false
 	}
-	parts := strings.FieldsFunc(strings.NewReplacer(" - ", "\x00", " – ", "\x00", "|", "\x00", "•", "\x00", "·", "\x00").Replace(lower),
-		func(r rune) bool { return r == 0 })
+	parts := strings.FieldsFunc(metaSeparators.Replace(lower), func(r rune) bool { return r == 0 })
 	if len(parts) < 2 {
 		return false
 	}

@@ -22,7 +22,7 @@ var mountIDs = map[string]bool{
 }
 
 // mountAttrs mark the element AngularJS, Angular and React render into.
-var mountAttrs = []string{"ng-app", "ng-view", "ui-view", "data-reactroot"}
+var mountAttrs = map[string]bool{"ng-app": true, "ng-view": true, "ui-view": true, "data-reactroot": true}
 
 // hiddenTags hold no text a reader sees.
 var hiddenTags = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "svg": true, "head": true}
@@ -31,8 +31,8 @@ func isMount(n *html.Node) bool {
 	if n.Data == "app-root" || mountIDs[attr(n, "id")] {
 		return true
 	}
-	for _, a := range mountAttrs {
-		if hasAttr(n, a) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && mountAttrs[a.Key] {
 			return true
 		}
 	}
