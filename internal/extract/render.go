@@ -399,12 +399,16 @@ func boilerplateName(n *html.Node) bool {
 	if n.Data == "blockquote" || n.Data == "p" && false {
 		return false
 	}
-	name := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
-	if strings.TrimSpace(name) == "" {
+	// The class and the id are searched apart, not joined: no word holds
+	// a space, and most elements' names are lower case already, so this
+	// copies nothing.
+	class, id := attr(n, "class"), attr(n, "id")
+	if strings.TrimSpace(class) == "" && strings.TrimSpace(id) == "" {
 		return false
 	}
+	class, id = strings.ToLower(class), strings.ToLower(id)
 	for _, w := range boilerWords {
-		if strings.Contains(name, w) {
+		if strings.Contains(class, w) || strings.Contains(id, w) {
 			return textLen(n, maxBoilerText+1) <= maxBoilerText
 		}
 	}
