@@ -37,6 +37,7 @@ func (ps *Parser) ParseAndMutate(doc *html.Node, pageURL *nurl.URL) (Article, er
 	ps.articleSiteName = ""
 	ps.documentURI = pageURL
 	ps.attempts = []parseAttempt{}
+	ps.summaries = nil
 	// These flags could get modified during subsequent passes in grabArticle
 	ps.flags = flags{
 		stripUnlikelys:     true,

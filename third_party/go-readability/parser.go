@@ -105,6 +105,7 @@ type Parser struct {
 	articleLang     string
 	attempts        []parseAttempt
 	flags           flags
+	summaries       map[string]textSummary // the counts of the long texts of this parse
 }
 
 // NewParser returns new Parser which set up with default value.
@@ -931,7 +932,7 @@ func (ps *Parser) grabArticle() *html.Node {
 				return
 			}
 
-			numChars, numCommas := countCharsAndCommas(elementToScore)
+			numChars, numCommas := ps.countCharsAndCommas(elementToScore)
 			// If this paragraph is less than 25 characters, don't even count it.
 			if numChars < 25 {
 				return
@@ -1238,7 +1239,7 @@ func (ps *Parser) grabArticle() *html.Node {
 		// gives us a higher likelihood of finding the content, and
 		// the sieve approach gives us a higher likelihood of
 		// finding the -right- content.
-		textLength, _ := countCharsAndCommas(articleContent)
+		textLength, _ := ps.countCharsAndCommas(articleContent)
 		if textLength < ps.CharThresholds {
 			passLogger.Info("parsed article length is too short", slog.Int("textLength", textLength))
 			parseSuccessful = false
@@ -1874,9 +1875,10 @@ func (ps *Parser) getLinkDensity(element *html.Node) float64 {
 	var walk func(*html.Node, runeCounter)
 	walk = func(n *html.Node, linkCounter runeCounter) {
 		if n.Type == html.TextNode {
-			chars.CountString(n.Data)
+			sum := ps.summarize(n.Data)
+			chars.apply(sum)
 			if linkCounter != nil {
-				linkCounter.(*charCounter).CountString(n.Data)
+				linkCounter.(*charCounter).apply(sum)
 			}
 			return
 		}
@@ -2248,19 +2250,20 @@ func (ps *Parser) cleanConditionally(element *html.Node, tag string) {
 		walk = func(n *html.Node, textCounter, listCounter, headingCounter, linkCounter runeCounter) {
 			if n.Type == html.TextNode {
 				oldCharCount := chars.Total
-				chars.CountString(n.Data)
-				commas.CountString(n.Data)
+				sum := ps.summarize(n.Data)
+				chars.apply(sum)
+				commas.Total += sum.commas
 				if textCounter != nil {
-					textCounter.(*charCounter).CountString(n.Data)
+					textCounter.(*charCounter).apply(sum)
 				}
 				if listCounter != nil {
-					listCounter.(*charCounter).CountString(n.Data)
+					listCounter.(*charCounter).apply(sum)
 				}
 				if headingCounter != nil {
-					headingChars.CountString(n.Data)
+					headingChars.apply(sum)
 				}
 				if linkCounter != nil {
-					linkCounter.(*charCounter).CountString(n.Data)
+					linkCounter.(*charCounter).apply(sum)
 				}
 				if chars.Total > oldCharCount {
 					// If the character counter has incremented, this text has non-whitespace

@@ -70,7 +70,7 @@ func (c *commaCounter) Count(r rune) {
 // countCharsAndCommas returns counts for both characters and commas in a node's
 // text. Leading and trailing whitespace is not counted, nor are consecutive
 // runs of whitespace.
-func countCharsAndCommas(node *html.Node) (int, int) {
+func (ps *Parser) countCharsAndCommas(node *html.Node) (int, int) {
 	chars := &charCounter{}
 	commas := &commaCounter{}
 
@@ -79,8 +79,9 @@ func countCharsAndCommas(node *html.Node) (int, int) {
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.TextNode {
-			chars.CountString(n.Data)
-			commas.CountString(n.Data)
+			sum := ps.summarize(n.Data)
+			chars.apply(sum)
+			commas.Total += sum.commas
 			return
 		}
 		for child := range n.ChildNodes() {
@@ -139,4 +140,71 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// textSummary is what counting a string does to a charCounter, whatever
+// the counter's state, and the string's commas. The same text nodes are
+// counted again for every ancestor that is scored or cleaned; with its
+// summary kept, counting a long one costs a map lookup instead of a pass
+// over its runes.
+type textSummary struct {
+	nonSpace   bool // the string has a rune that is not white space
+	leadSpace  bool // it starts with white space
+	trailSpace bool // it ends with white space (an all-space string too)
+	inner      int  // what it adds to Total after its first non-space rune
+	commas     int
+}
+
+// summarize counts s with fresh counters.
+func summarize(s string) textSummary {
+	var c charCounter
+	c.CountString(s)
+	var commas commaCounter
+	commas.CountString(s)
+	sum := textSummary{nonSpace: c.seenNonSpace, trailSpace: c.lastCharWasSpace, commas: commas.Total}
+	if sum.nonSpace {
+		sum.inner = c.Total - 1 // a fresh counter adds 1 for the first non-space rune
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	sum.leadSpace = unicode.IsSpace(r)
+	return sum
+}
+
+// minSummarized is the shortest string whose summary is kept: a shorter
+// one is counted faster than it is looked up.
+const minSummarized = 48
+
+// summarize is the summary of s, kept for the rest of the parse when s is
+// long.
+func (ps *Parser) summarize(s string) textSummary {
+	if len(s) < minSummarized {
+		return summarize(s)
+	}
+	if sum, ok := ps.summaries[s]; ok {
+		return sum
+	}
+	sum := summarize(s)
+	if ps.summaries == nil {
+		ps.summaries = map[string]textSummary{}
+	}
+	ps.summaries[s] = sum
+	return sum
+}
+
+// apply does to c what c.CountString does with the string sum summarises.
+func (c *charCounter) apply(sum textSummary) {
+	if !sum.nonSpace {
+		if sum.trailSpace {
+			c.lastCharWasSpace = true
+		}
+		return
+	}
+	if (c.lastCharWasSpace || sum.leadSpace) && c.seenNonSpace {
+		c.Total += 2
+	} else {
+		c.Total++
+	}
+	c.Total += sum.inner
+	c.lastCharWasSpace = sum.trailSpace
+	c.seenNonSpace = true
 }
