@@ -11,6 +11,8 @@ FROM golang:1.26 AS build
 WORKDIR /src
 # The modules first, so that a change of source alone reuses this layer.
 COPY go.mod go.sum ./
+# go.mod replaces go-readability with the patched copy here.
+COPY third_party ./third_party
 RUN go mod download
 COPY . .
 # Static (the SQLite driver is pure Go), no build paths in the binary.

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -47,7 +46,7 @@ func TestSourcesAddIdempotentAndExport(t *testing.T) {
 	st.AddSitemap(ctx, store.Sitemap{SourceID: src.ID, URL: "https://a.example/sitemap.xml", Via: model.ViaRobots})
 	home, _ := url.Parse("https://a.example/")
 	st.PutOrigin(ctx, model.Origin{Origin: model.OriginOf(home), Status: 200, State: "parsed", Checked: pub})
-	st.PutRefusal(ctx, "b.example", fetch.RefusalState{Refused: true})
+	st.PutRefusal(ctx, "b.example", model.RefusalState{Refused: true})
 	st.Close()
 
 	out, errOut, code = runCLI(t, nil, env, "export")

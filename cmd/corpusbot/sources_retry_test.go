@@ -13,7 +13,6 @@ import (
 
 	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
@@ -46,12 +45,12 @@ func TestSourcesRetry(t *testing.T) {
 	func() {
 		db := openDB(t, path)
 		for _, origin := range []string{"https://blog.example:443", "https://other.example:443"} {
-			if err := db.PutRobots(ctx, store.RobotsRecord{Origin: origin, State: "unreachable", TTL: 6 * time.Hour,
+			if err := db.PutRobots(ctx, model.RobotsRecord{Origin: origin, State: "unreachable", TTL: 6 * time.Hour,
 				Checked: now, Expires: now.Add(6 * time.Hour), UnreachableSince: now}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := db.PutRefusal(ctx, "blog.example", fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: now}); err != nil {
+		if err := db.PutRefusal(ctx, "blog.example", model.RefusalState{Consecutive403: 3, Refused: true, LastAsked: now}); err != nil {
 			t.Fatal(err)
 		}
 		if err := db.EachSource(ctx, func(s store.Source) error { return db.PostponeDiscovery(ctx, s.ID, held) }); err != nil {
@@ -147,7 +146,7 @@ func TestPrivateAddressThenAllowed(t *testing.T) {
 		if r, err := db.Robots(ctx, model.OriginOf(base)); !errors.Is(err, model.ErrNotFound) {
 			t.Errorf("robots record stored for a guard refusal: %+v %v", r, err)
 		}
-		if st, err := db.Refusal(ctx, site); err != nil || st != (fetch.RefusalState{}) {
+		if st, err := db.Refusal(ctx, site); err != nil || st != (model.RefusalState{}) {
 			t.Errorf("refusal record: %+v %v", st, err)
 		}
 		err := db.EachSource(ctx, func(s store.Source) error {

@@ -25,6 +25,7 @@ import (
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/logging"
 	"corpus.blog/corpusbot/internal/metrics"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -78,7 +79,7 @@ type Options struct {
 	Network  Network
 	// Observe, when set, sees every record of the fetcher before the
 	// crawler logs it (the demo keeps its own account).
-	Observe func(fetch.Record)
+	Observe func(model.RequestRecord)
 	// Concurrency overrides the setting when above zero.
 	Concurrency int
 	// Metrics, when set, counts every request (nil: none kept).
@@ -110,7 +111,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 	}
 	c := crawl.New(crawl.Config{Store: db.DB, Clock: clock, Settings: o.Settings, Log: o.Log,
 		CallbackBase: o.Settings.PublicURL, Push: db.DB, Concurrency: o.Concurrency})
-	observe := func(r fetch.Record) {
+	observe := func(r model.RequestRecord) {
 		if o.Observe != nil {
 			o.Observe(r)
 		}
@@ -123,13 +124,9 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 			DisallowedRecheck: o.Settings.DisallowedRecheck, SitemapInterval: o.Settings.SitemapInterval})
 		return metrics.Sample{PostsByState: posts, DueByKind: due}, err
 	})
-	// Stored robots expiries bounded by the TTLs now set; every read
-	// updates its origin's standing (blocked, unreachable).
-	robotsOpts := store.RobotsCacheOptions{Log: o.Log, Bound: true, TTL: o.Settings.RobotsTTL,
-		GuessTTL: o.Settings.RobotsGuessTTL, Agent: o.Settings.ProductToken()}
 	fo := fetch.Options{
 		Settings: o.Settings, Clock: clock, Logger: o.Log, Observe: observe,
-		Refusals: store.NewRefusals(db.DB, o.Log), Robots: store.NewRobotsCache(db.DB, robotsOpts),
+		Refusals: db.DB, Robots: db.DB,
 		// No request is sent that the store cannot record, nor when it
 		// cannot say whether the site opted out (fetch/storegate.go).
 		OptedOut: db.DB.OptedOut, Store: db.DB, Waits: db.DB, SlowAfter: o.SlowAfter,
@@ -139,7 +136,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 		// A cluster: politeness and robots.txt are kept in the database,
 		// shared by every worker.
 		fo.Lease = postgres.NewLease(db.pg.SQL(), clock, postgres.LeaseOptions{Log: o.Log})
-		fo.Robots = postgres.NewRobotsCache(db.pg, clock, robotsOpts)
+		fo.RobotsHold = fetch.RobotsHold{Holds: db.pg}
 	}
 	var archive *warc.Writer
 	if dir := o.Settings.PagesDir(); dir != "" {
@@ -171,7 +168,7 @@ func NewCrawl(db *DB, o Options) (*Crawl, error) {
 // archive a copy.
 func archivePages(w *warc.Writer, log *slog.Logger) func(context.Context, fetch.ArchivedExchange) {
 	return func(ctx context.Context, x fetch.ArchivedExchange) {
-		if x.Purpose != fetch.PurposePage {
+		if x.Purpose != model.PurposePage {
 			return
 		}
 		err := w.Write(context.WithoutCancel(ctx), warc.Exchange{

@@ -22,6 +22,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/metrics"
+	corpusmodel "corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -121,7 +122,7 @@ func TestEverySeriesMoves(t *testing.T) {
 	var mu sync.Mutex
 	maxInFlight := 0.0
 	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: clock, SlowAfter: 1000 * time.Hour, Metrics: m,
-		Observe: func(fetch.Record) {
+		Observe: func(corpusmodel.RequestRecord) {
 			// The gauge as a scrape during the crawl would see it.
 			families, err := m.Gatherer().Gather()
 			if err != nil {
@@ -266,7 +267,7 @@ func TestEverySeriesMoves(t *testing.T) {
 			t.Errorf("closed.example was sent %s", r.URI)
 		}
 	}
-	if got := total(family(families, "corpusbot_requests_declined_total"), "reason", string(fetch.OutcomeDisallowed)); got == 0 {
+	if got := total(family(families, "corpusbot_requests_declined_total"), "reason", string(corpusmodel.OutcomeDisallowed)); got == 0 {
 		t.Error("no request declined as disallowed")
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
 	"corpus.blog/corpusbot/internal/warc/warctest"
@@ -71,7 +72,7 @@ func newWarcWorld(t *testing.T) *warcWorld {
 
 // crawl runs one round over the world with the settings, and returns the
 // records of page fetches the fetcher reported, by outcome.
-func (w *warcWorld) crawl(t *testing.T, s config.Settings) map[fetch.Outcome]int {
+func (w *warcWorld) crawl(t *testing.T, s config.Settings) map[model.Outcome]int {
 	t.Helper()
 	ctx := context.Background()
 	st, err := app.OpenStore(ctx, s)
@@ -80,12 +81,12 @@ func (w *warcWorld) crawl(t *testing.T, s config.Settings) map[fetch.Outcome]int
 	}
 	defer st.Close()
 	var mu sync.Mutex
-	pages := map[fetch.Outcome]int{}
+	pages := map[model.Outcome]int{}
 	// SlowAfter: the stepping clock moves for every site's sleep at once,
 	// so it cannot time a response.
 	wired, err := app.NewCrawl(st, app.Options{Settings: s, Clock: w.clock, SlowAfter: 1000 * time.Hour,
-		Observe: func(r fetch.Record) {
-			if r.Purpose == fetch.PurposePage {
+		Observe: func(r model.RequestRecord) {
+			if r.Purpose == model.PurposePage {
 				mu.Lock()
 				pages[r.Outcome]++
 				mu.Unlock()
@@ -176,8 +177,8 @@ func TestWarcDirArchivesEveryPage(t *testing.T) {
 		sentUA[u] = r.Header.Get("User-Agent")
 		total++
 	}
-	if total == 0 || pages[fetch.OutcomeFetched] != total {
-		t.Fatalf("the servers answered %d page requests 200; the fetcher read %d pages (%v)", total, pages[fetch.OutcomeFetched], pages)
+	if total == 0 || pages[model.OutcomeFetched] != total {
+		t.Fatalf("the servers answered %d page requests 200; the fetcher read %d pages (%v)", total, pages[model.OutcomeFetched], pages)
 	}
 
 	files, err := filepath.Glob(filepath.Join(s.WarcDir, "*"))
@@ -263,7 +264,7 @@ func TestWarcDirOffWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	s.DB, s.WarcDir = filepath.Join(dir, "c.db"), config.WarcDirOff
 	pages := w.crawl(t, s)
-	if pages[fetch.OutcomeFetched] == 0 {
+	if pages[model.OutcomeFetched] == 0 {
 		t.Fatal("no page fetched: the test proves nothing")
 	}
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {

@@ -37,13 +37,13 @@ func (c *Crawler) WalkCatalogue(ctx context.Context, f store.Feed) error {
 			return c.interruptWalk(ctx, sctx, f)
 		}
 		page := f.NextPage
-		res := c.fetch(ctx, fetch.Request{URL: page, Purpose: fetch.PurposeCatalogue})
+		res := c.fetch(ctx, fetch.Request{URL: page, Purpose: model.PurposeCatalogue})
 		if cutOff(ctx, res) {
 			return c.interruptWalk(ctx, sctx, f)
 		}
 		switch {
-		case res.Outcome == fetch.OutcomeFetched:
-		case res.Transient() || (res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable):
+		case res.Outcome == model.OutcomeFetched:
+		case res.Transient() || (res.Outcome == model.OutcomeDisallowed && res.Robots == robots.StateUnreachable):
 			// Not an end of the archive: resume from this page at its retry;
 			// once every try has failed, a window later.
 			retry, ok := c.retryOf(ctx, res.Site, res, f.Attempts)

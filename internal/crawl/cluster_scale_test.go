@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
@@ -55,7 +55,7 @@ func scaleSettings() config.Settings {
 func TestClusterScaleChild(t *testing.T) {
 	runClusterWorker(t, scaleChildEnv, clusterWorker{
 		settings: scaleSettings(), pause: 100 * time.Millisecond,
-		line: func(r fetch.Record) string { return fmt.Sprintf("REQ %d %s", time.Now().UnixNano(), r.URL) },
+		line: func(r model.RequestRecord) string { return fmt.Sprintf("REQ %d %s", time.Now().UnixNano(), r.URL) },
 	})
 }
 

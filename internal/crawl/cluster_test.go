@@ -91,12 +91,12 @@ func blogFarm(web *simweb.Web, sites, pages, perPage int) map[string]bool {
 func TestClusterChild(t *testing.T) {
 	runClusterWorker(t, clusterEnv, clusterWorker{
 		settings: clusterSettings(), checkoutTTL: clusterCheckoutTTL, pause: 20 * time.Millisecond,
-		tune: func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB) {
-			rc.HoldTTL = clusterCheckoutTTL
+		tune: func(o *fetch.Options, db *postgres.DB) {
+			o.RobotsHold.TTL = clusterCheckoutTTL
 			o.Lease = postgres.NewLease(db.SQL(), o.Clock, postgres.LeaseOptions{TTL: clusterLeaseTTL, Poll: 5 * time.Millisecond, Log: discard})
 			o.Timeouts = fetch.Timeouts{Total: 5 * time.Second}
 		},
-		line: func(r fetch.Record) string { return fmt.Sprintf("REQ %s %s", r.Purpose, r.URL) },
+		line: func(r model.RequestRecord) string { return fmt.Sprintf("REQ %s %s", r.Purpose, r.URL) },
 	})
 }
 
@@ -108,8 +108,8 @@ type clusterWorker struct {
 	settings    config.Settings
 	checkoutTTL time.Duration
 	pause       time.Duration
-	tune        func(o *fetch.Options, rc *postgres.RobotsCache, db *postgres.DB)
-	line        func(fetch.Record) string
+	tune        func(o *fetch.Options, db *postgres.DB)
+	line        func(model.RequestRecord) string
 }
 
 // runClusterWorker is the body of a worker process: the real crawler on
@@ -133,15 +133,14 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 	clock := fetch.RealClock{}
 	c := crawl.New(crawl.Config{Store: db.DB, Clock: clock, Settings: w.settings, Log: discard})
 	defer c.Close()
-	rc := postgres.NewRobotsCache(db, clock, store.RobotsCacheOptions{Log: discard})
 	var mu sync.Mutex
 	out := bufio.NewWriter(os.Stdout)
 	remote := simweb.Remote{Addr: addr}
 	o := fetch.Options{
 		Settings: w.settings, Clock: clock, Resolver: remote, Dial: remote.Dial, Proxy: fetch.NoProxy, Logger: discard,
-		Refusals: store.NewRefusals(db, discard), Robots: rc,
+		Refusals: db, Robots: db, RobotsHold: fetch.RobotsHold{Holds: db},
 		Lease: postgres.NewLease(db.SQL(), clock, postgres.LeaseOptions{Log: discard}),
-		Observe: func(r fetch.Record) {
+		Observe: func(r model.RequestRecord) {
 			mu.Lock()
 			fmt.Fprintln(out, w.line(r))
 			out.Flush()
@@ -150,7 +149,7 @@ func runClusterWorker(t *testing.T, env string, w clusterWorker) {
 		},
 	}
 	if w.tune != nil {
-		w.tune(&o, rc, db)
+		w.tune(&o, db)
 	}
 	f, err := fetch.New(o)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/logging"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/schedule"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -99,12 +100,12 @@ type Crawler struct {
 // store's request log, in batches written behind the fetcher's back (see
 // requestlog.go; Flush waits for them), and robots.txt statuses are kept
 // for the origin records.
-func (c *Crawler) Observe(rec fetch.Record) {
+func (c *Crawler) Observe(rec model.RequestRecord) {
 	c.progress.Load().observe(rec)
-	if rec.Purpose == fetch.PurposeRobots && rec.Outcome != fetch.OutcomeRedirect {
+	if rec.Purpose == model.PurposeRobots && rec.Outcome != model.OutcomeRedirect {
 		c.robotsStatus.Store(rec.Origin, rec.Status)
 		if rec.Status == 0 || rec.Status >= 500 || rec.Status == 429 {
-			c.robotsWhy.Store(rec.Origin, rec.Reason())
+			c.robotsWhy.Store(rec.Origin, fetch.RecordReason(rec))
 		} else {
 			c.robotsWhy.Delete(rec.Origin)
 		}
@@ -113,7 +114,7 @@ func (c *Crawler) Observe(rec fetch.Record) {
 		return
 	}
 	// After Close: stored at once.
-	if err := c.requestSink().LogRequests(context.Background(), []fetch.Record{rec}); err != nil {
+	if err := c.requestSink().LogRequests(context.Background(), []model.RequestRecord{rec}); err != nil {
 		c.Log.Warn("request log write failed", "url", rec.URL, "err", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Work cut off by a stop. When the crawl's context ends (SIGINT), no new
@@ -20,7 +21,7 @@ import (
 // answer (declined, failed, or cut off by the stop) is not.
 func answered(res fetch.Result) bool {
 	switch res.Outcome {
-	case fetch.OutcomeFetched, fetch.OutcomeUnchanged, fetch.OutcomeStatus, fetch.OutcomeWrongType, fetch.OutcomeTooLarge:
+	case model.OutcomeFetched, model.OutcomeUnchanged, model.OutcomeStatus, model.OutcomeWrongType, model.OutcomeTooLarge:
 		return true
 	}
 	return false

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -81,7 +82,7 @@ func TestStopKeepsWhatWasRead(t *testing.T) {
 			fo := w.fetchOptions(w.db, w.clock)
 			observe := fo.Observe
 			cut := ""
-			fo.Observe = func(r fetch.Record) {
+			fo.Observe = func(r model.RequestRecord) {
 				observe(r)
 				if u, err := url.Parse(r.URL); err == nil && r.Status == http.StatusOK && cut == "" && tc.uri(u.RequestURI()) {
 					cut = u.RequestURI()

@@ -41,7 +41,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	if err != nil {
 		if ctx.Err() == nil && fetch.OurNetworkFailed(err) {
 			// Our network reached nothing: tried again on the retry schedule.
-			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Site: src.Site, FinalSite: src.Site, Err: err}
+			res := fetch.Result{Outcome: model.OutcomeError, FinalURL: src.URL, Site: src.Site, FinalSite: src.Site, Err: err}
 			return c.retryDiscovery(ctx, src, src.Site, res, "robots.txt", c.Store.PostponeDiscovery)
 		}
 		return err
@@ -65,7 +65,7 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 	if cutOff(ctx, res) {
 		return ctx.Err() // not marked: the next run discovers it again
 	}
-	if res.Outcome == fetch.OutcomeWrongType {
+	if res.Outcome == model.OutcomeWrongType {
 		// Not a page: a source added by its feed's URL (sources add
 		// https://blog.example/feed/) is its blog, named by the feed.
 		if done, err := c.discoverFeedSource(ctx, src); err != nil || done {
@@ -122,8 +122,8 @@ func (c *Crawler) Discover(ctx context.Context, src store.Source) error {
 // is not downloaded again. A candidate that gave no answer to judge by is
 // noted in broken.
 func (c *Crawler) feedCandidate(ctx context.Context, src store.Source, u string, broken **fetch.Result) (bool, error) {
-	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeFeed})
-	if res.Outcome != fetch.OutcomeFetched {
+	res := c.fetch(ctx, fetch.Request{URL: u, Purpose: model.PurposeFeed})
+	if res.Outcome != model.OutcomeFetched {
 		if failed(res) && *broken == nil && !cutOff(ctx, res) {
 			*broken = &res
 		}
@@ -153,8 +153,8 @@ func (c *Crawler) feedCandidate(ctx context.Context, src store.Source, u string,
 
 // pageFeeds adds the feeds an HTML page declares.
 func (c *Crawler) pageFeeds(ctx context.Context, src store.Source, pageURL string) (int, fetch.Result, error) {
-	res := c.fetch(ctx, fetch.Request{URL: pageURL, Purpose: fetch.PurposePage})
-	if res.Outcome != fetch.OutcomeFetched {
+	res := c.fetch(ctx, fetch.Request{URL: pageURL, Purpose: model.PurposePage})
+	if res.Outcome != model.OutcomeFetched {
 		return 0, res, nil
 	}
 	// The feeds a page read whole names are stored, stop or not (cutoff.go).
@@ -198,7 +198,7 @@ func paused(e fetch.RobotsEntry) bool { return e.Verdict.State == robots.StateUn
 // failed is a fetch that got no answer worth judging by: no connection, a
 // timeout, a 429 or a 5xx. A source is not judged feedless on one.
 func failed(res fetch.Result) bool {
-	return res.Transient() || (res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable)
+	return res.Transient() || (res.Outcome == model.OutcomeDisallowed && res.Robots == robots.StateUnreachable)
 }
 
 // retryDiscovery puts off a discovery (or sitemap discovery, by put) that
@@ -264,7 +264,7 @@ func (c *Crawler) recordOrigin(ctx context.Context, src store.Source) (fetch.Rob
 
 // robotsOrigin is the origin of src's homepage, whose robots.txt
 // governs its discovery: the key under which Observe keeps what the reads
-// of that robots.txt answered (fetch.Record.Origin). A source's URL is
+// of that robots.txt answered (model.RequestRecord.Origin). A source's URL is
 // the one URL the crawler holds before any request has derived it.
 func robotsOrigin(src store.Source) (string, error) {
 	u, err := url.Parse(src.URL)
@@ -310,11 +310,11 @@ func (c *Crawler) addedByFeed(ctx context.Context, src store.Source) (bool, erro
 // done is false when the URL is not a feed after all (the caller then
 // discovers it as a homepage).
 func (c *Crawler) discoverFeedSource(ctx context.Context, src store.Source) (done bool, err error) {
-	res := c.fetch(ctx, fetch.Request{URL: src.URL, Purpose: fetch.PurposeFeed})
+	res := c.fetch(ctx, fetch.Request{URL: src.URL, Purpose: model.PurposeFeed})
 	if cutOff(ctx, res) {
 		return true, ctx.Err() // not marked: the next run discovers it again
 	}
-	if res.Outcome != fetch.OutcomeFetched {
+	if res.Outcome != model.OutcomeFetched {
 		if failed(res) {
 			return true, c.retryDiscovery(ctx, src, src.Site, res, "feed", c.Store.PostponeDiscovery)
 		}

@@ -13,7 +13,6 @@ import (
 	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
@@ -75,7 +74,7 @@ func newFarmWorld(b *testing.B, fc farm.Config, sites int, host func(int) string
 	return w
 }
 
-func (w *farmWorld) observe(r fetch.Record) {
+func (w *farmWorld) observe(r model.RequestRecord) {
 	key := fmt.Sprintf("%s %d", r.Purpose, r.Status)
 	if r.Status == 0 {
 		key = fmt.Sprintf("%s %s", r.Purpose, r.Outcome)
@@ -179,7 +178,7 @@ func (p pass) perCrawlerCPU() float64 {
 
 // count adds up the records of the given purposes (all if none) whose key
 // ends with suffix ("" for all).
-func (p pass) count(suffix string, purposes ...fetch.Purpose) int {
+func (p pass) count(suffix string, purposes ...model.Purpose) int {
 	n := 0
 	for k, v := range p.records {
 		var purpose string
@@ -191,7 +190,7 @@ func (p pass) count(suffix string, purposes ...fetch.Purpose) int {
 		if len(purposes) > 0 {
 			ok := false
 			for _, want := range purposes {
-				ok = ok || fetch.Purpose(purpose) == want
+				ok = ok || model.Purpose(purpose) == want
 			}
 			if !ok {
 				continue
@@ -266,7 +265,7 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			b.ReportMetric(day1.perCrawlerCPU(), "d1-req/crawler-cpu-s")
 			b.ReportMetric(day1.wall.Seconds(), "d1-wall-s")
 			b.ReportMetric(day1.sim.Hours(), "d1-sim-h")
-			b.ReportMetric(float64(day1.count("", fetch.PurposePage)), "d1-page-requests")
+			b.ReportMetric(float64(day1.count("", model.PurposePage)), "d1-page-requests")
 			b.ReportMetric(float64(left), "d1-sites-left")
 			day1.reportTLS(b, "d1-", sites)
 			b.ReportMetric(float64(day2.requests), "d2-requests")
@@ -299,7 +298,7 @@ func BenchmarkFarmThroughput(b *testing.B) {
 			ctx := context.Background()
 			day1 := w.measure(b, func() error { return w.c.Once(ctx) })
 			day1.log(b, "pages, day 1")
-			pages := day1.count("", fetch.PurposePage)
+			pages := day1.count("", model.PurposePage)
 			homepages := sites // discovery reads each homepage as a page
 			pageReqs := pages - homepages
 			// The CPU of everything but the post pages, at the feed

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -657,7 +658,7 @@ func (cs *candidates) checkOut(ctx context.Context, want []string) ([]string, er
 // checkout: see fetch.Fetcher.Handover.
 type siteHandover interface {
 	Handover(site string) (lastEnd, next time.Time)
-	Resume(site string, lastEnd time.Time, w fetch.SiteWait)
+	Resume(site string, lastEnd time.Time, w model.SiteWait)
 }
 
 // resumeSite gives the fetcher the timing a checkout brought of its site.
@@ -666,7 +667,7 @@ func (c *Crawler) resumeSite(co store.Checkout) {
 	if !ok {
 		return
 	}
-	w := fetch.SiteWait{Site: co.Site, Gap: co.Wait.Gap, End: co.Wait.End, Until: co.Wait.Until, Next: later(co.Next, co.Wait.Next)}
+	w := model.SiteWait{Site: co.Site, Gap: co.Wait.Gap, End: co.Wait.End, Until: co.Wait.Until, Next: later(co.Next, co.Wait.Next)}
 	h.Resume(co.Site, co.LastEnd, w)
 }
 

@@ -19,7 +19,7 @@ import (
 // only renders in a browser is a shell; a non-HTML page is skipped unread;
 // 404 or 410 on a re-fetch marks the post removed.
 func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
-	res := c.fetch(ctx, fetch.Request{URL: p.URL, Purpose: fetch.PurposePage, ETag: p.ETag, LastModified: p.LastModified})
+	res := c.fetch(ctx, fetch.Request{URL: p.URL, Purpose: model.PurposePage, ETag: p.ETag, LastModified: p.LastModified})
 	if cutOff(ctx, res) {
 		return ctx.Err() // still due: fetched again by the next run
 	}
@@ -41,22 +41,22 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	refetch := !p.Fetched.IsZero()
 	var h home
 	switch res.Outcome {
-	case fetch.OutcomeUnchanged:
+	case model.OutcomeUnchanged:
 		r.Keep = true
-	case fetch.OutcomeFetched:
+	case model.OutcomeFetched:
 		h = c.pageResult(&r, res, p.URL)
-	case fetch.OutcomeWrongType:
+	case model.OutcomeWrongType:
 		r.State = model.PostSkipped
-	case fetch.OutcomeDisallowed:
+	case model.OutcomeDisallowed:
 		r.State = model.PostDisallowed
 		if res.Robots == robots.StateUnreachable {
 			// Redirected into a site whose robots.txt never answered, and
 			// out of tries (retryOf): a failure, not a rule.
 			r.State = model.PostError
 		}
-	case fetch.OutcomeRefused:
+	case model.OutcomeRefused:
 		r.State = model.PostRefused
-	case fetch.OutcomeStatus:
+	case model.OutcomeStatus:
 		var se *fetch.StatusError
 		gone := res.Status == 404 || res.Status == 410 || (errors.As(res.Err, &se) && (se.Code == 404 || se.Code == 410))
 		switch {
@@ -74,7 +74,7 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 			r.State = model.PostError
 		}
 	}
-	if r.State == model.PostError || (r.Keep && res.Outcome != fetch.OutcomeUnchanged) {
+	if r.State == model.PostError || (r.Keep && res.Outcome != model.OutcomeUnchanged) {
 		r.Error = errText(res)
 		if retry.Error != "" {
 			r.Error = retry.Error // it names what failed more closely

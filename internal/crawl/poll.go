@@ -24,7 +24,7 @@ import (
 // A feed robots.txt disallows is marked disallowed and kept: FeedsDue
 // offers it again after a week, and a read that is allowed makes it active.
 func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
-	res := c.fetch(ctx, fetch.Request{URL: f.URL, Purpose: fetch.PurposeFeed, ETag: f.ETag, LastModified: f.LastModified})
+	res := c.fetch(ctx, fetch.Request{URL: f.URL, Purpose: model.PurposeFeed, ETag: f.ETag, LastModified: f.LastModified})
 	if cutOff(ctx, res) {
 		return ctx.Err() // nothing recorded: the poll is simply due again
 	}
@@ -35,12 +35,12 @@ func (c *Crawler) PollFeed(ctx context.Context, f store.Feed) error {
 	f.Checked = now
 	c.followFeed(sctx, &f, res)
 	switch res.Outcome {
-	case fetch.OutcomeUnchanged:
+	case model.OutcomeUnchanged:
 		f.State, f.Error, f.LastRead, f.Attempts, f.RetryAt = model.FeedActive, "", now, 0, time.Time{}
 		c.observe(&f, now, nil, nil)
 		c.stretch(&f, now, c.pushedUntil(sctx, f.ID, now))
 		return c.Store.UpdateFeed(sctx, f)
-	case fetch.OutcomeFetched:
+	case model.OutcomeFetched:
 	default:
 		if retry, ok := c.retryOf(ctx, res.Site, res, f.Attempts); ok && f.State == model.FeedActive {
 			// Still active: read again at the retry (FeedsToRead).
@@ -140,7 +140,7 @@ func failedFeedState(res fetch.Result) string {
 	if errors.As(res.Err, &de) && de.State != robots.StateUnreachable {
 		return model.FeedDisallowed
 	}
-	if res.Outcome == fetch.OutcomeDisallowed && res.Robots != robots.StateUnreachable {
+	if res.Outcome == model.OutcomeDisallowed && res.Robots != robots.StateUnreachable {
 		return model.FeedDisallowed
 	}
 	return model.FeedError
@@ -214,7 +214,7 @@ func pagedURL(feedURL string, n int) string {
 // 301 or 308) lives now, so that its next read costs one request; the old
 // URL stays an alias. A 302 or 307 changes nothing.
 func (c *Crawler) followFeed(ctx context.Context, f *store.Feed, res fetch.Result) {
-	if !res.Moved || res.FinalURL == f.URL || (res.Outcome != fetch.OutcomeFetched && res.Outcome != fetch.OutcomeUnchanged) {
+	if !res.Moved || res.FinalURL == f.URL || (res.Outcome != model.OutcomeFetched && res.Outcome != model.OutcomeUnchanged) {
 		return
 	}
 	if err := c.Store.MoveFeed(ctx, f.ID, res.FinalURL); err != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Progress counts what a round has done, for the operator: sites done, in
@@ -33,7 +34,7 @@ type Progress struct {
 	// Posts found new, found modified and found removed in the round.
 	newPosts, modifiedPosts, removedPosts atomic.Int64
 	mu                                    sync.Mutex
-	reasons                               map[string]int64 // errors by Record.Reason
+	reasons                               map[string]int64 // errors by fetch.RecordReason
 }
 
 // ProgressSnapshot is a Progress at one moment.
@@ -115,24 +116,24 @@ func (p *Progress) finished1(err error) {
 
 // observe counts one record of the fetcher: a request sent, and whether it
 // got no answer or a server error.
-func (p *Progress) observe(rec fetch.Record) {
-	if p == nil || rec.Status == 0 && rec.Outcome != fetch.OutcomeError {
+func (p *Progress) observe(rec model.RequestRecord) {
+	if p == nil || rec.Status == 0 && rec.Outcome != model.OutcomeError {
 		return // declined before any connection: not a request
 	}
 	p.requests.Add(1)
 	if rec.Status != 0 {
 		p.answered.Add(1)
 	}
-	if rec.Outcome == fetch.OutcomeUnchanged {
+	if rec.Outcome == model.OutcomeUnchanged {
 		p.unchanged.Add(1)
 	}
-	if rec.Outcome == fetch.OutcomeError || rec.Status >= 500 || rec.Status == 429 {
+	if rec.Outcome == model.OutcomeError || rec.Status >= 500 || rec.Status == 429 {
 		p.errors.Add(1)
 		p.mu.Lock()
 		if p.reasons == nil {
 			p.reasons = map[string]int64{}
 		}
-		p.reasons[rec.Reason()]++
+		p.reasons[fetch.RecordReason(rec)]++
 		p.mu.Unlock()
 	}
 }

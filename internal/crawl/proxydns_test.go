@@ -70,9 +70,8 @@ func TestCrawlProxyDNS(t *testing.T) {
 	if src.Attempts != 0 || !src.DiscoverAfter.IsZero() || !src.Discovered.IsZero() || src.Error != "" {
 		t.Errorf("PROXY_DNS=local: the source was charged for our failure: %+v", src)
 	}
-	robots := store.NewRobotsCache(w.db, store.RobotsCacheOptions{Log: discard})
-	if e, ok := robots.Get(ctx, "http://"+name+":80"); ok {
-		t.Errorf("PROXY_DNS=local: robots.txt entry stored as the site's: %+v", e)
+	if r, err := w.db.Robots(ctx, "http://"+name+":80"); err == nil {
+		t.Errorf("PROXY_DNS=local: robots.txt entry stored as the site's: %+v", r)
 	}
 
 	rewire(w, proxied(config.ProxyDNSProxy))

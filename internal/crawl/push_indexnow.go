@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/push"
 )
 
@@ -17,8 +18,8 @@ type IndexNowKeys struct{ Fetcher Fetcher }
 // 2xx answer's body and the URL it came from after redirects (the site
 // checks that it is still the submitting host).
 func (k IndexNowKeys) FetchKeyFile(ctx context.Context, rawURL string) ([]byte, string, error) {
-	res := k.Fetcher.Fetch(ctx, fetch.Request{URL: rawURL, Purpose: fetch.PurposeIndexNow})
-	if res.Outcome != fetch.OutcomeFetched {
+	res := k.Fetcher.Fetch(ctx, fetch.Request{URL: rawURL, Purpose: model.PurposeIndexNow})
+	if res.Outcome != model.OutcomeFetched {
 		if res.Err != nil {
 			return nil, res.FinalURL, res.Err
 		}

@@ -119,11 +119,11 @@ func (c *Crawler) requestHub(ctx context.Context, s store.Subscription, mode str
 		form.Set("hub.secret", s.Secret)
 		form.Set("hub.lease_seconds", strconv.FormatInt(int64(c.lease()/time.Second), 10))
 	}
-	res := c.fetch(ctx, fetch.Request{URL: s.Hub, Purpose: fetch.PurposeWebSub, Form: form})
+	res := c.fetch(ctx, fetch.Request{URL: s.Hub, Purpose: model.PurposeWebSub, Form: form})
 	if ctx.Err() != nil {
 		return ctx.Err() // left as requested: it is due again after VerifyTimeout
 	}
-	if res.Outcome == fetch.OutcomeFetched {
+	if res.Outcome == model.OutcomeFetched {
 		c.Log.Info("websub: request accepted", "mode", mode, "hub", s.Hub, "topic", s.Topic, "status", res.Status)
 		return nil // the verification of intent, not this answer, makes it active
 	}

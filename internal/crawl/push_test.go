@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/crawl"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/web"
@@ -126,7 +125,7 @@ func TestWebSub(t *testing.T) {
 			t.Error("robots.txt asked of the hub: its API is not crawled")
 		}
 	}
-	if recs := hubRecords(pw.world); len(recs) != 1 || recs[0].Purpose != fetch.PurposeWebSub || recs[0].Status != http.StatusAccepted {
+	if recs := hubRecords(pw.world); len(recs) != 1 || recs[0].Purpose != model.PurposeWebSub || recs[0].Status != http.StatusAccepted {
 		t.Errorf("hub requests recorded: %+v", recs)
 	}
 
@@ -229,10 +228,10 @@ func TestWebSub(t *testing.T) {
 }
 
 // hubRecords are the fetcher's records of requests to the hub.
-func hubRecords(w *world) []fetch.Record {
+func hubRecords(w *world) []model.RequestRecord {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var out []fetch.Record
+	var out []model.RequestRecord
 	for _, r := range w.recs {
 		if strings.Contains(r.URL, "hub.example") {
 			out = append(out, r)

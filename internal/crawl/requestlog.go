@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -49,14 +49,14 @@ const (
 
 // requestLogStore is what the request log needs of the store.
 type requestLogStore interface {
-	LogRequests(ctx context.Context, recs []fetch.Record) error
+	LogRequests(ctx context.Context, recs []model.RequestRecord) error
 }
 
 // requestLog is a Crawler's queue of records and its writer goroutine,
 // started by the first record. Its zero value is ready to use.
 type requestLog struct {
 	mu      sync.Mutex
-	queue   []fetch.Record
+	queue   []model.RequestRecord
 	started bool
 	closed  bool
 	// queued and handled number the records: every one queued so far,
@@ -91,7 +91,7 @@ type requestLog struct {
 
 // add queues rec, starting the writer on the first record; false: the log
 // is closed and rec was not taken.
-func (l *requestLog) add(st requestLogStore, log *slog.Logger, rec fetch.Record) bool {
+func (l *requestLog) add(st requestLogStore, log *slog.Logger, rec model.RequestRecord) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {

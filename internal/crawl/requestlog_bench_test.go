@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/crawl"
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
 )
@@ -30,12 +30,12 @@ func BenchmarkRequestLog(b *testing.B) {
 	ctx := context.Background()
 	paths := []struct {
 		name    string
-		observe func(c *crawl.Crawler, db *store.DB, rec fetch.Record) error
+		observe func(c *crawl.Crawler, db *store.DB, rec model.RequestRecord) error
 	}{
-		{"one-tx-per-record", func(c *crawl.Crawler, db *store.DB, rec fetch.Record) error {
-			return db.LogRequests(ctx, []fetch.Record{rec}) // what Observe did
+		{"one-tx-per-record", func(c *crawl.Crawler, db *store.DB, rec model.RequestRecord) error {
+			return db.LogRequests(ctx, []model.RequestRecord{rec}) // what Observe did
 		}},
-		{"Observe-batched", func(c *crawl.Crawler, db *store.DB, rec fetch.Record) error {
+		{"Observe-batched", func(c *crawl.Crawler, db *store.DB, rec model.RequestRecord) error {
 			c.Observe(rec)
 			return nil
 		}},
@@ -75,11 +75,11 @@ func BenchmarkRequestLog(b *testing.B) {
 	}
 }
 
-func requestRecord(i int64) fetch.Record {
+func requestRecord(i int64) model.RequestRecord {
 	site := fmt.Sprintf("blog%d.example", i%5000)
-	return fetch.Record{Site: site, URL: fmt.Sprintf("https://%s/post/%d", site, i), Purpose: fetch.PurposePage, Status: 200,
+	return model.RequestRecord{Site: site, URL: fmt.Sprintf("https://%s/post/%d", site, i), Purpose: model.PurposePage, Status: 200,
 		Bytes: 14000, Start: start.Add(time.Duration(i) * time.Millisecond), Duration: 80 * time.Millisecond, Conditional: true,
-		Outcome: fetch.OutcomeFetched}
+		Outcome: model.OutcomeFetched}
 }
 
 func openSQLite(b *testing.B) *store.DB {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -19,13 +19,13 @@ import (
 // waits while gate is open (a slow disk) and fails with err.
 type logStore struct {
 	mu      sync.Mutex
-	batches [][]fetch.Record
+	batches [][]model.RequestRecord
 	gate    chan struct{}
 	err     error
 	pause   time.Duration // each batch takes this long
 }
 
-func (s *logStore) LogRequests(ctx context.Context, recs []fetch.Record) error {
+func (s *logStore) LogRequests(ctx context.Context, recs []model.RequestRecord) error {
 	s.mu.Lock()
 	gate := s.gate
 	s.mu.Unlock()
@@ -38,12 +38,12 @@ func (s *logStore) LogRequests(ctx context.Context, recs []fetch.Record) error {
 	if s.err != nil {
 		return s.err
 	}
-	s.batches = append(s.batches, append([]fetch.Record(nil), recs...))
+	s.batches = append(s.batches, append([]model.RequestRecord(nil), recs...))
 	return nil
 }
 
 // stored is every record stored, in order, and the largest batch.
-func (s *logStore) stored() (recs []fetch.Record, largest int) {
+func (s *logStore) stored() (recs []model.RequestRecord, largest int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, b := range s.batches {
@@ -53,8 +53,8 @@ func (s *logStore) stored() (recs []fetch.Record, largest int) {
 	return recs, largest
 }
 
-func rec(i int) fetch.Record {
-	return fetch.Record{Site: "a.example", URL: fmt.Sprintf("https://a.example/%d", i), Purpose: fetch.PurposePage, Status: 200}
+func rec(i int) model.RequestRecord {
+	return model.RequestRecord{Site: "a.example", URL: fmt.Sprintf("https://a.example/%d", i), Purpose: model.PurposePage, Status: 200}
 }
 
 func logCrawler(st *logStore) (*Crawler, *bytes.Buffer) {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // TestRequestLogRetention: on the simulated clock, a round deletes the
@@ -20,14 +20,14 @@ func TestRequestLogRetention(t *testing.T) {
 	}{{24 * time.Hour, 10}, {0, 7010}} {
 		w := newWorldWith(t, "", false, func(s *config.Settings) { s.RequestLogRetention = tc.keep })
 		now := w.clock.Now()
-		var recs []fetch.Record
+		var recs []model.RequestRecord
 		for i := range 7000 { // older than a day: pruned, in two batches
-			recs = append(recs, fetch.Record{Site: "old.example", URL: "https://old.example/feed", Purpose: fetch.PurposeFeed,
-				Status: 200, Outcome: fetch.OutcomeFetched, Start: now.Add(-48*time.Hour + time.Duration(i)*time.Second)})
+			recs = append(recs, model.RequestRecord{Site: "old.example", URL: "https://old.example/feed", Purpose: model.PurposeFeed,
+				Status: 200, Outcome: model.OutcomeFetched, Start: now.Add(-48*time.Hour + time.Duration(i)*time.Second)})
 		}
 		for i := range 10 { // within the day: kept
-			recs = append(recs, fetch.Record{Site: "new.example", URL: "https://new.example/feed", Purpose: fetch.PurposeFeed,
-				Status: 200, Outcome: fetch.OutcomeFetched, Start: now.Add(-time.Hour + time.Duration(i)*time.Second)})
+			recs = append(recs, model.RequestRecord{Site: "new.example", URL: "https://new.example/feed", Purpose: model.PurposeFeed,
+				Status: 200, Outcome: model.OutcomeFetched, Start: now.Add(-time.Hour + time.Duration(i)*time.Second)})
 		}
 		if err := w.db.LogRequests(ctx, recs); err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/robots"
 )
@@ -48,7 +49,7 @@ func (c *Crawler) retryOf(ctx context.Context, itemSite string, res fetch.Result
 		// untouched.
 		return store.Retry{Attempts: attempts, At: later(until, now), Error: "waiting for " + res.FinalSite}, true
 	}
-	if res.Outcome == fetch.OutcomeDisallowed && res.Robots == robots.StateUnreachable {
+	if res.Outcome == model.OutcomeDisallowed && res.Robots == robots.StateUnreachable {
 		// robots.txt could not be read, so the item was not tried. When it
 		// is the item's own site's, the item follows that robots.txt's
 		// own schedule, its tries untouched. When a redirect led into

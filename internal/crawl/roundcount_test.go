@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -163,7 +164,7 @@ func TestRoundCountsPagesNotLookedUp(t *testing.T) {
 	// database would have it.
 	fo := w.fetchOptions(w.db, w.clock)
 	observe := fo.Observe
-	fo.Observe = func(r fetch.Record) {
+	fo.Observe = func(r model.RequestRecord) {
 		observe(r)
 		if strings.HasSuffix(r.URL, crawl.WellKnownSitemapPaths[len(crawl.WellKnownSitemapPaths)-1]) {
 			if _, err := w.db.Writer().Exec(`ALTER TABLE url_aliases RENAME TO url_aliases_gone`); err != nil {

@@ -11,6 +11,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -89,14 +90,14 @@ func rusage() usage {
 
 // scaleCrawler is the crawler of `corpusbot run` over db and web, on clock,
 // with observe (may be nil) seeing every record before the crawler does.
-func scaleCrawler(tb testing.TB, s config.Settings, db *store.DB, web *simweb.Web, clock fetch.Clock, observe func(fetch.Record)) *crawl.Crawler {
+func scaleCrawler(tb testing.TB, s config.Settings, db *store.DB, web *simweb.Web, clock fetch.Clock, observe func(model.RequestRecord)) *crawl.Crawler {
 	tb.Helper()
 	c := crawl.New(crawl.Config{Store: db, Clock: clock, Settings: s, Log: discard})
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
-		TLS: web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard), OptedOut: db.OptedOut, Store: db,
-		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
-		Observe: func(r fetch.Record) {
+		TLS: web.ClientTLS(), Logger: discard, Refusals: db, OptedOut: db.OptedOut, Store: db,
+		Robots: db,
+		Observe: func(r model.RequestRecord) {
 			if observe != nil {
 				observe(r)
 			}

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb/farm"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -47,7 +47,7 @@ func BenchmarkSeedFirstPass(b *testing.B) {
 				firstRound = p
 				// Feed requests answered 200 or 304: first reads (and the
 				// well-known-path probes of discovery that found a feed).
-				firstRoundFeeds = p.count("200", fetch.PurposeFeed) + p.count("304", fetch.PurposeFeed)
+				firstRoundFeeds = p.count("200", model.PurposeFeed) + p.count("304", model.PurposeFeed)
 			}
 			due, err := w.db.CountDueSites(ctx, store.SiteQuery{Now: w.clock.Now(), SitemapsBefore: farmStart})
 			if err != nil {

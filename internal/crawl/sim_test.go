@@ -14,6 +14,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -40,7 +41,7 @@ type world struct {
 	c     *crawl.Crawler
 	s     config.Settings
 	mu    sync.Mutex
-	recs  []fetch.Record
+	recs  []model.RequestRecord
 	// timeouts are the fetcher's (default: 5 s in all); rewire changes them.
 	timeouts fetch.Timeouts
 	fclock   fetch.Clock
@@ -143,9 +144,9 @@ func (w *world) wire(db *store.DB, clock fetch.Clock) {
 func (w *world) fetchOptions(db *store.DB, clock fetch.Clock) fetch.Options {
 	fo := fetch.Options{
 		Settings: w.s, Clock: clock, Resolver: w.web.Resolver(), Dial: w.web.Dial, Proxy: fetch.NoProxy,
-		TLS: w.web.ClientTLS(), Logger: discard, Refusals: store.NewRefusals(db, discard), OptedOut: db.OptedOut, Store: db,
-		Robots: store.NewRobotsCache(db, store.RobotsCacheOptions{Log: discard}),
-		Observe: func(r fetch.Record) {
+		TLS: w.web.ClientTLS(), Logger: discard, Refusals: db, OptedOut: db.OptedOut, Store: db,
+		Robots: db,
+		Observe: func(r model.RequestRecord) {
 			w.mu.Lock()
 			w.recs = append(w.recs, r)
 			w.mu.Unlock()

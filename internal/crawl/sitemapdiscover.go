@@ -40,7 +40,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 	if err != nil {
 		if ctx.Err() == nil && fetch.OurNetworkFailed(err) {
 			// Our network reached nothing: tried again on the retry schedule.
-			res := fetch.Result{Outcome: fetch.OutcomeError, FinalURL: src.URL, Site: src.Site, FinalSite: src.Site, Err: err}
+			res := fetch.Result{Outcome: model.OutcomeError, FinalURL: src.URL, Site: src.Site, FinalSite: src.Site, Err: err}
 			return c.retryDiscovery(ctx, src, src.Site, res, "robots.txt", c.Store.PostponeSitemaps)
 		}
 		return fmt.Errorf("sitemaps %s: %w", src.URL, err)
@@ -114,7 +114,7 @@ func (c *Crawler) DiscoverSitemaps(ctx context.Context, src store.Source) error 
 			if cutOff(ctx, got.res) {
 				break // not verified: the next run looks again
 			}
-			if got.res.Outcome != fetch.OutcomeFetched || got.perr != nil {
+			if got.res.Outcome != model.OutcomeFetched || got.perr != nil {
 				if sm != nil {
 					found++ // recorded, and read again on its schedule
 				}

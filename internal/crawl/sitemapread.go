@@ -175,7 +175,7 @@ func (c *Crawler) fetchSitemap(ctx context.Context, u, etag, lastModified string
 			return urls.add(ctx, store.SitemapURL{Loc: e.Loc, Lastmod: e.Lastmod})
 		})
 	}
-	r.res = c.fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeSitemap, ETag: etag, LastModified: lastModified, Stream: read})
+	r.res = c.fetch(ctx, fetch.Request{URL: u, Purpose: model.PurposeSitemap, ETag: etag, LastModified: lastModified, Stream: read})
 	return r
 }
 
@@ -201,7 +201,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 	sctx, done := saving(ctx)
 	defer done()
 	res, now := got.res, c.Clock.Now()
-	if res.Moved && res.FinalURL != sm.URL && (res.Outcome == fetch.OutcomeFetched || res.Outcome == fetch.OutcomeUnchanged) {
+	if res.Moved && res.FinalURL != sm.URL && (res.Outcome == model.OutcomeFetched || res.Outcome == model.OutcomeUnchanged) {
 		// Moved for good: read where it lives from now on (the old URL is
 		// kept as an alias).
 		if err := c.Store.MoveSitemap(sctx, sm.ID, res.FinalURL); err != nil {
@@ -215,7 +215,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 	class, _ := sitemapClass(sm.URL)
 	sm.Kind = class.Kind.String()
 	switch res.Outcome {
-	case fetch.OutcomeUnchanged:
+	case model.OutcomeUnchanged:
 		// The index is as it was; children never read (or whose retry is
 		// due) are read all the same.
 		if err := c.readChildren(ctx, sm, depth); err != nil {
@@ -223,7 +223,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 		}
 		sm.State, sm.Error, sm.LastRead, sm.ReadLastmod, sm.Attempts, sm.RetryAt = model.SitemapActive, "", now, sm.Lastmod, 0, time.Time{}
 		return c.Store.UpdateSitemap(sctx, sm)
-	case fetch.OutcomeFetched:
+	case model.OutcomeFetched:
 	default:
 		// What the parser handed to the store before the body failed is
 		// kept (new posts, lastmods); nothing is removed.
@@ -234,7 +234,7 @@ func (c *Crawler) storeSitemap(ctx context.Context, sm store.Sitemap, got sitema
 			return c.Store.UpdateSitemap(sctx, sm)
 		}
 		sm.State, sm.Error, sm.LastRead, sm.Attempts, sm.RetryAt = model.SitemapError, errText(res), now, 0, time.Time{}
-		if res.Outcome == fetch.OutcomeDisallowed {
+		if res.Outcome == model.OutcomeDisallowed {
 			sm.State = model.SitemapDisallowed
 		}
 		return c.Store.UpdateSitemap(sctx, sm)

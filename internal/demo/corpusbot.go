@@ -13,6 +13,7 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/crawl"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
 	"corpus.blog/corpusbot/internal/store"
@@ -32,7 +33,7 @@ type bot struct {
 	s     config.Settings
 
 	mu   sync.Mutex
-	recs []fetch.Record // the fetcher's own account, every request it made or declined
+	recs []model.RequestRecord // the fetcher's own account, every request it made or declined
 }
 
 // newBot opens a fresh SQLite file at dbPath (which must not exist yet) and
@@ -77,7 +78,7 @@ func newBot(ctx context.Context, pop *Population, dbPath string, log *slog.Logge
 
 // record keeps the fetcher's own account of a request (the crawler logs
 // it next).
-func (b *bot) record(r fetch.Record) {
+func (b *bot) record(r model.RequestRecord) {
 	b.mu.Lock()
 	b.recs = append(b.recs, r)
 	b.mu.Unlock()
@@ -97,7 +98,7 @@ func (b *bot) close() {
 // real one runs (RUN_INTERVAL), each round doing all the work then due. It
 // returns the day's requests as the sites saw them and as the fetcher
 // recorded them.
-func (b *bot) runDay(ctx context.Context, d int) ([]simweb.Request, []fetch.Record, error) {
+func (b *bot) runDay(ctx context.Context, d int) ([]simweb.Request, []model.RequestRecord, error) {
 	before := len(b.web.Requests())
 	b.mu.Lock()
 	recsBefore := len(b.recs)
@@ -115,7 +116,7 @@ func (b *bot) runDay(ctx context.Context, d int) ([]simweb.Request, []fetch.Reco
 		}
 	}
 	b.mu.Lock()
-	recs := append([]fetch.Record(nil), b.recs[recsBefore:]...)
+	recs := append([]model.RequestRecord(nil), b.recs[recsBefore:]...)
 	b.mu.Unlock()
 	return b.web.Requests()[before:], recs, nil
 }

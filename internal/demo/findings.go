@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/robots"
@@ -65,7 +64,7 @@ func findings(ctx context.Context, b *bot) (Findings, error) {
 	declined := map[string]int{} // site -> requests declined by robots.txt
 	b.mu.Lock()
 	for _, r := range b.recs {
-		if r.Outcome == fetch.OutcomeDisallowed {
+		if r.Outcome == model.OutcomeDisallowed {
 			declined[r.Site]++
 		}
 	}

@@ -162,18 +162,18 @@ func liveChanges(p *Population) []Change {
 }
 
 // notSent counts the requests the fetcher declined, by reason.
-func notSent(recs []fetch.Record) map[string]int {
+func notSent(recs []model.RequestRecord) map[string]int {
 	m := map[string]int{}
 	for _, r := range recs {
 		switch r.Outcome {
-		case fetch.OutcomeDisallowed:
+		case model.OutcomeDisallowed:
 			var de *fetch.DisallowedError
 			if errors.As(r.Err, &de) && de.Rule == "" {
 				m["robots.txt "+string(de.State)+": "+string(r.Purpose)]++
 			} else {
 				m["disallowed by a robots.txt rule: "+string(r.Purpose)]++
 			}
-		case fetch.OutcomeRefused:
+		case model.OutcomeRefused:
 			m["site on the 403 refusal list: "+string(r.Purpose)]++
 		}
 	}

@@ -1,6 +1,7 @@
 package extract_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
@@ -131,4 +132,58 @@ func BenchmarkFixtures(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkPages reads every page of a batch file in the form of
+// `corpusbot page parse --batch` (JSON lines {"file","url","content_type"})
+// named by CORPUSBOT_BENCH_PAGES, once per iteration: real pages of real
+// sizes, which are not in the repository (the extraction corpus, a crawl's
+// WARC bodies). It reports time and allocation per page; without the
+// variable it is skipped.
+func BenchmarkPages(b *testing.B) {
+	batch := os.Getenv("CORPUSBOT_BENCH_PAGES")
+	if batch == "" {
+		b.Skip("CORPUSBOT_BENCH_PAGES names no batch file")
+	}
+	lines, err := os.ReadFile(batch)
+	if err != nil {
+		b.Fatal(err)
+	}
+	type page struct {
+		body []byte
+		u    *url.URL
+		ct   string
+	}
+	var pages []page
+	for line := range strings.Lines(string(lines)) {
+		var in struct {
+			File        string `json:"file"`
+			URL         string `json:"url"`
+			ContentType string `json:"content_type"`
+		}
+		if err := json.Unmarshal([]byte(line), &in); err != nil {
+			b.Fatalf("%s: %v", batch, err)
+		}
+		body, err := os.ReadFile(in.File)
+		if err != nil {
+			b.Fatal(err)
+		}
+		u, err := url.Parse(in.URL)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, page{body, u, in.ContentType})
+	}
+	if len(pages) == 0 {
+		b.Fatalf("%s lists no page", batch)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			if sinkPage, err = extract.ParseResponse(p.body, p.u, p.ct, "CorpusBot"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pages)), "ns/page")
 }

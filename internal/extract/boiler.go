@@ -82,7 +82,7 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	if tagLine(b) || contributed(lower) || creditedCaption(lower) || metaLine(lower) || shortcodeBlock(b) || pitchEnd(lower) {
+	if tagLine(lower) || contributed(lower) || creditedCaption(lower) || metaLine(lower) || shortcodeBlock(b) || pitchEnd(lower) {
 		return true
 	}
 	if len(b) > maxBoilerBlock {
@@ -104,23 +104,41 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	words := strings.Fields(b)
-	if len(words) >= 2 && bylineWords[strings.ToLower(words[0])] {
-		r, _ := utf8.DecodeRuneInString(words[1])
+	// The words are walked rather than split into a slice: this runs on
+	// every short block.
+	var first, second string
+	words := 0
+	for w := range strings.FieldsSeq(b) {
+		switch words {
+		case 0:
+			first = w
+		case 1:
+			second = w
+		}
+		words++
+	}
+	if words >= 2 && bylineWords[strings.ToLower(first)] {
+		r, _ := utf8.DecodeRuneInString(second)
 		// "By Jane Doe", or a byline run into a dateline: "By HNN Staff |
 		// November 18, 2019 at 2:26 PM HST - Updated November 18".
-		if unicode.IsUpper(r) && ((len(words) <= 12 && !strings.ContainsAny(b, ".!?")) ||
-			(len(words) <= 30 && strings.ContainsAny(b, "|") && strings.ContainsAny(b, "0123456789"))) {
+		if unicode.IsUpper(r) && ((words <= 12 && !strings.ContainsAny(b, ".!?")) ||
+			(words <= 30 && strings.ContainsAny(b, "|") && strings.ContainsAny(b, "0123456789"))) {
 			return true
 		}
 	}
 	for _, l := range creditLabels {
-		if i := strings.LastIndex(lower, l); i >= 0 && (i == 0 || !strings.Contains(lower[i:], ".")) {
+		if !strings.Contains(lower, l) {
+			continue
+		}
+		if i := strings.LastIndex(lower, l); i == 0 || !strings.Contains(lower[i:], ".") {
 			return true
 		}
 	}
 	for _, a := range agencies {
-		if i := strings.LastIndex(lower, a); i >= 0 && !strings.Contains(lower[i+len(a):], ".") {
+		if !strings.Contains(lower, a) {
+			continue
+		}
+		if i := strings.LastIndex(lower, a); !strings.Contains(lower[i+len(a):], ".") {
 			return true
 		}
 	}
@@ -133,12 +151,12 @@ func boilerBlock(b string, heading bool) bool {
 			}
 		}
 	}
-	for _, w := range words {
+	for w := range strings.FieldsSeq(b) {
 		if !shareWords[strings.ToLower(strings.Trim(w, ".,:;|•·"))] {
 			return false
 		}
 	}
-	return len(words) > 0
+	return words > 0
 }
 
 // creditedCaption reports whether a block ends with a picture's credit in
@@ -173,16 +191,21 @@ var metaLabels = []string{"posted by", "published by", "written by", "publicado 
 	"category:", "categories:", "categoria:", "categorias:", "categoría:", "catégorie:", "kategorie:", "categorie:",
 	"tags:", "tagged:", "etiquetas:", "filed under", "posted in", "publicado em", "publicado en", "comments", "comentários", "comentarios"}
 
+// metaSeparators turns the separators of a meta line's parts into NULs,
+// to split on. Built once: a Replacer's tables cost more than the lines
+// it is used on.
+var metaSeparators = strings.NewReplacer(" - ", "\x00", " – ", "\x00", "|", "\x00", "•", "\x00", "·", "\x00")
+
 // metaLine reports whether a short block is a post's meta line: parts
 // split by " - ", "|", "•" or "·", two or more of them a date or a
 // labelled author, category, tag or comment count ("05/10/2018 - Publicado
 // por: Clarissa Borba - Categoria: Saúde - Tags: …").
 func metaLine(lower string) bool {
-	if len(lower) > 300 {
+	// Without a separator (or a NUL, which splits too) there is one part.
+	if len(lower) > 300 || !strings.ContainsAny(lower, "-–|•·\x00") {
 		return false
 	}
-	parts := strings.FieldsFunc(strings.NewReplacer(" - ", "\x00", " – ", "\x00", "|", "\x00", "•", "\x00", "·", "\x00").Replace(lower),
-		func(r rune) bool { return r == 0 })
+	parts := strings.FieldsFunc(metaSeparators.Replace(lower), func(r rune) bool { return r == 0 })
 	if len(parts) < 2 {
 		return false
 	}
@@ -247,13 +270,12 @@ func startsWord(s, p string) bool {
 	return len(s) == len(p) || !unicode.IsLetter(r)
 }
 
-// tagLine reports whether b is a list of tags: "Tags: a, b, c", "Filed
-// under a, b".
-func tagLine(b string) bool {
-	if len(b) > 600 {
+// tagLine reports whether a block, in lower case, is a list of tags:
+// "Tags: a, b, c", "Filed under a, b".
+func tagLine(lower string) bool {
+	if len(lower) > 600 {
 		return false
 	}
-	lower := strings.ToLower(b)
 	for _, p := range tagStarts {
 		if startsWord(lower, p) {
 			rest := strings.TrimSpace(lower[len(p):])
@@ -265,6 +287,9 @@ func tagLine(b string) bool {
 
 // counter reports whether b is a gallery's counter: "Image 1 of 9".
 func counter(lower string) bool {
+	if !strings.Contains(lower, "of") {
+		return false
+	}
 	f := strings.Fields(strings.ReplaceAll(lower, "/", " "))
 	if len(f) != 4 || f[2] != "of" {
 		return false

@@ -53,7 +53,7 @@ func splitLinks(v string) []string {
 // relHas reports whether a rel attribute's space-separated tokens include
 // token, case-insensitively.
 func relHas(rel, token string) bool {
-	for _, t := range strings.Fields(rel) {
+	for t := range strings.FieldsSeq(rel) {
 		if strings.EqualFold(t, token) {
 			return true
 		}

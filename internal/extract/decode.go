@@ -209,6 +209,13 @@ func prescan(b []byte) string {
 		case hasPrefixFold(rest, "</head"), hasPrefixFold(rest, "<body"):
 			return ""
 		case hasPrefixFold(rest, "<meta") && len(rest) > 5 && isTagEnd(rest[5]):
+			// Most <meta>s declare no encoding, and a tokenizer costs a
+			// 4 KiB buffer: only a tag that says "charset" (or has a
+			// character reference, which could spell it) is tokenized.
+			if tag := rest[:startTagEnd(rest)]; indexFold(tag, "charset") < 0 && bytes.IndexByte(tag, '&') < 0 {
+				i++
+				continue
+			}
 			z := html.NewTokenizer(bytes.NewReader(rest))
 			if tt := z.Next(); tt == html.StartTagToken || tt == html.SelfClosingTagToken {
 				if label := metaCharset(z); label != "" {
@@ -219,6 +226,86 @@ func prescan(b []byte) string {
 		i++
 	}
 	return ""
+}
+
+// startTagEnd is the length of the start tag at the head of b as the HTML
+// tokenizer (golang.org/x/net/html) reads it: up to and including the '>'
+// that closes it outside a quoted attribute value, or all of b. It follows
+// the tokenizer's readTag step by step, so that the bytes it bounds are
+// exactly those the tokenizer would read attributes from.
+func startTagEnd(b []byte) int {
+	i := 1 // the '<'
+	for i < len(b) && !isHTMLSpace(b[i]) && b[i] != '/' && b[i] != '>' {
+		i++ // the tag name
+	}
+	if i < len(b) && isHTMLSpace(b[i]) {
+		i++
+	}
+	i = skipHTMLSpace(b, i)
+	for i < len(b) {
+		if b[i] == '>' {
+			return i + 1
+		}
+		// The attribute's name: an '=' first is part of it.
+		start := i
+		for i < len(b) {
+			c := b[i]
+			if c == '=' && i == start {
+				i++
+				continue
+			}
+			if c == '=' || isHTMLSpace(c) || c == '/' || c == '>' {
+				break
+			}
+			i++
+		}
+		// Its value, if an '=' follows.
+		i = skipHTMLSpace(b, i)
+		if i >= len(b) {
+			return len(b)
+		}
+		switch c := b[i]; {
+		case c == '/':
+			i++
+		case c == '=':
+			i = skipHTMLSpace(b, i+1)
+			if i >= len(b) {
+				return len(b)
+			}
+			switch q := b[i]; q {
+			case '>':
+			case '"', '\'':
+				j := bytes.IndexByte(b[i+1:], q)
+				if j < 0 {
+					return len(b)
+				}
+				i += 1 + j + 1
+			default:
+				for i++; i < len(b) && b[i] != '>'; i++ {
+					if isHTMLSpace(b[i]) {
+						i++
+						break
+					}
+				}
+			}
+		}
+		i = skipHTMLSpace(b, i)
+	}
+	return len(b)
+}
+
+// isHTMLSpace reports whether c is white space between the parts of a tag.
+func isHTMLSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
+}
+
+// skipHTMLSpace is the index of the first byte of b at or after i that is
+// not white space.
+func skipHTMLSpace(b []byte, i int) int {
+	for i < len(b) && isHTMLSpace(b[i]) {
+		i++
+	}
+	return i
 }
 
 // isTagEnd reports whether c ends a tag name.

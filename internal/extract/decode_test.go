@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/net/html"
 )
 
 // TestDecodeFixtures: each decoding fixture is read in the encoding, and
@@ -119,4 +121,72 @@ func FuzzDecode(f *testing.F) {
 		}
 		_ = normalise(string(text))
 	})
+}
+
+// startTagCases are <meta> tags written every way the tokenizer allows:
+// quotes around '>', unquoted values, names starting with '=', stray
+// slashes, white space of every kind, tags cut short.
+var startTagCases = []string{
+	`<meta charset="utf-8">rest`,
+	`<meta name="description" content="a > b">after`,
+	`<meta content='it"s' name=x>`,
+	`<meta content=a"b>c d='e>f'>`,
+	`<meta =x charset=utf-8 >`,
+	`<meta / charset = "koi8-r" / >x`,
+	"<meta\tname\n=\fvalue\r>",
+	`<meta name=a/b/>`,
+	`<meta name="unclosed>`,
+	`<meta name=`,
+	`<meta `,
+	`<meta>`,
+	`<meta/>`,
+	`<meta a=>b>`,
+	`<meta a= >b>`,
+	`<meta a b c>`,
+	`<meta http-equiv="Content-Type" content="text/html; charset=windows-1251">`,
+}
+
+// TestStartTagEnd: startTagEnd bounds a tag exactly where the tokenizer
+// ends it.
+func TestStartTagEnd(t *testing.T) {
+	for _, c := range startTagCases {
+		checkStartTagEnd(t, []byte(c))
+	}
+}
+
+func FuzzStartTagEnd(f *testing.F) {
+	for _, c := range startTagCases {
+		f.Add([]byte(c[len("<meta"):]))
+	}
+	f.Fuzz(func(t *testing.T, rest []byte) {
+		checkStartTagEnd(t, append([]byte("<meta "), rest...))
+	})
+}
+
+func checkStartTagEnd(t *testing.T, b []byte) {
+	t.Helper()
+	z := html.NewTokenizer(bytes.NewReader(b))
+	tt := z.Next()
+	if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+		return // cut short: the tokenizer gives no tag, so no attribute is read
+	}
+	if got, want := startTagEnd(b), len(z.Raw()); got != want {
+		t.Errorf("startTagEnd(%q) = %d, the tokenizer read %d bytes", b, got, want)
+	}
+}
+
+// TestPrescanSkipsOnlyMute: a <meta> whose attributes can declare no
+// encoding is skipped, and one that can is still read, whatever comes
+// before it.
+func TestPrescanSkipsOnlyMute(t *testing.T) {
+	for _, c := range []struct{ head, want string }{
+		{`<meta name="viewport" content="width=device-width"><meta charset="koi8-r">`, "koi8-r"},
+		{`<meta name="x" content="a > b"><meta http-equiv="content-type" content="text/html; charset=iso-8859-2">`, "iso-8859-2"},
+		{`<meta http-equiv="Content-Type" content="text/html; ch&#97;rset=windows-1251">`, "windows-1251"},
+		{`<meta name="a" content="charset=x is not a declaration">`, ""},
+	} {
+		if got := prescan([]byte("<head>" + c.head + "</head>")); got != c.want {
+			t.Errorf("prescan(%s) = %q, want %q", c.head, got, c.want)
+		}
+	}
 }

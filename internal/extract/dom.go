@@ -62,7 +62,7 @@ func elements(n *html.Node, fn func(*html.Node) bool) {
 
 // hasClass reports whether n's class list holds one of names.
 func hasClass(n *html.Node, names ...string) bool {
-	for _, c := range strings.Fields(attr(n, "class")) {
+	for c := range strings.FieldsSeq(attr(n, "class")) {
 		for _, name := range names {
 			if strings.EqualFold(c, name) {
 				return true

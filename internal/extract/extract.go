@@ -3,6 +3,7 @@ package extract
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"time"
@@ -89,6 +90,10 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 
 	parser := readability.NewParser()
 	parser.KeepClasses = true // class names are what prune reads (captions, share bars, author boxes)
+	// Its default logger formats every record (a node's preview, the pass
+	// number) and throws the result away; a handler that is never enabled
+	// skips that work.
+	parser.Logger = slog.New(slog.DiscardHandler)
 	article, err := parser.ParseAndMutate(doc, base)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: readability: %w", pageURL.Redacted(), err)

@@ -188,7 +188,7 @@ func (f *facts) readScript(n *html.Node) {
 
 // readItemprop keeps the first microdata date and author of the page.
 func (f *facts) readItemprop(n *html.Node, ip string) {
-	for _, p := range strings.Fields(ip) {
+	for p := range strings.FieldsSeq(ip) {
 		switch key := strings.ToLower(p); key {
 		case "datepublished", "datemodified":
 			if f.itemprop[key] == "" {
@@ -210,7 +210,7 @@ func isByline(n *html.Node) bool {
 	default:
 		return false
 	}
-	for _, c := range strings.Fields(attr(n, "class")) {
+	for c := range strings.FieldsSeq(attr(n, "class")) {
 		switch strings.ToLower(c) {
 		case "byline", "author", "author-name", "entry-author", "post-author", "article-author",
 			"byline-author", "author-link", "fn":

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -31,8 +32,10 @@ var silentTags = map[string]bool{
 // textBuilder collects blocks of text: words within a block joined by one
 // space, blocks joined by one blank line.
 type textBuilder struct {
-	out   strings.Builder
-	block strings.Builder
+	out strings.Builder
+	// block is the block being written; its bytes are reused from one
+	// block to the next, and each kept block is copied once, into out.
+	block []byte
 	space bool // a space is owed before the next word of the block
 	// links are the hrefs of the blocks kept; blockLinks those of the
 	// block being written, kept or dropped with it.
@@ -47,11 +50,11 @@ type textBuilder struct {
 }
 
 func (t *textBuilder) word(w string) {
-	if t.space && t.block.Len() > 0 && !t.atLineStart() {
-		t.block.WriteByte(' ')
+	if t.space && len(t.block) > 0 && !t.atLineStart() {
+		t.block = append(t.block, ' ')
 	}
 	t.space = false
-	t.block.WriteString(w)
+	t.block = append(t.block, w...)
 	if t.inLink > 0 {
 		t.linked += len(w)
 	}
@@ -96,16 +99,16 @@ func isSpace(r rune) bool {
 // paragraphs of editors that write no <p>) make a blank line, as between
 // blocks; more add nothing.
 func (t *textBuilder) lineBreak() {
-	if b := t.block.String(); b != "" && !strings.HasSuffix(b, "\n\n") {
-		t.block.WriteByte('\n')
+	if b := t.block; len(b) > 0 && !bytes.HasSuffix(b, []byte("\n\n")) {
+		t.block = append(t.block, '\n')
 	}
 	t.space = false
 }
 
 // atLineStart reports whether the block's last line is empty so far.
 func (t *textBuilder) atLineStart() bool {
-	b := t.block.String()
-	return b != "" && b[len(b)-1] == '\n'
+	b := t.block
+	return len(b) > 0 && b[len(b)-1] == '\n'
 }
 
 // pre adds preformatted text as it stands, as a block of its own.
@@ -125,8 +128,8 @@ func (t *textBuilder) pre(s string) {
 
 // end closes the current block.
 func (t *textBuilder) end() {
-	b := strings.TrimSpace(t.block.String())
-	t.block.Reset()
+	b := string(bytes.TrimSpace(t.block))
+	t.block = t.block[:0]
 	t.space = false
 	hrefs := t.blockLinks
 	t.blockLinks = t.blockLinks[:0]
@@ -396,12 +399,16 @@ func boilerplateName(n *html.Node) bool {
 	if n.Data == "blockquote" || n.Data == "p" && false {
 		return false
 	}
-	name := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
-	if strings.TrimSpace(name) == "" {
+	// The class and the id are searched apart, not joined: no word holds
+	// a space, and most elements' names are lower case already, so this
+	// copies nothing.
+	class, id := attr(n, "class"), attr(n, "id")
+	if strings.TrimSpace(class) == "" && strings.TrimSpace(id) == "" {
 		return false
 	}
+	class, id = strings.ToLower(class), strings.ToLower(id)
 	for _, w := range boilerWords {
-		if strings.Contains(name, w) {
+		if strings.Contains(class, w) || strings.Contains(id, w) {
 			return textLen(n, maxBoilerText+1) <= maxBoilerText
 		}
 	}

@@ -21,19 +21,32 @@ var mountIDs = map[string]bool{
 	"svelte": true, "react-root": true,
 }
 
-// mountAttrs mark the element AngularJS, Angular and React render into.
-var mountAttrs = []string{"ng-app", "ng-view", "ui-view", "data-reactroot"}
-
 // hiddenTags hold no text a reader sees.
 var hiddenTags = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "svg": true, "head": true}
 
+// isMount reports whether n is an app's mount point: an id of mountIDs, an
+// attribute AngularJS, Angular or React marks it with, or <app-root>.
 func isMount(n *html.Node) bool {
-	if n.Data == "app-root" || mountIDs[attr(n, "id")] {
+	if n.Data == "app-root" {
 		return true
 	}
-	for _, a := range mountAttrs {
-		if hasAttr(n, a) {
+	// One pass over the attributes: this runs on every element of the page.
+	idSeen := false
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "ng-app", "ng-view", "ui-view", "data-reactroot":
+			// The element AngularJS, Angular or React renders into.
 			return true
+		case "id":
+			if !idSeen {
+				idSeen = true
+				if mountIDs[a.Val] {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -6,6 +6,8 @@ import (
 	"net/http/httptrace"
 	"sync"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // ArchivedExchange is one request the fetcher sent and the 2xx response
@@ -14,7 +16,7 @@ import (
 // The headers and the body are the fetcher's own, shared with the Result
 // the caller gets: an archive reads them and keeps none.
 type ArchivedExchange struct {
-	Purpose Purpose
+	Purpose model.Purpose
 	URL     string // the URL of this request: a hop of a redirect chain has its own
 	Method  string // GET
 	// RequestHeader is what was sent but Host, which URL names; Go's
@@ -39,7 +41,7 @@ type ArchivedExchange struct {
 // the cut body as the whole. A POST does not either: its form is not
 // recorded. A streamed body (a sitemap's) never is, since it is not kept.
 func (f *Fetcher) archives(a *attempt) bool {
-	return f.archive != nil && a.purpose != PurposeRobots && a.form == nil
+	return f.archive != nil && a.purpose != model.PurposeRobots && a.form == nil
 }
 
 // remoteAddr notes the address of the connection a request was given.

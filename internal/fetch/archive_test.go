@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -54,12 +55,12 @@ func TestArchiveGetsTheExchange(t *testing.T) {
 	h.Put("/feed", "application/rss+xml", rss)
 
 	for _, path := range []string{"/gz", "/br", "/feed"} {
-		p := fetch.PurposePage
+		p := model.PurposePage
 		if path == "/feed" {
-			p = fetch.PurposeFeed
+			p = model.PurposeFeed
 		}
 		res := r.get(h.URL(path), p)
-		want(t, res, fetch.OutcomeFetched)
+		want(t, res, model.OutcomeFetched)
 		xs := log.take()
 		if len(xs) != 1 {
 			t.Fatalf("%s: %d exchanges archived, want 1 (robots.txt is not)", path, len(xs))
@@ -110,23 +111,23 @@ func TestArchiveOnlyBodiesRead(t *testing.T) {
 	h.Handle("/busy", simweb.Unavailable("120"))
 	h.Handle("/reset", simweb.Reset())
 
-	first := r.get(h.URL("/p"), fetch.PurposePage)
-	want(t, first, fetch.OutcomeFetched)
+	first := r.get(h.URL("/p"), model.PurposePage)
+	want(t, first, model.OutcomeFetched)
 	// robots.txt was read first, 200, and is not archived.
 	if xs := log.take(); len(xs) != 1 || xs[0].URL != h.URL("/p") {
 		t.Fatalf("%d exchanges archived for robots.txt and one page: %+v", len(xs), xs)
 	}
-	res := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/p"), Purpose: fetch.PurposePage, ETag: first.ETag})
-	want(t, res, fetch.OutcomeUnchanged)
-	want(t, r.get(h.URL("/private/x"), fetch.PurposePage), fetch.OutcomeDisallowed)
-	want(t, r.get(h.URL("/image"), fetch.PurposePage), fetch.OutcomeWrongType)
-	want(t, r.get(h.URL("/big"), fetch.PurposePage), fetch.OutcomeTooLarge)
-	want(t, r.get(h.URL("/gone"), fetch.PurposePage), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/busy"), fetch.PurposePage), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/reset"), fetch.PurposePage), fetch.OutcomeError)
-	streamed := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/sitemap.xml"), Purpose: fetch.PurposeSitemap,
+	res := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/p"), Purpose: model.PurposePage, ETag: first.ETag})
+	want(t, res, model.OutcomeUnchanged)
+	want(t, r.get(h.URL("/private/x"), model.PurposePage), model.OutcomeDisallowed)
+	want(t, r.get(h.URL("/image"), model.PurposePage), model.OutcomeWrongType)
+	want(t, r.get(h.URL("/big"), model.PurposePage), model.OutcomeTooLarge)
+	want(t, r.get(h.URL("/gone"), model.PurposePage), model.OutcomeStatus)
+	want(t, r.get(h.URL("/busy"), model.PurposePage), model.OutcomeStatus)
+	want(t, r.get(h.URL("/reset"), model.PurposePage), model.OutcomeError)
+	streamed := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/sitemap.xml"), Purpose: model.PurposeSitemap,
 		Stream: func(_ string, body io.Reader) { _, _ = io.Copy(io.Discard, body) }})
-	want(t, streamed, fetch.OutcomeFetched)
+	want(t, streamed, model.OutcomeFetched)
 	if xs := log.take(); len(xs) != 0 {
 		for _, x := range xs {
 			t.Errorf("archived %s %s (%d)", x.Purpose, x.URL, x.Status)
@@ -135,8 +136,8 @@ func TestArchiveOnlyBodiesRead(t *testing.T) {
 
 	// A redirect: the hop that answered 301 is not archived, the page it
 	// led to is, under its own URL.
-	res = r.get(h.URL("/moved"), fetch.PurposePage)
-	want(t, res, fetch.OutcomeFetched)
+	res = r.get(h.URL("/moved"), model.PurposePage)
+	want(t, res, model.OutcomeFetched)
 	xs := log.take()
 	if len(xs) != 1 || xs[0].URL != h.URL("/p") || xs[0].Status != http.StatusOK {
 		t.Fatalf("after a redirect, archived %+v", xs)
@@ -159,7 +160,7 @@ func TestArchiveNoAddressThroughProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.CloseIdleConnections()
-	want(t, f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/p", Purpose: fetch.PurposePage}), fetch.OutcomeFetched)
+	want(t, f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/p", Purpose: model.PurposePage}), model.OutcomeFetched)
 	xs := log.take()
 	if len(xs) != 1 || xs[0].URL != "http://blog.example/p" {
 		t.Fatalf("archived %+v", xs)
@@ -187,11 +188,11 @@ func BenchmarkArchiveHook(b *testing.B) {
 			h := r.web.Host("bench.example")
 			h.Robots("User-agent: *\nAllow: /\n")
 			h.Put("/p", "text/html; charset=utf-8", simweb.HTMLPage)
-			want(b, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched) // robots.txt read and cached
+			want(b, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched) // robots.txt read and cached
 			b.ReportAllocs()
 			b.ResetTimer()
 			for range b.N {
-				if res := r.get(h.URL("/p"), fetch.PurposePage); res.Outcome != fetch.OutcomeFetched {
+				if res := r.get(h.URL("/p"), model.PurposePage); res.Outcome != model.OutcomeFetched {
 					b.Fatal(res.Err)
 				}
 			}

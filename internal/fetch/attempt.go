@@ -24,14 +24,14 @@ type attempt struct {
 	shown   string   // url as it is sent, recorded, logged and returned
 	site    string   // model.Site: the lease, the refusal list, the opt-out, the back-off
 	origin  string   // model.OriginOf: the robots.txt cache key
-	purpose Purpose
+	purpose model.Purpose
 	// claim: a read the site's owner asked for (the claim file, and the
 	// robots.txt read on its way), sent even to an opted-out site.
 	claim bool
 	// The caller's validators, sent as If-None-Match and
 	// If-Modified-Since, and kept when the answer is a 304.
 	etag, lastModified string
-	form               url.Values                            // the body of a POST (PurposeWebSub); nil for a GET
+	form               url.Values                            // the body of a POST (model.PurposeWebSub); nil for a GET
 	stream             func(finalURL string, body io.Reader) // takes a GET's body instead of Result.Body (Request.Stream)
 
 	// Learnt on the way. Before the lease: how the origin's robots.txt
@@ -42,15 +42,15 @@ type attempt struct {
 	robots     robots.State
 	crawlDelay time.Duration
 	waited     time.Duration
-	refusal    RefusalState
+	refusal    model.RefusalState
 }
 
 // newAttempt is the attempt for req, at u (req.URL parsed by parseURL).
 // A stream and validators belong to a GET of a resource the caller keeps:
 // robots.txt reads keep the cache's own, and a POST has neither.
 func newAttempt(u *url.URL, req Request) attempt {
-	a := attempt{purpose: req.Purpose, claim: req.Purpose == PurposeClaim, form: req.Form}
-	if req.Purpose != PurposeRobots && req.Form == nil {
+	a := attempt{purpose: req.Purpose, claim: req.Purpose == model.PurposeClaim, form: req.Form}
+	if req.Purpose != model.PurposeRobots && req.Form == nil {
 		a.etag, a.lastModified, a.stream = req.ETag, req.LastModified, req.Stream
 	}
 	return a.at(u)
@@ -68,7 +68,7 @@ func (a attempt) at(u *url.URL) attempt {
 	}
 	a.url, a.shown = u, u.String()
 	a.site, a.origin = model.Site(u.Host), model.OriginOf(u)
-	a.robots, a.crawlDelay, a.waited, a.refusal = "", 0, 0, RefusalState{}
+	a.robots, a.crawlDelay, a.waited, a.refusal = "", 0, 0, model.RefusalState{}
 	return a
 }
 
@@ -81,19 +81,19 @@ func (a attempt) redirected(to *url.URL) attempt { return a.at(to) }
 // same site and origin, on behalf of the same owner's claim if a is one.
 func (a attempt) robotsTxt() attempt {
 	u := robotsURL(a.url)
-	return attempt{url: u, shown: u.String(), site: a.site, origin: a.origin, purpose: PurposeRobots, claim: a.claim}
+	return attempt{url: u, shown: u.String(), site: a.site, origin: a.origin, purpose: model.PurposeRobots, claim: a.claim}
 }
 
 // obeysRobots reports whether robots.txt decides if a is sent. Not for
 // robots.txt itself, nor for a POST to a WebSub hub (see post).
 func (a *attempt) obeysRobots() bool {
-	return a.purpose != PurposeRobots && a.purpose != PurposeWebSub
+	return a.purpose != model.PurposeRobots && a.purpose != model.PurposeWebSub
 }
 
 // listable reports whether the 403 refusal list applies to a: its answer
 // may put the site on the list or take it off, and a listed site is not
 // asked. robots.txt is not a page: it does neither.
-func (a *attempt) listable() bool { return a.purpose != PurposeRobots }
+func (a *attempt) listable() bool { return a.purpose != model.PurposeRobots }
 
 // gap is the least pause a asks between the end of the site's last
 // request and its own start, catalogue delay aside (floor): MIN_GAP, or
@@ -103,7 +103,7 @@ func (f *Fetcher) gap(a *attempt) time.Duration { return max(f.s.MinGap, a.crawl
 // floor is the pause a asks of the lease: its gap, and a catalogue page's
 // own delay.
 func (f *Fetcher) floor(a *attempt) time.Duration {
-	if a.purpose == PurposeCatalogue {
+	if a.purpose == model.PurposeCatalogue {
 		return max(f.gap(a), f.s.CataloguePageDelay)
 	}
 	return f.gap(a)
@@ -140,16 +140,16 @@ const (
 //     A check that fails sends nothing and fails unrecorded too.
 func (f *Fetcher) check(ctx context.Context, a *attempt, s stage) (exchange, bool) {
 	if err := f.storeDown(a); err != nil {
-		ex := f.declined(OutcomeError, err)
+		ex := f.declined(model.OutcomeError, err)
 		ex.unrecorded = true // nothing could record it
 		return ex, true
 	}
 	if s == beforeLease && a.obeysRobots() {
 		entry, err := f.robotsEntry(ctx, a)
 		if err != nil {
-			outcome := OutcomeError
+			outcome := model.OutcomeError
 			if _, ok := WaitUntil(err); ok {
-				outcome = OutcomeWaiting
+				outcome = model.OutcomeWaiting
 			}
 			ex := f.declined(outcome, fmt.Errorf("fetch %s: %w", a.shown, err))
 			ex.unrecorded = true
@@ -158,7 +158,7 @@ func (f *Fetcher) check(ctx context.Context, a *attempt, s stage) (exchange, boo
 		a.robots = entry.Verdict.State
 		rules := entry.Verdict.For(f.agent)
 		if d := rules.Decide(a.url.RequestURI()); !d.Allowed {
-			return f.declined(OutcomeDisallowed, &DisallowedError{URL: a.shown, State: entry.Verdict.State, Rule: d.Rule()}), true
+			return f.declined(model.OutcomeDisallowed, &DisallowedError{URL: a.shown, State: entry.Verdict.State, Rule: d.Rule()}), true
 		}
 		a.crawlDelay, _ = rules.CrawlDelay()
 	}
@@ -167,18 +167,18 @@ func (f *Fetcher) check(ctx context.Context, a *attempt, s stage) (exchange, boo
 		if s == underLease {
 			a.refusal = st
 		}
-		if !st.mayAsk(f.clock.Now(), f.s.RefusalRecheck) {
-			return f.declined(OutcomeRefused, fmt.Errorf("fetch %s: %w", a.shown, ErrRefused)), true
+		if !mayAsk(st, f.clock.Now(), f.s.RefusalRecheck) {
+			return f.declined(model.OutcomeRefused, fmt.Errorf("fetch %s: %w", a.shown, ErrRefused)), true
 		}
 	}
 	if s == underLease {
 		switch err := f.withheld(ctx, a); {
 		case errors.Is(err, ErrStoreDown):
-			ex := f.declined(OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err))
+			ex := f.declined(model.OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err))
 			ex.unrecorded = true
 			return ex, true
 		case err != nil:
-			return f.declined(OutcomeOptedOut, fmt.Errorf("fetch %s: %w", a.shown, err)), true
+			return f.declined(model.OutcomeOptedOut, fmt.Errorf("fetch %s: %w", a.shown, err)), true
 		}
 	}
 	return exchange{}, false
@@ -186,7 +186,7 @@ func (f *Fetcher) check(ctx context.Context, a *attempt, s stage) (exchange, boo
 
 // declined is the exchange of an attempt that was not sent: no connection
 // made, nothing asked of the site, so nothing of it to learn (ours).
-func (f *Fetcher) declined(outcome Outcome, err error) exchange {
+func (f *Fetcher) declined(outcome model.Outcome, err error) exchange {
 	now := f.clock.Now()
 	return exchange{outcome: outcome, err: err, ours: true, start: now, end: now}
 }
@@ -213,7 +213,7 @@ func (f *Fetcher) send(ctx context.Context, a *attempt) exchange {
 // any attempt the caller gave up on; false while ctx lives.
 func (f *Fetcher) stopped(ctx context.Context, a *attempt) (exchange, bool) {
 	if err := ctx.Err(); err != nil {
-		ex := f.declined(OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err))
+		ex := f.declined(model.OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err))
 		ex.unrecorded = true
 		return ex, true
 	}
@@ -232,7 +232,7 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 	if until, ok := WaitUntil(err); ok {
 		f.log.Debug("site waits beyond the horizon: left for later", "site", a.site, "url", a.shown, "until", until)
 		f.deferred(ctx, a.site, until)
-		return f.declined(OutcomeWaiting, fmt.Errorf("fetch %s: %w", a.shown, err))
+		return f.declined(model.OutcomeWaiting, fmt.Errorf("fetch %s: %w", a.shown, err))
 	}
 	if err != nil {
 		if ctx.Err() == nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
@@ -240,7 +240,7 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 			// not grant: the store's failure, not the site's.
 			err = fmt.Errorf("%w: %w", ErrStoreDown, err)
 		}
-		ex := f.declined(OutcomeError, fmt.Errorf("fetch %s: lease %s: %w", a.shown, a.site, err))
+		ex := f.declined(model.OutcomeError, fmt.Errorf("fetch %s: lease %s: %w", a.shown, a.site, err))
 		ex.unrecorded = true
 		return ex
 	}
@@ -273,7 +273,7 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 	if !ex.ours {
 		f.saveWait(ctx, a.site, b, next, now)
 		if a.listable() {
-			if after := a.refusal.after(ex.status, ex.end); after != a.refusal {
+			if after := refusalAfter(a.refusal, ex.status, ex.end); after != a.refusal {
 				// The answer was had: its standing is kept, stop or not.
 				pctx, cancel := Outlive(ctx, StopGrace)
 				f.refusals.Put(pctx, a.site, after)

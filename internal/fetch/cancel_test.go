@@ -7,6 +7,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -17,16 +18,16 @@ func TestCancelWhileQueued(t *testing.T) {
 	h := r.web.Host("queue.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/p", "text/html", simweb.HTMLPage)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	began := time.Now()
-	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/p"), Purpose: fetch.PurposePage})
-	want(t, res, fetch.OutcomeError)
+	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/p"), Purpose: model.PurposePage})
+	want(t, res, model.OutcomeError)
 	if el := time.Since(began); el > time.Second { // well short of the 2s it would wait for the lease
 		t.Errorf("cancelled fetch returned after %v", el)
 	}
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	if n := len(r.web.RequestsTo(h.Name())); n != 3 {
 		t.Errorf("%d requests, want robots.txt and two pages", n)
 	}

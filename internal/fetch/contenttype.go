@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"mime"
 	"strings"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // typeVerdict is what the Content-Type header alone says about a body.
@@ -58,15 +60,15 @@ func set(s ...string) map[string]bool {
 }
 
 // judgeType decides from the header whether a body of this purpose is read.
-func judgeType(p Purpose, mediaType string) typeVerdict {
+func judgeType(p model.Purpose, mediaType string) typeVerdict {
 	switch p {
-	case PurposeRobots, PurposeClaim, PurposeWebSub, PurposeIndexNow:
+	case model.PurposeRobots, model.PurposeClaim, model.PurposeWebSub, model.PurposeIndexNow:
 		// RFC 9309 reads what is served; the parser ignores what is not a
 		// rule. A claim file (or an IndexNow key file) is a token in
 		// whatever type the host gives it; a hub's answer is read only for
 		// its error message.
 		return typeRight
-	case PurposePage:
+	case model.PurposePage:
 		if htmlTypes[mediaType] {
 			return typeRight
 		}
@@ -74,11 +76,11 @@ func judgeType(p Purpose, mediaType string) typeVerdict {
 			return typeSniff
 		}
 		return typeWrong
-	case PurposeFeed, PurposeCatalogue:
+	case model.PurposeFeed, model.PurposeCatalogue:
 		if feedTypes[mediaType] {
 			return typeRight
 		}
-	case PurposeSitemap:
+	case model.PurposeSitemap:
 		if sitemapTypes[mediaType] {
 			return typeRight
 		}
@@ -153,13 +155,13 @@ func sniff(b []byte) sniffed {
 }
 
 // sniffAccepts decides an ambiguous type from the body's first bytes.
-func sniffAccepts(p Purpose, s sniffed) bool {
+func sniffAccepts(p model.Purpose, s sniffed) bool {
 	switch p {
-	case PurposePage:
+	case model.PurposePage:
 		return s == sniffHTML
-	case PurposeFeed, PurposeCatalogue:
+	case model.PurposeFeed, model.PurposeCatalogue:
 		return s == sniffXML || s == sniffJSON
-	case PurposeSitemap:
+	case model.PurposeSitemap:
 		return s == sniffXML || s == sniffGzip || s == sniffURLList
 	}
 	return true

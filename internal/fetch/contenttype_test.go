@@ -3,6 +3,8 @@ package fetch
 import (
 	"testing"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 func TestMediaType(t *testing.T) {
@@ -47,24 +49,24 @@ func TestSniff(t *testing.T) {
 
 func TestJudgeType(t *testing.T) {
 	cases := []struct {
-		p    Purpose
+		p    model.Purpose
 		mt   string
 		want typeVerdict
 	}{
-		{PurposePage, "text/html", typeRight},
-		{PurposePage, "application/xhtml+xml", typeRight},
-		{PurposePage, "", typeSniff},
-		{PurposePage, "application/pdf", typeWrong},
-		{PurposePage, "image/png", typeWrong},
-		{PurposeFeed, "application/rss+xml", typeRight},
-		{PurposeFeed, "text/html", typeSniff},
-		{PurposeFeed, "application/octet-stream", typeSniff},
-		{PurposeFeed, "image/png", typeWrong},
-		{PurposeSitemap, "application/x-gzip", typeRight},
-		{PurposeSitemap, "text/plain", typeSniff},
-		{PurposeSitemap, "text/html", typeSniff},
-		{PurposeCatalogue, "application/atom+xml", typeRight},
-		{PurposeRobots, "text/html", typeRight},
+		{model.PurposePage, "text/html", typeRight},
+		{model.PurposePage, "application/xhtml+xml", typeRight},
+		{model.PurposePage, "", typeSniff},
+		{model.PurposePage, "application/pdf", typeWrong},
+		{model.PurposePage, "image/png", typeWrong},
+		{model.PurposeFeed, "application/rss+xml", typeRight},
+		{model.PurposeFeed, "text/html", typeSniff},
+		{model.PurposeFeed, "application/octet-stream", typeSniff},
+		{model.PurposeFeed, "image/png", typeWrong},
+		{model.PurposeSitemap, "application/x-gzip", typeRight},
+		{model.PurposeSitemap, "text/plain", typeSniff},
+		{model.PurposeSitemap, "text/html", typeSniff},
+		{model.PurposeCatalogue, "application/atom+xml", typeRight},
+		{model.PurposeRobots, "text/html", typeRight},
 	}
 	for _, c := range cases {
 		if got := judgeType(c.p, c.mt); got != c.want {
@@ -84,12 +86,12 @@ func FuzzContentType(f *testing.F) {
 			t.Fatalf("MediaType(%q) = %q is not a fixed point", ct, mt)
 		}
 		s := sniff(body)
-		for _, p := range []Purpose{PurposePage, PurposeFeed, PurposeSitemap, PurposeCatalogue, PurposeRobots} {
+		for _, p := range []model.Purpose{model.PurposePage, model.PurposeFeed, model.PurposeSitemap, model.PurposeCatalogue, model.PurposeRobots} {
 			v := judgeType(p, mt)
-			if p == PurposePage && v == typeRight && !htmlTypes[mt] {
+			if p == model.PurposePage && v == typeRight && !htmlTypes[mt] {
 				t.Fatalf("page accepted %q", mt)
 			}
-			if p == PurposePage && v == typeSniff && sniffAccepts(p, s) && s != sniffHTML {
+			if p == model.PurposePage && v == typeSniff && sniffAccepts(p, s) && s != sniffHTML {
 				t.Fatalf("page accepted sniffed %d", s)
 			}
 		}
@@ -126,23 +128,25 @@ func TestBackoff(t *testing.T) {
 
 func TestRefusalState(t *testing.T) {
 	now := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-	var s RefusalState
+	var s model.RefusalState
 	for range 2 {
-		s = s.after(403, now)
+		s = refusalAfter(s, 403, now)
 	}
 	if s.Refused {
 		t.Fatal("listed after two 403s")
 	}
-	s = s.after(403, now)
-	if !s.Refused || s.mayAsk(now.Add(time.Hour), 168*time.Hour) || !s.mayAsk(now.Add(168*time.Hour), 168*time.Hour) {
+	s = refusalAfter(s, 403, now)
+	if !s.Refused || mayAsk(s, now.Add(time.Hour), 168*time.Hour) || !mayAsk(s, now.Add(168*time.Hour), 168*time.Hour) {
 		t.Fatalf("after three 403s: %+v", s)
 	}
-	s = s.after(200, now)
+	s = refusalAfter(s, 200, now)
 	if s.Refused || s.Consecutive403 != 0 || !s.Served {
 		t.Fatalf("after a success: %+v", s)
 	}
-	var t2 RefusalState
-	t2 = t2.after(403, now).after(404, now).after(403, now).after(403, now)
+	var t2 model.RefusalState
+	for _, status := range []int{403, 404, 403, 403} {
+		t2 = refusalAfter(t2, status, now)
+	}
 	if t2.Refused {
 		t.Error("403s not in a row listed the site")
 	}

@@ -9,6 +9,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -34,18 +35,18 @@ func TestNoCredentialsSent(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		url      string
-		purpose  fetch.Purpose
+		purpose  model.Purpose
 		final    string
 		redirect string
 	}{
-		{"http://user:s3cret@creds.example/feed", fetch.PurposeFeed, "http://creds.example/feed", ""},
-		{"http://user@creds.example/page", fetch.PurposePage, "http://creds.example/page", ""},
-		{"http://:s3cret@creds.example/page", fetch.PurposePage, "http://creds.example/page", ""},
-		{"http://@creds.example/page", fetch.PurposePage, "http://creds.example/page", ""},
-		{"http://user:s3cret@creds.example/hop", fetch.PurposePage, "http://creds.example/landing", "http://creds.example/landing"},
+		{"http://user:s3cret@creds.example/feed", model.PurposeFeed, "http://creds.example/feed", ""},
+		{"http://user@creds.example/page", model.PurposePage, "http://creds.example/page", ""},
+		{"http://:s3cret@creds.example/page", model.PurposePage, "http://creds.example/page", ""},
+		{"http://@creds.example/page", model.PurposePage, "http://creds.example/page", ""},
+		{"http://user:s3cret@creds.example/hop", model.PurposePage, "http://creds.example/landing", "http://creds.example/landing"},
 	} {
 		res := r.f.Fetch(ctx, fetch.Request{URL: c.url, Purpose: c.purpose})
-		want(t, res, fetch.OutcomeFetched)
+		want(t, res, model.OutcomeFetched)
 		if res.FinalURL != c.final {
 			t.Errorf("%s: final URL %q, want %q", c.url, res.FinalURL, c.final)
 		}
@@ -53,16 +54,16 @@ func TestNoCredentialsSent(t *testing.T) {
 			t.Errorf("%s: redirects %q, want [%q]", c.url, res.Redirects, c.redirect)
 		}
 	}
-	res := r.f.Fetch(ctx, fetch.Request{URL: "http://user:s3cret@hub.creds.example/", Purpose: fetch.PurposeWebSub,
+	res := r.f.Fetch(ctx, fetch.Request{URL: "http://user:s3cret@hub.creds.example/", Purpose: model.PurposeWebSub,
 		Form: url.Values{"hub.mode": {"subscribe"}}})
-	want(t, res, fetch.OutcomeFetched)
+	want(t, res, model.OutcomeFetched)
 	entry, err := r.f.Robots(ctx, "http://user:s3cret@creds.example/x")
 	if err != nil || entry.Verdict.State == "" {
 		t.Errorf("Robots: %+v, %v", entry, err)
 	}
 	for _, raw := range []string{"ftp://user:s3cret@creds.example/", "http://user:s3cret@creds.example/a\x01", "http://user:s3cret@creds.example:x/"} {
-		bad := r.f.Fetch(ctx, fetch.Request{URL: raw, Purpose: fetch.PurposePage})
-		want(t, bad, fetch.OutcomeError)
+		bad := r.f.Fetch(ctx, fetch.Request{URL: raw, Purpose: model.PurposePage})
+		want(t, bad, model.OutcomeError)
 		if strings.Contains(bad.FinalURL, "s3cret") || strings.Contains(bad.Err.Error(), "s3cret") {
 			t.Errorf("refused URL shown with its password: %q, %v", bad.FinalURL, bad.Err)
 		}

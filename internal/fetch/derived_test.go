@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
@@ -31,15 +30,15 @@ func TestResultNamesSitesAndOrigin(t *testing.T) {
 
 	tests := []struct {
 		name, url               string
-		purpose                 fetch.Purpose
+		purpose                 model.Purpose
 		site, origin, finalSite string
 	}{
-		{"within the site", "http://www.old.example/here", fetch.PurposePage, "old.example", "http://www.old.example:80", "old.example"},
-		{"into another site", "http://www.old.example/away", fetch.PurposeFeed, "old.example", "http://www.old.example:80", "new.example"},
-		{"a loop", "http://www.old.example/loop", fetch.PurposePage, "old.example", "http://www.old.example:80", "old.example"},
-		{"robots.txt", "http://new.example/", fetch.PurposeRobots, "new.example", "http://new.example:80", "new.example"},
-		{"with a port and credentials", "http://user:pw@NEW.example:80/feed.xml", fetch.PurposeFeed, "new.example", "http://new.example:80", "new.example"},
-		{"not a URL", "ftp://new.example/", fetch.PurposePage, "", "", ""},
+		{"within the site", "http://www.old.example/here", model.PurposePage, "old.example", "http://www.old.example:80", "old.example"},
+		{"into another site", "http://www.old.example/away", model.PurposeFeed, "old.example", "http://www.old.example:80", "new.example"},
+		{"a loop", "http://www.old.example/loop", model.PurposePage, "old.example", "http://www.old.example:80", "old.example"},
+		{"robots.txt", "http://new.example/", model.PurposeRobots, "new.example", "http://new.example:80", "new.example"},
+		{"with a port and credentials", "http://user:pw@NEW.example:80/feed.xml", model.PurposeFeed, "new.example", "http://new.example:80", "new.example"},
+		{"not a URL", "ftp://new.example/", model.PurposePage, "", "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

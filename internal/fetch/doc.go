@@ -68,10 +68,11 @@
 // that no gap shortens; a back-off is forgotten once its site has rested an
 // hour past it; the transport is replaced every so many dials (Go's keeps a
 // record per host otherwise); the robots.txt cache and the refusal list
-// belong in the store (store.RobotsCache holds a bounded memory layer in
-// front). The in-memory defaults, MemoryRobots and MemoryRefusals, keep every
-// site, for tests and tools (BenchmarkManySitesMemory measures the crawl's
-// wiring).
+// are kept in a store (Options.Robots and Refusals, ports the store
+// implements in SQL) with a bounded memory in front (RobotsCache holds the
+// origins used last, Refusals the sites asked in the last minute). Without
+// a store both memories are the only copy and keep every site, for tests
+// and tools (BenchmarkManySitesMemory measures the crawl's wiring).
 //
 // Go's transport would resend a GET, once and silently, when a reused
 // connection dies under it; the fetcher forbids that (noretry.go), since the

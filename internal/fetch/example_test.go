@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // One polite fetch, then a conditional re-read: robots.txt is read before
@@ -43,7 +44,7 @@ func ExampleFetcher() {
 	s.MinGap = 50 * time.Millisecond
 	var gaps []time.Time
 	f, err := fetch.New(fetch.Options{Settings: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Observe: func(r fetch.Record) {
+		Observe: func(r model.RequestRecord) {
 			fmt.Println(r.Purpose, r.Status, strings.TrimPrefix(r.URL, srv.URL), "conditional:", r.Conditional)
 			gaps = append(gaps, r.Start)
 		}})
@@ -53,8 +54,8 @@ func ExampleFetcher() {
 	}
 	defer f.CloseIdleConnections()
 	ctx := context.Background()
-	first := f.Fetch(ctx, fetch.Request{URL: srv.URL + "/post", Purpose: fetch.PurposePage})
-	again := f.Fetch(ctx, fetch.Request{URL: srv.URL + "/post", Purpose: fetch.PurposePage, ETag: first.ETag})
+	first := f.Fetch(ctx, fetch.Request{URL: srv.URL + "/post", Purpose: model.PurposePage})
+	again := f.Fetch(ctx, fetch.Request{URL: srv.URL + "/post", Purpose: model.PurposePage, ETag: first.ETag})
 	fmt.Println(first.Outcome, string(first.Body), again.Outcome)
 	fmt.Println("waited MIN_GAP:", gaps[2].Sub(gaps[1]) >= s.MinGap)
 	// Output:

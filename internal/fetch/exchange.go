@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // exchange is what became of one attempt: its HTTP request and the
@@ -20,7 +22,7 @@ type exchange struct {
 	contentType string
 	body        []byte
 	read        int64 // decoded body bytes read, kept in body or streamed
-	outcome     Outcome
+	outcome     model.Outcome
 	location    *url.URL // a redirect's resolved target
 	err         error
 	// ours: err is ours, not the site's: the caller's context ended, the
@@ -44,22 +46,22 @@ func (ex *exchange) failed() bool {
 	if ex.ours {
 		return false
 	}
-	return ex.outcome == OutcomeError || ex.status >= 500 || ex.status == http.StatusTooManyRequests
+	return ex.outcome == model.OutcomeError || ex.status >= 500 || ex.status == http.StatusTooManyRequests
 }
 
 // AcceptEncoding is the Accept-Encoding of every request: the encodings the
 // fetcher decodes itself, within BODY_MAX (body.go).
 const AcceptEncoding = "gzip, br"
 
-var accept = map[Purpose]string{
-	PurposeRobots:    "text/plain, */*;q=0.1",
-	PurposePage:      "text/html, application/xhtml+xml;q=0.9, */*;q=0.1",
-	PurposeFeed:      "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
-	PurposeCatalogue: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
-	PurposeSitemap:   "application/xml, text/xml;q=0.9, text/plain;q=0.5, */*;q=0.1",
-	PurposeClaim:     "text/plain, */*;q=0.1",
-	PurposeWebSub:    "*/*",
-	PurposeIndexNow:  "text/plain, */*;q=0.1",
+var accept = map[model.Purpose]string{
+	model.PurposeRobots:    "text/plain, */*;q=0.1",
+	model.PurposePage:      "text/html, application/xhtml+xml;q=0.9, */*;q=0.1",
+	model.PurposeFeed:      "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
+	model.PurposeCatalogue: "application/rss+xml, application/atom+xml, application/feed+json, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1",
+	model.PurposeSitemap:   "application/xml, text/xml;q=0.9, text/plain;q=0.5, */*;q=0.1",
+	model.PurposeClaim:     "text/plain, */*;q=0.1",
+	model.PurposeWebSub:    "*/*",
+	model.PurposeIndexNow:  "text/plain, */*;q=0.1",
 }
 
 // exchange sends a's request, a GET (a POST of a.form when it has one), and
@@ -71,7 +73,7 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 		ex.end = f.clock.Now()
 		// No answer once the caller stopped is the stop's doing (the grace
 		// ran out); an answer had meanwhile (a status, a body) is the site's.
-		cutShort := ex.outcome == OutcomeError && ctx.Err() != nil
+		cutShort := ex.outcome == model.OutcomeError && ctx.Err() != nil
 		if ex.err != nil && (cutShort || GuardRefused(ex.err) || OurNetworkFailed(ex.err)) {
 			ex.ours = true
 		}
@@ -97,7 +99,7 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	// send as Authorization.
 	req, err := http.NewRequestWithContext(rctx, method, a.shown, body)
 	if err != nil {
-		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err)
+		ex.outcome, ex.err = model.OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err)
 		return ex
 	}
 	if a.form != nil {
@@ -117,7 +119,7 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err)
+		ex.outcome, ex.err = model.OutcomeError, fmt.Errorf("fetch %s: %w", a.shown, err)
 		return ex
 	}
 	// Closing without draining drops the connection: what we do not read is
@@ -126,13 +128,13 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	ex.status, ex.header, ex.contentType = resp.StatusCode, resp.Header, resp.Header.Get("Content-Type")
 	switch s := resp.StatusCode; {
 	case s == http.StatusNotModified:
-		ex.outcome = OutcomeUnchanged
+		ex.outcome = model.OutcomeUnchanged
 		return ex
 	case s >= 300 && s < 400 && resp.Header.Get("Location") != "":
 		discardSmallBody(resp)
 		loc, err := a.url.Parse(resp.Header.Get("Location"))
 		if err != nil {
-			ex.outcome, ex.err = OutcomeError, fmt.Errorf("fetch %s: bad Location: %w", a.shown, err)
+			ex.outcome, ex.err = model.OutcomeError, fmt.Errorf("fetch %s: bad Location: %w", a.shown, err)
 			return ex
 		}
 		loc.Fragment, loc.RawFragment = "", ""
@@ -144,7 +146,7 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 		return ex
 	case s < 200 || s >= 300:
 		discardSmallBody(resp)
-		ex.outcome, ex.err = OutcomeStatus, fmt.Errorf("fetch %s: %w", a.shown, &StatusError{Code: s})
+		ex.outcome, ex.err = model.OutcomeStatus, fmt.Errorf("fetch %s: %w", a.shown, &StatusError{Code: s})
 		return ex
 	}
 	var arrived time.Time
@@ -155,7 +157,7 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	if ex.err != nil {
 		ex.err = fmt.Errorf("fetch %s: %w", a.shown, ex.err)
 	}
-	if remote != nil && ex.outcome == OutcomeFetched && a.stream == nil {
+	if remote != nil && ex.outcome == model.OutcomeFetched && a.stream == nil {
 		ex.archived = &ArchivedExchange{
 			Purpose: a.purpose, URL: a.shown, Method: method, RequestHeader: req.Header,
 			Status: resp.StatusCode, Proto: resp.Proto, ResponseHeader: resp.Header, Body: ex.body,
@@ -192,8 +194,8 @@ const sitemapMaxBytes = 50 << 20
 // the file was cut): the fetcher's cap only has to stay clear of it, by as
 // much as a .gz file of 50 MB inflated may exceed 50 MB and the parser reads
 // ahead.
-func (f *Fetcher) bodyLimit(p Purpose) int64 {
-	if p == PurposeSitemap {
+func (f *Fetcher) bodyLimit(p model.Purpose) int64 {
+	if p == model.PurposeSitemap {
 		return rawLimit(sitemapMaxBytes)
 	}
 	return f.s.BodyMax
@@ -203,11 +205,11 @@ func (f *Fetcher) bodyLimit(p Purpose) int64 {
 // bodyLimit bytes, sniffing the first ones when the type is ambiguous. With
 // a stream, the decoded body is given to it instead of returned; read is
 // the decoded bytes taken either way.
-func (f *Fetcher) readBody(resp *http.Response, p Purpose, finalURL string, stream func(string, io.Reader)) (Outcome, []byte, int64, error) {
+func (f *Fetcher) readBody(resp *http.Response, p model.Purpose, finalURL string, stream func(string, io.Reader)) (model.Outcome, []byte, int64, error) {
 	limit := f.bodyLimit(p)
 	verdict := judgeType(p, MediaType(resp.Header.Get("Content-Type")))
 	if verdict == typeWrong {
-		return OutcomeWrongType, nil, 0, fmt.Errorf("%w: %q for %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
+		return model.OutcomeWrongType, nil, 0, fmt.Errorf("%w: %q for %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
 	}
 	declared := limit // what an unencoded body may declare; an encoded one may be a little longer
 	if enc := resp.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
@@ -215,21 +217,21 @@ func (f *Fetcher) readBody(resp *http.Response, p Purpose, finalURL string, stre
 	}
 	// robots.txt and a sitemap are read as far as their limit, not refused
 	// for the rest: a sitemap's parser keeps the entries before its cut.
-	if p != PurposeRobots && p != PurposeSitemap && resp.ContentLength > declared {
-		return OutcomeTooLarge, nil, 0, fmt.Errorf("%w: Content-Length %d", ErrTooLarge, resp.ContentLength)
+	if p != model.PurposeRobots && p != model.PurposeSitemap && resp.ContentLength > declared {
+		return model.OutcomeTooLarge, nil, 0, fmt.Errorf("%w: Content-Length %d", ErrTooLarge, resp.ContentLength)
 	}
 	r, err := decoder(resp.Body, resp.Header.Get("Content-Encoding"), limit)
 	if err != nil {
 		return readError(err)
 	}
-	if p == PurposeRobots {
+	if p == model.PurposeRobots {
 		// An over-long robots.txt is parsed as far as BODY_MAX (RFC 9309
 		// asks for at least 500 KiB) rather than thrown away.
 		b, err := io.ReadAll(io.LimitReader(r, limit))
 		if err != nil && !errors.Is(err, ErrTooLarge) {
 			return readError(err)
 		}
-		return OutcomeFetched, b, int64(len(b)), nil
+		return model.OutcomeFetched, b, int64(len(b)), nil
 	}
 	var prefix []byte
 	if verdict == typeSniff {
@@ -240,7 +242,7 @@ func (f *Fetcher) readBody(resp *http.Response, p Purpose, finalURL string, stre
 		}
 		prefix = buf[:n]
 		if !sniffAccepts(p, sniff(prefix)) {
-			return OutcomeWrongType, nil, 0, fmt.Errorf("%w: %q does not look like a %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
+			return model.OutcomeWrongType, nil, 0, fmt.Errorf("%w: %q does not look like a %s", ErrWrongType, resp.Header.Get("Content-Type"), p)
 		}
 	}
 	if stream != nil {
@@ -250,7 +252,7 @@ func (f *Fetcher) readBody(resp *http.Response, p Purpose, finalURL string, stre
 			failed, _, _, why := readError(w.err)
 			return failed, nil, w.n, why
 		}
-		return OutcomeFetched, nil, w.n, nil
+		return model.OutcomeFetched, nil, w.n, nil
 	}
 	size := int64(-1)
 	if enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc == "" || enc == "identity" {
@@ -260,14 +262,14 @@ func (f *Fetcher) readBody(resp *http.Response, p Purpose, finalURL string, stre
 	if err != nil {
 		return readError(err)
 	}
-	return OutcomeFetched, b, int64(len(b)), nil
+	return model.OutcomeFetched, b, int64(len(b)), nil
 }
 
-func readError(err error) (Outcome, []byte, int64, error) {
+func readError(err error) (model.Outcome, []byte, int64, error) {
 	if errors.Is(err, ErrTooLarge) {
-		return OutcomeTooLarge, nil, 0, err
+		return model.OutcomeTooLarge, nil, 0, err
 	}
-	return OutcomeError, nil, 0, fmt.Errorf("read body: %w", err)
+	return model.OutcomeError, nil, 0, fmt.Errorf("read body: %w", err)
 }
 
 // watchedBody is the body a stream reads: it counts what was read and keeps

@@ -30,3 +30,13 @@ func (f *Fetcher) SiteConnsOpen() (conns, sites int) {
 	}
 	return conns, len(f.conns.sites)
 }
+
+// Remembered is how many sites' states the refusal list's memory holds.
+func (r *Refusals) Remembered() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.mem)
+}
+
+// Held is how many origins the robots cache's memory holds.
+func (c *RobotsCache) Held() int { return c.mem.len() }

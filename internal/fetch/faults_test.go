@@ -8,6 +8,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -19,8 +20,8 @@ func TestGzipBombStopsAtBodyMax(t *testing.T) {
 	h := r.web.Host("bomb.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/sitemap.xml", simweb.GzipBomb("application/xml", 200<<20))
-	res := r.get(h.URL("/sitemap.xml"), fetch.PurposeSitemap)
-	want(t, res, fetch.OutcomeTooLarge)
+	res := r.get(h.URL("/sitemap.xml"), model.PurposeSitemap)
+	want(t, res, model.OutcomeTooLarge)
 	if res.Body != nil || !isErr(res.Err, fetch.ErrTooLarge) {
 		t.Errorf("body %d bytes, err %v", len(res.Body), res.Err)
 	}
@@ -31,15 +32,15 @@ func TestHugeBodyCapped(t *testing.T) {
 	h := r.web.Host("huge.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/p", simweb.Huge("text/html", 50<<20))
-	res := r.get(h.URL("/p"), fetch.PurposePage)
-	want(t, res, fetch.OutcomeTooLarge)
+	res := r.get(h.URL("/p"), model.PurposePage)
+	want(t, res, model.OutcomeTooLarge)
 	// Declared too large: refused from the header alone.
 	h.Put("/declared", "text/html", strings.Repeat("x", int(r.s.BodyMax)+200<<10))
-	want(t, r.get(h.URL("/declared"), fetch.PurposePage), fetch.OutcomeTooLarge)
+	want(t, r.get(h.URL("/declared"), model.PurposePage), model.OutcomeTooLarge)
 	// Exactly BODY_MAX is fine.
 	h.Put("/exact", "text/html", "<html>"+strings.Repeat("x", int(r.s.BodyMax)-6))
-	res = r.get(h.URL("/exact"), fetch.PurposePage)
-	want(t, res, fetch.OutcomeFetched)
+	res = r.get(h.URL("/exact"), model.PurposePage)
+	want(t, res, model.OutcomeFetched)
 	if int64(len(res.Body)) != r.s.BodyMax {
 		t.Errorf("body %d bytes", len(res.Body))
 	}
@@ -57,8 +58,8 @@ func TestWrongTypeClosedUnread(t *testing.T) {
 	h := r.web.Host("img.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/photo", simweb.Huge("image/jpeg", 200<<20))
-	res := r.get(h.URL("/photo"), fetch.PurposePage)
-	want(t, res, fetch.OutcomeWrongType)
+	res := r.get(h.URL("/photo"), model.PurposePage)
+	want(t, res, model.OutcomeWrongType)
 	reqs := r.web.RequestsTo(h.Name())
 	if b := reqs[len(reqs)-1].Bytes; b > 16<<20 {
 		t.Errorf("server wrote %d bytes of an image nobody read", b)
@@ -79,18 +80,18 @@ func TestContentTypeBySniffing(t *testing.T) {
 	h.Put("/sitemap.txt", "text/plain", "https://types.example/a\n")
 	cases := []struct {
 		path string
-		p    fetch.Purpose
-		o    fetch.Outcome
+		p    model.Purpose
+		o    model.Outcome
 	}{
-		{"/sitemap.xml", fetch.PurposeSitemap, fetch.OutcomeWrongType},
-		{"/sitemap2.xml", fetch.PurposeSitemap, fetch.OutcomeFetched},
-		{"/sitemap.txt", fetch.PurposeSitemap, fetch.OutcomeFetched},
-		{"/feed", fetch.PurposeFeed, fetch.OutcomeFetched},
-		{"/feed.json", fetch.PurposeFeed, fetch.OutcomeFetched},
-		{"/sitemap.xml", fetch.PurposeFeed, fetch.OutcomeWrongType},
-		{"/page-pdf", fetch.PurposePage, fetch.OutcomeWrongType},
-		{"/feed", fetch.PurposePage, fetch.OutcomeFetched}, // declared text/html: a page takes it as it is
-		{"/sitemap2.xml", fetch.PurposePage, fetch.OutcomeWrongType},
+		{"/sitemap.xml", model.PurposeSitemap, model.OutcomeWrongType},
+		{"/sitemap2.xml", model.PurposeSitemap, model.OutcomeFetched},
+		{"/sitemap.txt", model.PurposeSitemap, model.OutcomeFetched},
+		{"/feed", model.PurposeFeed, model.OutcomeFetched},
+		{"/feed.json", model.PurposeFeed, model.OutcomeFetched},
+		{"/sitemap.xml", model.PurposeFeed, model.OutcomeWrongType},
+		{"/page-pdf", model.PurposePage, model.OutcomeWrongType},
+		{"/feed", model.PurposePage, model.OutcomeFetched}, // declared text/html: a page takes it as it is
+		{"/sitemap2.xml", model.PurposePage, model.OutcomeWrongType},
 	}
 	for _, c := range cases {
 		if res := r.get(h.URL(c.path), c.p); res.Outcome != c.o {
@@ -106,8 +107,8 @@ func TestCompressedBodiesDecoded(t *testing.T) {
 	h.Put("/g", "application/rss+xml", rss).Encode("gzip")
 	h.Put("/b", "application/rss+xml", rss).Encode("br")
 	for _, p := range []string{"/g", "/b"} {
-		res := r.get(h.URL(p), fetch.PurposeFeed)
-		want(t, res, fetch.OutcomeFetched)
+		res := r.get(h.URL(p), model.PurposeFeed)
+		want(t, res, model.OutcomeFetched)
 		if string(res.Body) != rss {
 			t.Errorf("%s: body %q", p, res.Body)
 		}
@@ -128,8 +129,8 @@ func TestSlowDripCutOff(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/feed", simweb.Drip("application/rss+xml", 20*time.Millisecond, 10000))
 	began := time.Now()
-	res := r.get(h.URL("/feed"), fetch.PurposeFeed)
-	want(t, res, fetch.OutcomeError)
+	res := r.get(h.URL("/feed"), model.PurposeFeed)
+	want(t, res, model.OutcomeError)
 	if el := time.Since(began); el > 2*time.Second {
 		t.Errorf("cut off after %v", el)
 	}
@@ -146,7 +147,7 @@ func TestHeaderTimeoutAndReset(t *testing.T) {
 	h.Handle("/reset", simweb.Reset())
 	for _, p := range []string{"/slow", "/reset"} {
 		began := time.Now()
-		want(t, r.get(h.URL(p), fetch.PurposePage), fetch.OutcomeError)
+		want(t, r.get(h.URL(p), model.PurposePage), model.OutcomeError)
 		if el := time.Since(began); el > 1500*time.Millisecond {
 			t.Errorf("%s: took %v", p, el)
 		}
@@ -161,7 +162,7 @@ func TestNoCookiesExactAgent(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/p", simweb.SetCookie(simweb.NewResource("text/html", simweb.HTMLPage)))
 	for range 3 {
-		want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+		want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	}
 	r.clean(r.s.MinGap) // checks Cookie and User-Agent on every request
 	if got := r.web.RequestsTo(h.Name())[1].Header.Get("User-Agent"); got != "CorpusBot/1.0 (+https://corpus.blog/crawler)" {
@@ -175,7 +176,7 @@ func TestServerErrorsWidenGap(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/p", simweb.Status(http.StatusInternalServerError))
 	for range 14 {
-		want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeStatus)
+		want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeStatus)
 	}
 	reqs := r.web.RequestsTo(h.Name())[1:]
 	var gaps []time.Duration
@@ -194,7 +195,7 @@ func TestServerErrorsWidenGap(t *testing.T) {
 	// Successes narrow it again, back to MIN_GAP.
 	h.Put("/p", "text/html", simweb.HTMLPage)
 	for range 15 {
-		want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+		want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	}
 	reqs = r.web.RequestsTo(h.Name())
 	if g := reqs[len(reqs)-1].Start.Sub(reqs[len(reqs)-2].End); g != r.s.MinGap {
@@ -208,8 +209,8 @@ func TestSlowResponseWidensGap(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	sleep := func(d time.Duration) { r.clock.Advance(d) }
 	h.Handle("/p", simweb.Slow(3*time.Second, sleep, simweb.NewResource("text/html", simweb.HTMLPage)))
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	reqs := r.web.RequestsTo(h.Name())
 	if g := reqs[2].Start.Sub(reqs[1].End); g < 12*time.Second {
 		t.Errorf("gap after a 3s response %v, want >= 4x", g)
@@ -222,12 +223,12 @@ func TestRefusalList(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/feed", simweb.Status(http.StatusForbidden))
 	for range 3 {
-		want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeStatus)
+		want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeStatus)
 	}
 	before := len(r.web.RequestsTo(h.Name()))
 	for range 5 {
-		res := r.get(h.URL("/feed"), fetch.PurposeFeed)
-		want(t, res, fetch.OutcomeRefused)
+		res := r.get(h.URL("/feed"), model.PurposeFeed)
+		want(t, res, model.OutcomeRefused)
 		r.clock.Advance(time.Hour)
 	}
 	if n := len(r.web.RequestsTo(h.Name())); n != before {
@@ -235,16 +236,16 @@ func TestRefusalList(t *testing.T) {
 	}
 	// Once per REFUSAL_RECHECK it is asked again; one success clears it.
 	r.clock.Advance(r.s.RefusalRecheck)
-	want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeRefused)
+	want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeStatus)
+	want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeRefused)
 	r.clock.Advance(r.s.RefusalRecheck)
 	h.Put("/feed", "application/rss+xml", rss)
-	want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeFetched)
-	want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeFetched)
+	want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeFetched)
 	// A site that has served us is not listed for a later run of 403s.
 	h.Handle("/feed", simweb.Status(http.StatusForbidden))
 	for range 4 {
-		want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeStatus)
+		want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeStatus)
 	}
 }
 
@@ -257,13 +258,13 @@ func TestRefusalListHoldsRobots(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/feed", simweb.Status(http.StatusForbidden))
 	for range 3 {
-		want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeStatus)
+		want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeStatus)
 	}
 	listedAt := r.clock.Now()
 	before := len(r.web.RequestsTo(h.Name()))
 	for range 14 * 24 {
 		r.clock.Advance(time.Hour)
-		r.get(h.URL("/feed"), fetch.PurposeFeed)
+		r.get(h.URL("/feed"), model.PurposeFeed)
 	}
 	reqs := r.web.RequestsTo(h.Name())[before:]
 	weeks := int(r.clock.Now().Sub(listedAt) / r.s.RefusalRecheck)

@@ -8,18 +8,19 @@ import (
 	"net/url"
 	"strings"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
 
 // Fetch sends req through every rule of the crawler and reports what became
 // of it. It never panics and always returns a Result; Err says why a fetch
-// did not give a body. A Request with PurposeRobots re-reads the origin's
+// did not give a body. A Request with model.PurposeRobots re-reads the origin's
 // robots.txt now (conditionally) and updates the cache.
 func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 	u, err := parseURL(req.URL)
 	if err != nil {
 		shown := withoutUserinfo(req.URL)
-		return Result{Outcome: OutcomeError, FinalURL: shown, Err: fmt.Errorf("fetch %s: %w", shown, err)}
+		return Result{Outcome: model.OutcomeError, FinalURL: shown, Err: fmt.Errorf("fetch %s: %w", shown, err)}
 	}
 	a := newAttempt(u, req)
 	res := f.fetchFrom(ctx, a)
@@ -30,12 +31,12 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 // fetchFrom is Fetch from the first attempt, a.
 func (f *Fetcher) fetchFrom(ctx context.Context, a attempt) Result {
 	if _, ok := accept[a.purpose]; !ok {
-		return Result{Outcome: OutcomeError, FinalURL: a.shown, FinalSite: a.site, Err: fmt.Errorf("fetch %s: unknown purpose %q", a.shown, a.purpose)}
+		return Result{Outcome: model.OutcomeError, FinalURL: a.shown, FinalSite: a.site, Err: fmt.Errorf("fetch %s: unknown purpose %q", a.shown, a.purpose)}
 	}
 	switch {
-	case a.purpose == PurposeRobots:
+	case a.purpose == model.PurposeRobots:
 		return f.fetchRobots(ctx, &a)
-	case a.purpose == PurposeWebSub || a.form != nil:
+	case a.purpose == model.PurposeWebSub || a.form != nil:
 		return f.post(ctx, &a)
 	}
 	first := a.shown // req.URL as it is shown: without user information
@@ -54,13 +55,13 @@ func (f *Fetcher) fetchFrom(ctx context.Context, a attempt) Result {
 		permanent = permanent && (res.Status == http.StatusMovedPermanently || res.Status == http.StatusPermanentRedirect)
 		switch {
 		case len(redirects) >= MaxRedirects:
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
+			return Result{Outcome: model.OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: %w (more than %d)", first, ErrTooManyRedirects, MaxRedirects)}
 		case seen[next.String()]:
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
+			return Result{Outcome: model.OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: %w at %s", first, ErrRedirectLoop, next)}
 		case next.Scheme != "http" && next.Scheme != "https":
-			return Result{Outcome: OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
+			return Result{Outcome: model.OutcomeError, Status: res.Status, FinalURL: a.shown, FinalSite: a.site, Redirects: redirects,
 				Err: fmt.Errorf("fetch %s: redirect to %s: %w", first, next, ErrBadURL)}
 		}
 		a = a.redirected(next)
@@ -76,14 +77,14 @@ func resultOf(a *attempt, ex exchange) Result {
 		ContentType: ex.contentType, Header: ex.header, Robots: a.robots, Err: ex.err,
 	}
 	switch ex.outcome {
-	case OutcomeFetched:
+	case model.OutcomeFetched:
 		res.ETag = ex.header.Get("Etag")
 		res.LastModified = ex.header.Get("Last-Modified")
 		if res.LastModified == "" {
 			res.LastModified = ex.header.Get("Date")
 			res.LastModifiedFromDate = res.LastModified != ""
 		}
-	case OutcomeUnchanged:
+	case model.OutcomeUnchanged:
 		// A 304 changes nothing but the check time: keep what is stored.
 		res.ETag, res.LastModified = a.etag, a.lastModified
 	}

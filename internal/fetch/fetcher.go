@@ -34,10 +34,18 @@ var DefaultTimeouts = Timeouts{Dial: 10 * time.Second, TLS: 10 * time.Second, He
 // has an in-process default.
 type Options struct {
 	Settings config.Settings
-	Clock    Clock       // default RealClock
-	Lease    Lease       // default NewLocalLease(Clock)
-	Robots   RobotsCache // default NewMemoryRobots(), which keeps every origin
-	Refusals Refusals    // default NewMemoryRefusals(), which keeps every site
+	Clock    Clock // default RealClock
+	Lease    Lease // default NewLocalLease(Clock)
+	// Robots is where robots.txt entries outlive the process, Refusals
+	// where the 403 refusal list does (a store.DB): the fetcher keeps a
+	// memory of each in front (RobotsCache, Refusals), its expiries bounded
+	// by the robots TTLs of Settings. nil: the memory is the only copy.
+	Robots   RobotsStore
+	Refusals RefusalStore
+	// RobotsHold, in a cluster, has the workers read each origin's
+	// robots.txt once between them (RobotsCache); zero: this process
+	// alone reads and writes Robots' entries.
+	RobotsHold RobotsHold
 	// Waits keeps the sites' back-off and Retry-After beyond the process
 	// (wait.go); nil: they live in memory only.
 	Waits Waits
@@ -51,7 +59,7 @@ type Options struct {
 	// Store is the health of the store that records every request: none is
 	// sent while it cannot (storegate.go). nil: always sent.
 	Store   StoreHealth
-	Observe func(Record)
+	Observe func(model.RequestRecord)
 	// Archive, when set, is given every exchange whose 2xx body was read
 	// and kept whole (ArchivedExchange; not robots.txt, a POST or a
 	// streamed sitemap), after the site's lease is given back, so that
@@ -95,11 +103,11 @@ type Fetcher struct {
 	agent      string // product token for robots.txt groups
 	clock      Clock
 	lease      Lease
-	robots     RobotsCache
-	refusals   Refusals
+	robots     *RobotsCache
+	refusals   *Refusals
 	optedOut   func(ctx context.Context, site string) (bool, error)
 	store      StoreHealth
-	observe    func(Record)
+	observe    func(model.RequestRecord)
 	archive    func(context.Context, ArchivedExchange)
 	log        *slog.Logger
 	client     *http.Client
@@ -124,7 +132,7 @@ func New(o Options) (*Fetcher, error) {
 	}
 	f := &Fetcher{
 		s: o.Settings, agent: o.Settings.ProductToken(), clock: o.Clock, lease: o.Lease,
-		robots: o.Robots, refusals: o.Refusals, waits: o.Waits, optedOut: o.OptedOut, store: o.Store, observe: o.Observe, archive: o.Archive, log: o.Logger,
+		waits: o.Waits, optedOut: o.OptedOut, store: o.Store, observe: o.Observe, archive: o.Archive, log: o.Logger,
 		timeouts: o.Timeouts, slowAfter: o.SlowAfter, slowFactor: o.SlowFactor,
 	}
 	if f.clock == nil {
@@ -133,13 +141,12 @@ func New(o Options) (*Fetcher, error) {
 	if f.lease == nil {
 		f.lease = NewLocalLease(f.clock)
 	}
-	if f.robots == nil {
-		f.robots = NewMemoryRobots()
-	}
-	if f.refusals == nil {
-		f.refusals = NewMemoryRefusals()
-	}
 	f.log = logging.OrDefault(f.log)
+	// Entries read back from the store expire as the TTLs now set say, and
+	// every read of robots.txt updates its origin's standing.
+	f.robots = NewRobotsCache(o.Robots, RobotsCacheOptions{Clock: f.clock, Log: f.log,
+		Bound: true, TTL: o.Settings.RobotsTTL, GuessTTL: o.Settings.RobotsGuessTTL, Agent: f.agent, Hold: o.RobotsHold})
+	f.refusals = NewRefusals(o.Refusals, f.clock.Now, f.log)
 	d := DefaultTimeouts
 	f.timeouts = Timeouts{
 		Dial: or(o.Timeouts.Dial, d.Dial), TLS: or(o.Timeouts.TLS, d.TLS),

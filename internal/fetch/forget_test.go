@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -34,11 +35,11 @@ func TestForgottenSiteKeepsItsGap(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		robots  string
-		purpose fetch.Purpose
+		purpose model.Purpose
 		gap     time.Duration
 	}{
-		{"crawl-delay", "User-agent: *\nCrawl-delay: 7\n", fetch.PurposePage, 7 * time.Second},
-		{"catalogue", "User-agent: *\nAllow: /\n", fetch.PurposeCatalogue, 2 * time.Second},
+		{"crawl-delay", "User-agent: *\nCrawl-delay: 7\n", model.PurposePage, 7 * time.Second},
+		{"catalogue", "User-agent: *\nAllow: /\n", model.PurposeCatalogue, 2 * time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, l := leaseRig(t)
@@ -54,7 +55,7 @@ func TestForgottenSiteKeepsItsGap(t *testing.T) {
 			h.Put("/p", "text/html", simweb.HTMLPage)
 			h.Put("/feed?paged=2", "application/rss+xml", rss)
 			u := h.URL("/p")
-			if tc.purpose == fetch.PurposeCatalogue {
+			if tc.purpose == model.PurposeCatalogue {
 				u = h.URL("/feed?paged=2")
 			}
 			// The lease sweeps on an Acquire at least 10s after the last
@@ -75,7 +76,7 @@ func TestForgottenSiteKeepsItsGap(t *testing.T) {
 			if n := l.Sites(); n != 1 {
 				t.Fatalf("%d sites held, want slow.example forgotten", n)
 			}
-			want(t, r.get(u, tc.purpose), fetch.OutcomeFetched)
+			want(t, r.get(u, tc.purpose), model.OutcomeFetched)
 			reqs := r.web.RequestsTo(h.Name())
 			if len(reqs) != 2 {
 				t.Fatalf("%d requests, want robots.txt and the page", len(reqs))
@@ -104,15 +105,15 @@ func TestBackoffForgottenAfterRest(t *testing.T) {
 		return reqs[i].Start.Sub(reqs[i-1].End)
 	}
 	for range 3 { // gaps of 2s then 4s; the next is 8s
-		want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeStatus)
+		want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeStatus)
 	}
 	if n := r.f.BackoffSites(); n != 1 {
 		t.Fatalf("%d sites with a back-off, want 1", n)
 	}
 	// Half an hour past the widened gap: still close enough to double.
 	r.clock.Advance(8*time.Second + 30*time.Minute)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeStatus)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeStatus)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeStatus)
 	if g := gapBefore(5); g != 16*time.Second {
 		t.Errorf("gap after four errors %v, want 16s", g)
 	}
@@ -120,12 +121,12 @@ func TestBackoffForgottenAfterRest(t *testing.T) {
 	// another site's request sweeps the entry away, and the next error
 	// opens the first step again.
 	r.clock.Advance(32*time.Second + time.Hour)
-	want(t, r.get(ok.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(ok.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	if n := r.f.BackoffSites(); n != 0 {
 		t.Errorf("%d sites with a back-off after the rest, want 0", n)
 	}
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeStatus)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeStatus)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeStatus)
 	if g := gapBefore(7); g != 2*time.Second {
 		t.Errorf("gap after an error following the rest %v, want the first step, 2s", g)
 	}
@@ -154,10 +155,10 @@ func TestTransportReplacedAfterManyDials(t *testing.T) {
 	h := r.web.Host("alive.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/p", "text/html", simweb.HTMLPage)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	const dials = 16384 // fetcher.go's transportDials
 	for i := range dials + 10 {
-		if res := r.get(fmt.Sprintf("http://dead%05d.example/p", i), fetch.PurposePage); res.Outcome == fetch.OutcomeFetched {
+		if res := r.get(fmt.Sprintf("http://dead%05d.example/p", i), model.PurposePage); res.Outcome == model.OutcomeFetched {
 			t.Fatalf("a dead host answered: %+v", res)
 		}
 	}
@@ -165,6 +166,6 @@ func TestTransportReplacedAfterManyDials(t *testing.T) {
 		t.Errorf("%d transports after %d failed dials, want 2", n, dials+10)
 	}
 	r.clock.Advance(time.Minute)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	r.clean(r.s.MinGap)
 }

@@ -6,6 +6,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 func TestGuardRefusesPrivateNamesWithoutConnecting(t *testing.T) {
@@ -14,7 +15,7 @@ func TestGuardRefusesPrivateNamesWithoutConnecting(t *testing.T) {
 		t.Run(addr, func(t *testing.T) {
 			r := newRig(t, false, nil)
 			r.web.Resolve("intranet.example", netip.MustParseAddr(addr))
-			res := r.get("http://intranet.example/feed", fetch.PurposeFeed)
+			res := r.get("http://intranet.example/feed", model.PurposeFeed)
 			// robots.txt was refused by the guard: nothing else is tried either.
 			refusedByGuard(t, res)
 			recs := r.records()
@@ -31,7 +32,7 @@ func TestGuardRefusesPrivateNamesWithoutConnecting(t *testing.T) {
 func TestGuardRefusesPrivateLiterals(t *testing.T) {
 	r := newRig(t, false, nil)
 	for _, u := range []string{"http://127.0.0.1/", "http://[::1]:8080/", "http://10.1.2.3/x", "http://0.0.0.0/"} {
-		refusedByGuard(t, r.get(u, fetch.PurposePage))
+		refusedByGuard(t, r.get(u, model.PurposePage))
 	}
 	if n := r.web.Dials(""); n != 0 {
 		t.Errorf("%d dials attempted", n)
@@ -41,7 +42,7 @@ func TestGuardRefusesPrivateLiterals(t *testing.T) {
 func TestAllowPrivateLetsItThrough(t *testing.T) {
 	r := newRig(t, false, func(s *config.Settings, _ *fetch.Options) { s.AllowPrivate = true })
 	r.web.Resolve("intranet.example", netip.MustParseAddr("10.0.0.1"))
-	r.get("http://intranet.example/", fetch.PurposePage)
+	r.get("http://intranet.example/", model.PurposePage)
 	if n := r.web.Dials("10.0.0.1:80"); n == 0 {
 		t.Error("ALLOW_PRIVATE: no dial attempted")
 	}
@@ -141,7 +142,7 @@ func TestGuardRefusesLocalNamesWithoutLookup(t *testing.T) {
 			h := r.web.Host(name) // resolves to the public simulated address
 			h.Robots("User-agent: *\nAllow: /\n")
 			h.Put("/", "text/html", "<html></html>")
-			res := r.get(h.URL("/"), fetch.PurposePage)
+			res := r.get(h.URL("/"), model.PurposePage)
 			refusedByGuard(t, res)
 			if recs := r.records(); len(recs) == 0 || !isErr(recs[0].Err, fetch.ErrPrivateAddress) {
 				t.Errorf("records %+v, want the guard's refusal first", recs)
@@ -153,7 +154,7 @@ func TestGuardRefusesLocalNamesWithoutLookup(t *testing.T) {
 			ha := a.web.Host(name)
 			ha.Robots("User-agent: *\nAllow: /\n")
 			ha.Put("/", "text/html", "<html></html>")
-			want(t, a.get(ha.URL("/"), fetch.PurposePage), fetch.OutcomeFetched)
+			want(t, a.get(ha.URL("/"), model.PurposePage), model.OutcomeFetched)
 		})
 	}
 }

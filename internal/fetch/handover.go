@@ -1,6 +1,10 @@
 package fetch
 
-import "time"
+import (
+	"time"
+
+	"corpus.blog/corpusbot/internal/model"
+)
 
 // A site passes between processes (two `run --once` on one SQLite file, a
 // restart, the workers of a cluster) through the store's site checkouts:
@@ -26,7 +30,7 @@ func (f *Fetcher) Handover(site string) (lastEnd, next time.Time) {
 // as it takes the site up: the end of its last request, and its stored wait
 // (back-off and Retry-After, w.Site being site; a zero w when there is
 // none). Whatever later the process knows already stays.
-func (f *Fetcher) Resume(site string, lastEnd time.Time, w SiteWait) {
+func (f *Fetcher) Resume(site string, lastEnd time.Time, w model.SiteWait) {
 	now := f.clock.Now()
 	if w.Gap != 0 || !w.Until.IsZero() {
 		b := backoff{gap: w.Gap, end: w.End, until: w.Until}

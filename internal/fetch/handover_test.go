@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -30,7 +31,7 @@ func TestHandoverKeepsGaps(t *testing.T) {
 			h := a.web.Host("blog.example")
 			h.Robots("User-agent: *\nAllow: /\n")
 			tc.page(h)
-			a.get(h.URL("/p"), fetch.PurposePage)
+			a.get(h.URL("/p"), model.PurposePage)
 			lastEnd, next := a.f.Handover("blog.example")
 			if lastEnd.IsZero() {
 				t.Fatal("Handover gave no last end after a request")
@@ -41,10 +42,10 @@ func TestHandoverKeepsGaps(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.resume {
-				b.Resume("blog.example", lastEnd, fetch.SiteWait{Site: "blog.example", Next: next})
+				b.Resume("blog.example", lastEnd, model.SiteWait{Site: "blog.example", Next: next})
 			}
 			before := len(a.web.Requests())
-			b.Fetch(context.Background(), fetch.Request{URL: h.URL("/p"), Purpose: fetch.PurposePage})
+			b.Fetch(context.Background(), fetch.Request{URL: h.URL("/p"), Purpose: model.PurposePage})
 			reqs := a.web.Requests()
 			if len(reqs) <= before {
 				t.Fatal("the second fetcher sent nothing")

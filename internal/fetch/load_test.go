@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -51,7 +52,7 @@ func TestLoadTwoThousandSites(t *testing.T) {
 	for range workers {
 		wg.Go(func() {
 			for u := range jobs {
-				if res := r.f.Fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposeFeed}); res.Outcome != fetch.OutcomeFetched {
+				if res := r.f.Fetch(ctx, fetch.Request{URL: u, Purpose: model.PurposeFeed}); res.Outcome != model.OutcomeFetched {
 					if failed.Add(1) < 5 {
 						t.Errorf("%s: %s %v", u, res.Outcome, res.Err)
 					}
@@ -82,7 +83,7 @@ func BenchmarkFetch(b *testing.B) {
 	r := newRig(b, true, func(s *config.Settings, _ *fetch.Options) { s.MinGap = time.Nanosecond })
 	hosts := loadWeb(r, 64)
 	for _, h := range hosts { // robots.txt read and cached before the clock starts
-		r.get("http://"+h+"/feed", fetch.PurposeFeed)
+		r.get("http://"+h+"/feed", model.PurposeFeed)
 	}
 	var i atomic.Int64
 	b.ReportAllocs()
@@ -91,7 +92,7 @@ func BenchmarkFetch(b *testing.B) {
 		for pb.Next() {
 			n := i.Add(1)
 			u := "http://" + hosts[n%int64(len(hosts))] + "/feed"
-			if res := r.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposeFeed}); res.Outcome != fetch.OutcomeFetched {
+			if res := r.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposeFeed}); res.Outcome != model.OutcomeFetched {
 				b.Fatal(res.Err)
 			}
 		}
@@ -136,7 +137,7 @@ func BenchmarkMemoryPerSite(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		for _, h := range hosts {
-			r.get("http://"+h+"/feed", fetch.PurposeFeed)
+			r.get("http://"+h+"/feed", model.PurposeFeed)
 		}
 		r.f.CloseIdleConnections()
 		r.web.Reset()

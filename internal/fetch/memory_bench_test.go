@@ -19,7 +19,6 @@ import (
 	"corpus.blog/corpusbot/internal/memtest"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
-	"corpus.blog/corpusbot/internal/store"
 )
 
 // pipeNet is an in-process network for a million sites: every name
@@ -89,24 +88,24 @@ type keepNothing struct {
 	robots, refusals atomic.Int64
 }
 
-func (*keepNothing) Robots(context.Context, string) (store.RobotsRecord, error) {
-	return store.RobotsRecord{}, model.ErrNotFound
+func (*keepNothing) Robots(context.Context, string) (model.RobotsRecord, error) {
+	return model.RobotsRecord{}, model.ErrNotFound
 }
 
-func (k *keepNothing) PutRobots(context.Context, store.RobotsRecord) error {
+func (k *keepNothing) PutRobots(context.Context, model.RobotsRecord) error {
 	k.robots.Add(1)
 	return nil
 }
 
-// UpdateOriginStanding keeps nothing: the robots cache has no Agent, and
-// so records no origin's standing.
+// UpdateOriginStanding keeps nothing: the origins are not the crawl's, so
+// a store would have no standing to update.
 func (*keepNothing) UpdateOriginStanding(context.Context, model.Origin) error { return nil }
 
-func (*keepNothing) Refusal(context.Context, string) (fetch.RefusalState, error) {
-	return fetch.RefusalState{}, nil
+func (*keepNothing) Refusal(context.Context, string) (model.RefusalState, error) {
+	return model.RefusalState{}, nil
 }
 
-func (k *keepNothing) PutRefusal(context.Context, string, fetch.RefusalState) error {
+func (k *keepNothing) PutRefusal(context.Context, string, model.RefusalState) error {
 	k.refusals.Add(1)
 	return nil
 }
@@ -158,8 +157,7 @@ func manySites(b *testing.B, n int) {
 	lease := fetch.NewLocalLease(clock)
 	f, err := fetch.New(fetch.Options{
 		Settings: s, Clock: clock, Lease: lease,
-		Robots:   store.NewRobotsCache(st, store.RobotsCacheOptions{Log: discard}),
-		Refusals: store.NewRefusals(st, discard).UseClock(clock.Now),
+		Robots: st, Refusals: st,
 		Resolver: pn, Dial: pn.Dial, Proxy: fetch.NoProxy, Logger: discard,
 	})
 	if err != nil {
@@ -171,8 +169,8 @@ func manySites(b *testing.B, n int) {
 		if i%4 == 0 {
 			u = fmt.Sprintf("http://dead%07d.example/post", i)
 		}
-		res := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposePage})
-		if (res.Outcome == fetch.OutcomeFetched) != (i%4 != 0) {
+		res := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposePage})
+		if (res.Outcome == model.OutcomeFetched) != (i%4 != 0) {
 			b.Errorf("%s: %s %v", u, res.Outcome, res.Err)
 		}
 	}

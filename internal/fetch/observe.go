@@ -3,41 +3,22 @@ package fetch
 import (
 	"context"
 	"log/slog"
-	"time"
-)
 
-// Record describes one request, or one request not made (disallowed,
-// refused), for logs and metrics.
-type Record struct {
-	Site        string // model.Site of URL's host
-	Origin      string // model.OriginOf URL: its robots.txt's key
-	URL         string
-	Purpose     Purpose
-	Status      int
-	Bytes       int64 // body bytes read, after decoding
-	Start       time.Time
-	Duration    time.Duration
-	Conditional bool // If-None-Match or If-Modified-Since was sent
-	// Waited is how long the request waited for the site's lease (its gap
-	// since the last request, a Crawl-delay, a back-off) before it could
-	// be sent, or declined under the lease.
-	Waited  time.Duration
-	Outcome Outcome
-	Err     error
-}
+	"corpus.blog/corpusbot/internal/model"
+)
 
 // emit makes the Record of attempt a, which ended in ex, and hands it to
 // Options.Observe and the log. send calls it, once per attempt: an
 // attempt declined before any connection is a record too, with no status
 // and no duration.
 func (f *Fetcher) emit(ctx context.Context, a *attempt, ex exchange) {
-	r := Record{
+	r := model.RequestRecord{
 		Site: a.site, Origin: a.origin, URL: a.shown, Purpose: a.purpose, Status: ex.status, Bytes: ex.read,
 		Start: ex.start, Duration: ex.end.Sub(ex.start), Conditional: ex.conditional, Waited: a.waited,
 		Outcome: ex.outcome, Err: ex.err,
 	}
 	if ex.location != nil {
-		r.Outcome = OutcomeRedirect // a hop whose Location is followed: not an outcome a caller sees
+		r.Outcome = model.OutcomeRedirect // a hop whose Location is followed: not an outcome a caller sees
 	}
 	if f.observe != nil {
 		f.observe(r)
@@ -56,8 +37,8 @@ func (f *Fetcher) emit(ctx context.Context, a *attempt, ex exchange) {
 	f.log.LogAttrs(context.WithoutCancel(ctx), slog.LevelDebug, "fetch", attrs...)
 }
 
-// Reason is the short, stable reason of a record that did not end in a
-// 2xx or a 304 (Result.Reason's words), "" for one that did.
-func (r Record) Reason() string {
+// RecordReason is the short, stable reason of a record that did not end
+// in a 2xx or a 304 (Result.Reason's words), "" for one that did.
+func RecordReason(r model.RequestRecord) string {
 	return Result{Outcome: r.Outcome, Status: r.Status, Err: r.Err}.Reason()
 }

@@ -8,6 +8,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // An opt-out stored while the crawler runs stops the very next request to
@@ -25,15 +26,15 @@ func TestOptedOutStopsEveryRequest(t *testing.T) {
 	other := r.web.Host("other.example")
 	other.Put("/c", "text/html", "<p>c</p>")
 	ctx := context.Background()
-	if res := r.f.Fetch(ctx, fetch.Request{URL: "http://blog.example/a", Purpose: fetch.PurposePage}); res.Outcome != fetch.OutcomeFetched {
+	if res := r.f.Fetch(ctx, fetch.Request{URL: "http://blog.example/a", Purpose: model.PurposePage}); res.Outcome != model.OutcomeFetched {
 		t.Fatalf("before the opt-out: %s %v", res.Outcome, res.Err)
 	}
 	out.Store(true)
 	before := len(r.web.Requests())
 	for _, req := range []fetch.Request{
-		{URL: "http://blog.example/b", Purpose: fetch.PurposePage},
-		{URL: "http://blog.example/robots.txt", Purpose: fetch.PurposeRobots},
-		{URL: "http://www.blog.example/feed", Purpose: fetch.PurposeFeed},
+		{URL: "http://blog.example/b", Purpose: model.PurposePage},
+		{URL: "http://blog.example/robots.txt", Purpose: model.PurposeRobots},
+		{URL: "http://www.blog.example/feed", Purpose: model.PurposeFeed},
 	} {
 		res := r.f.Fetch(ctx, req)
 		if !errors.Is(res.Err, fetch.ErrOptedOut) {
@@ -43,12 +44,12 @@ func TestOptedOutStopsEveryRequest(t *testing.T) {
 	if got := r.web.Requests()[before:]; len(got) != 0 {
 		t.Errorf("%d requests reached the opted-out site: %v", len(got), got)
 	}
-	if res := r.f.Fetch(ctx, fetch.Request{URL: "http://other.example/c", Purpose: fetch.PurposePage}); res.Outcome != fetch.OutcomeFetched {
+	if res := r.f.Fetch(ctx, fetch.Request{URL: "http://other.example/c", Purpose: model.PurposePage}); res.Outcome != model.OutcomeFetched {
 		t.Errorf("another site: %s %v", res.Outcome, res.Err)
 	}
 	opted := 0
 	for _, rec := range r.records() {
-		if rec.Outcome == fetch.OutcomeOptedOut {
+		if rec.Outcome == model.OutcomeOptedOut {
 			opted++
 		}
 	}
@@ -67,11 +68,11 @@ func TestOptedOutStillReadsClaimFile(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/.well-known/corpusbot-claim.txt", "text/plain", "token")
 	h.Put("/a", "text/html", "<p>a</p>")
-	res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/.well-known/corpusbot-claim.txt", Purpose: fetch.PurposeClaim})
-	if res.Outcome != fetch.OutcomeFetched || string(res.Body) != "token" {
+	res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/.well-known/corpusbot-claim.txt", Purpose: model.PurposeClaim})
+	if res.Outcome != model.OutcomeFetched || string(res.Body) != "token" {
 		t.Fatalf("claim file: %s %q %v", res.Outcome, res.Body, res.Err)
 	}
-	if res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/a", Purpose: fetch.PurposePage}); !errors.Is(res.Err, fetch.ErrOptedOut) {
+	if res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://blog.example/a", Purpose: model.PurposePage}); !errors.Is(res.Err, fetch.ErrOptedOut) {
 		t.Fatalf("a page of the opted-out site: %s %v", res.Outcome, res.Err)
 	}
 }

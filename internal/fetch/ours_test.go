@@ -13,6 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
 
@@ -20,7 +21,7 @@ import (
 // refusal: an error that is not transient and names the guard.
 func refusedByGuard(t testing.TB, res fetch.Result) {
 	t.Helper()
-	if res.Outcome != fetch.OutcomeError || !fetch.GuardRefused(res.Err) {
+	if res.Outcome != model.OutcomeError || !fetch.GuardRefused(res.Err) {
 		t.Fatalf("outcome %s (err %v), want the guard's refusal", res.Outcome, res.Err)
 	}
 	if res.Transient() {
@@ -36,7 +37,7 @@ func refusedByGuard(t testing.TB, res fetch.Result) {
 // same caches let the site be read at once, with no stored expiry to wait
 // out (issue 18).
 func TestGuardRefusalStoresNothing(t *testing.T) {
-	cache, refusals := fetch.NewMemoryRobots(), fetch.NewMemoryRefusals()
+	cache, refusals := newRobotsStore(), newRefusalStore()
 	withCaches := func(allow bool) func(*config.Settings, *fetch.Options) {
 		return func(s *config.Settings, o *fetch.Options) {
 			s.AllowPrivate = allow
@@ -49,11 +50,11 @@ func TestGuardRefusalStoresNothing(t *testing.T) {
 	h.Put("/feed", "application/rss+xml", "<rss><channel></channel></rss>")
 	r.web.Resolve("intranet.example", netip.MustParseAddr("10.0.0.7"))
 	for range 2 { // asked again: still the guard's, still nothing stored
-		refusedByGuard(t, r.get("http://intranet.example/feed", fetch.PurposeFeed))
-		if e, ok := cache.Get(context.Background(), "http://intranet.example:80"); ok {
+		refusedByGuard(t, r.get("http://intranet.example/feed", model.PurposeFeed))
+		if e, ok := cache.stored("http://intranet.example:80"); ok {
 			t.Fatalf("robots entry stored for a guard refusal: %+v", e)
 		}
-		if st := refusals.Get(context.Background(), "intranet.example"); st != (fetch.RefusalState{}) {
+		if st := refusals.stored("intranet.example"); st != (model.RefusalState{}) {
 			t.Fatalf("refusal state stored for a guard refusal: %+v", st)
 		}
 	}
@@ -69,8 +70,8 @@ func TestGuardRefusalStoresNothing(t *testing.T) {
 	ha := a.web.Host("intranet.example")
 	ha.Robots("User-agent: *\nAllow: /\n")
 	ha.Put("/feed", "application/rss+xml", "<rss><channel></channel></rss>")
-	want(t, a.get("http://intranet.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
-	if e, ok := cache.Get(context.Background(), "http://intranet.example:80"); !ok || e.Verdict.State != robots.StateParsed {
+	want(t, a.get("http://intranet.example/feed", model.PurposeFeed), model.OutcomeFetched)
+	if e, ok := cache.stored("http://intranet.example:80"); !ok || e.Verdict.State != robots.StateParsed {
 		t.Errorf("after ALLOW_PRIVATE: %+v %v, want the file read", e, ok)
 	}
 }
@@ -131,7 +132,7 @@ func TestOurNetworkFailureCachesNoGuess(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cache := fetch.NewMemoryRobots()
+			cache := newRobotsStore()
 			var up func()
 			// newRig has set the web's resolver and dialer before the
 			// tweak: wrapped here.
@@ -143,18 +144,18 @@ func TestOurNetworkFailureCachesNoGuess(t *testing.T) {
 			h.Robots("User-agent: *\nDisallow: /private/\n")
 			h.Put("/feed", "application/rss+xml", "<rss><channel></channel></rss>")
 
-			res := r.get("http://blog.example/feed", fetch.PurposeFeed)
-			if res.Outcome != fetch.OutcomeError || !res.Transient() || fetch.GuardRefused(res.Err) {
+			res := r.get("http://blog.example/feed", model.PurposeFeed)
+			if res.Outcome != model.OutcomeError || !res.Transient() || fetch.GuardRefused(res.Err) {
 				t.Fatalf("network down: %s %v (transient %v), want a transient error", res.Outcome, res.Err, res.Transient())
 			}
 			if !fetch.OurNetworkFailed(res.Err) {
 				t.Errorf("not recognised as our network: %v", res.Err)
 			}
-			if e, ok := cache.Get(context.Background(), "http://blog.example:80"); ok {
+			if e, ok := cache.stored("http://blog.example:80"); ok {
 				t.Fatalf("robots guess cached for our own outage: %+v", e)
 			}
 			up()
-			want(t, r.get("http://blog.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
+			want(t, r.get("http://blog.example/feed", model.PurposeFeed), model.OutcomeFetched)
 			if got := r.uris("blog.example"); len(got) != 2 || got[0] != "/robots.txt" {
 				t.Errorf("after the outage: %v, want robots.txt then the feed", got)
 			}
@@ -166,16 +167,16 @@ func TestOurNetworkFailureCachesNoGuess(t *testing.T) {
 // robots.txt is unreachable under RFC 9309 and the guess is cached as
 // before.
 func TestNoSuchHostStaysTheSitesAnswer(t *testing.T) {
-	cache := fetch.NewMemoryRobots()
+	cache := newRobotsStore()
 	r := newRig(t, false, func(_ *config.Settings, o *fetch.Options) {
 		o.Robots = cache
 		o.Resolver = &failingResolver{notFound: true}
 	})
-	res := r.get("http://gone.example/feed", fetch.PurposeFeed)
-	if res.Outcome != fetch.OutcomeDisallowed || res.Robots != robots.StateUnreachable {
+	res := r.get("http://gone.example/feed", model.PurposeFeed)
+	if res.Outcome != model.OutcomeDisallowed || res.Robots != robots.StateUnreachable {
 		t.Fatalf("%s %s %v, want held back on an unreachable robots.txt", res.Outcome, res.Robots, res.Err)
 	}
-	if e, ok := cache.Get(context.Background(), "http://gone.example:80"); !ok || e.Verdict.State != robots.StateUnreachable {
+	if e, ok := cache.stored("http://gone.example:80"); !ok || e.Verdict.State != robots.StateUnreachable {
 		t.Errorf("entry %+v %v, want unreachable", e, ok)
 	}
 }
@@ -210,7 +211,7 @@ func TestGuardRefusedAndOurNetwork(t *testing.T) {
 		if got := fetch.OurNetworkFailed(tc.err); got != tc.ourNet {
 			t.Errorf("%s: OurNetworkFailed %v", tc.name, got)
 		}
-		res := fetch.Result{Outcome: fetch.OutcomeError, Err: tc.err}
+		res := fetch.Result{Outcome: model.OutcomeError, Err: tc.err}
 		if tc.err != nil && res.Transient() == tc.guard {
 			t.Errorf("%s: transient %v", tc.name, res.Transient())
 		}

@@ -3,6 +3,8 @@ package fetch
 import (
 	"errors"
 	"fmt"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // ErrNotPage is what CheckPage says of a body the crawler would not read as
@@ -16,11 +18,11 @@ var ErrNotPage = errors.New("not a page")
 // would have closed unread (OutcomeWrongType).
 func CheckPage(contentType string, body []byte) error {
 	mt := MediaType(contentType)
-	switch judgeType(PurposePage, mt) {
+	switch judgeType(model.PurposePage, mt) {
 	case typeRight:
 		return nil
 	case typeSniff:
-		if sniffAccepts(PurposePage, sniff(body[:min(len(body), sniffLen)])) {
+		if sniffAccepts(model.PurposePage, sniff(body[:min(len(body), sniffLen)])) {
 			return nil
 		}
 		return fmt.Errorf("%w: the first bytes do not look like HTML", ErrNotPage)

@@ -24,10 +24,10 @@ func TestRobotsFirstThenCached(t *testing.T) {
 	h.Robots("User-agent: *\nDisallow: /private\n")
 	h.Put("/a", "text/html", simweb.HTMLPage)
 	h.Put("/b", "text/html", simweb.HTMLPage)
-	want(t, r.get(h.URL("/a"), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(h.URL("/b"), fetch.PurposePage), fetch.OutcomeFetched)
-	res := r.get(h.URL("/private/x"), fetch.PurposePage)
-	want(t, res, fetch.OutcomeDisallowed)
+	want(t, r.get(h.URL("/a"), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(h.URL("/b"), model.PurposePage), model.OutcomeFetched)
+	res := r.get(h.URL("/private/x"), model.PurposePage)
+	want(t, res, model.OutcomeDisallowed)
 	var de *fetch.DisallowedError
 	if !asDisallowed(res.Err, &de) || de.Rule != "Disallow: /private" {
 		t.Errorf("err %v, want the deciding rule", res.Err)
@@ -49,7 +49,7 @@ func TestSitesShareRegistrableDomain(t *testing.T) {
 	for i := range 10 {
 		wg.Go(func() {
 			host := []string{"a.blog.example", "b.blog.example"}[i%2]
-			want(t, r.get("http://"+host+"/p", fetch.PurposePage), fetch.OutcomeFetched)
+			want(t, r.get("http://"+host+"/p", model.PurposePage), model.OutcomeFetched)
 		})
 	}
 	wg.Wait()
@@ -72,7 +72,7 @@ func TestPrivateSuffixSitesAreSeparate(t *testing.T) {
 	for _, n := range []string{"foo.github.io", "bar.github.io"} {
 		wg.Go(func() {
 			for range 3 {
-				want(t, r.get("http://"+n+"/p", fetch.PurposePage), fetch.OutcomeFetched)
+				want(t, r.get("http://"+n+"/p", model.PurposePage), model.OutcomeFetched)
 			}
 		})
 	}
@@ -106,8 +106,8 @@ func TestCrawlDelayRaisesGap(t *testing.T) {
 	h.Put("/feed", "application/rss+xml", rss)
 	h.Put("/p", "text/html", simweb.HTMLPage)
 	for range 3 {
-		want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeFetched)
-		want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+		want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeFetched)
+		want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	}
 	reqs := r.web.RequestsTo(h.Name())
 	for i := 2; i < len(reqs); i++ { // from the first page on (robots.txt itself precedes the file)
@@ -124,7 +124,7 @@ func TestCataloguePageDelay(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	for _, p := range []string{"/feed?paged=2", "/feed?paged=3", "/feed?paged=4"} {
 		h.Put(p, "application/rss+xml", rss)
-		want(t, r.get(h.URL(p), fetch.PurposeCatalogue), fetch.OutcomeFetched)
+		want(t, r.get(h.URL(p), model.PurposeCatalogue), model.OutcomeFetched)
 	}
 	r.clean(r.s.CataloguePageDelay)
 }
@@ -139,13 +139,13 @@ func TestRetryAfterObeyed(t *testing.T) {
 				ra = r.clock.Now().Add(120 * time.Second).UTC().Format("Mon, 02 Jan 2006 15:04:05 GMT")
 			}
 			h.Handle("/feed", simweb.TooMany(ra))
-			res := r.get(h.URL("/feed"), fetch.PurposeFeed)
-			want(t, res, fetch.OutcomeStatus)
+			res := r.get(h.URL("/feed"), model.PurposeFeed)
+			want(t, res, model.OutcomeStatus)
 			if res.Status != 429 {
 				t.Fatalf("status %d", res.Status)
 			}
 			h.Put("/feed", "application/rss+xml", rss)
-			want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeFetched)
+			want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeFetched)
 			reqs := r.web.RequestsTo(h.Name())
 			if g := reqs[2].Start.Sub(reqs[1].End); g < 119*time.Second {
 				t.Errorf("asked again after %v, Retry-After said 120s", g)
@@ -159,9 +159,9 @@ func TestRetryAfterCappedAtADay(t *testing.T) {
 	h := r.web.Host("sulky.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/feed", simweb.Unavailable("99999999"))
-	r.get(h.URL("/feed"), fetch.PurposeFeed)
+	r.get(h.URL("/feed"), model.PurposeFeed)
 	h.Put("/feed", "application/rss+xml", rss)
-	r.get(h.URL("/feed"), fetch.PurposeFeed)
+	r.get(h.URL("/feed"), model.PurposeFeed)
 	reqs := r.web.RequestsTo(h.Name())
 	if g := reqs[2].Start.Sub(reqs[1].End); g < 24*time.Hour || g > 25*time.Hour {
 		t.Errorf("asked again after %v, want a day", g)
@@ -174,8 +174,8 @@ func TestUnreachableRobotsFetchesNothingElse(t *testing.T) {
 	h.RobotsStatus(500)
 	h.Put("/feed", "application/rss+xml", rss)
 	for range 3 {
-		res := r.get(h.URL("/feed"), fetch.PurposeFeed)
-		want(t, res, fetch.OutcomeDisallowed)
+		res := r.get(h.URL("/feed"), model.PurposeFeed)
+		want(t, res, model.OutcomeDisallowed)
 		if res.Robots != robots.StateUnreachable {
 			t.Errorf("robots state %s", res.Robots)
 		}
@@ -186,7 +186,7 @@ func TestUnreachableRobotsFetchesNothingElse(t *testing.T) {
 	// After ROBOTS_GUESS_TTL it is asked again; once it answers, crawling resumes.
 	r.clock.Advance(r.s.RobotsGuessTTL)
 	h.Robots("User-agent: *\nAllow: /\n")
-	want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeFetched)
 	r.clean(r.s.MinGap)
 }
 
@@ -195,22 +195,22 @@ func TestUnreachableRobotsObeysRecentCopy(t *testing.T) {
 	h := r.web.Host("flaky.example")
 	h.Robots("User-agent: *\nDisallow: /no\n")
 	h.Put("/yes", "text/html", simweb.HTMLPage)
-	want(t, r.get(h.URL("/yes"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/yes"), model.PurposePage), model.OutcomeFetched)
 	r.clock.Advance(r.s.RobotsTTL)
 	h.RobotsStatus(503)
-	res := r.get(h.URL("/yes"), fetch.PurposePage)
-	want(t, res, fetch.OutcomeFetched)
+	res := r.get(h.URL("/yes"), model.PurposePage)
+	want(t, res, model.OutcomeFetched)
 	if res.Robots != robots.StateStaleCopy {
 		t.Errorf("robots state %s, want stale-copy", res.Robots)
 	}
-	want(t, r.get(h.URL("/no"), fetch.PurposePage), fetch.OutcomeDisallowed)
+	want(t, r.get(h.URL("/no"), model.PurposePage), model.OutcomeDisallowed)
 	// 31 days on, with no answer since, the copy is too old: paused.
 	for range 31 * 4 {
 		r.clock.Advance(r.s.RobotsGuessTTL)
-		_ = r.get(h.URL("/yes"), fetch.PurposePage)
+		_ = r.get(h.URL("/yes"), model.PurposePage)
 	}
-	res = r.get(h.URL("/yes"), fetch.PurposePage)
-	if res.Robots != robots.StateAbandoned || res.Outcome != fetch.OutcomeFetched {
+	res = r.get(h.URL("/yes"), model.PurposePage)
+	if res.Robots != robots.StateAbandoned || res.Outcome != model.OutcomeFetched {
 		t.Errorf("after 31 days unreachable: %s %s, want abandoned (treated as no file)", res.Robots, res.Outcome)
 	}
 	// (r.clean would judge /yes by the 503 robots.txt now served; the copy was obeyed.)
@@ -221,8 +221,8 @@ func TestRefusedRobotsFetchesNothingElse(t *testing.T) {
 	h := r.web.Host("private.example")
 	h.RobotsStatus(403)
 	h.Put("/feed", "application/rss+xml", rss)
-	res := r.get(h.URL("/feed"), fetch.PurposeFeed)
-	want(t, res, fetch.OutcomeDisallowed)
+	res := r.get(h.URL("/feed"), model.PurposeFeed)
+	want(t, res, model.OutcomeDisallowed)
 	if res.Robots != robots.StateRefused {
 		t.Errorf("robots state %s", res.Robots)
 	}
@@ -240,8 +240,8 @@ func TestRedirectIntoDisallowedPathOnAnotherHost(t *testing.T) {
 	b := r.web.Host("b.example")
 	b.Robots("User-agent: *\nDisallow: /private/\n")
 	b.Put("/private/post", "text/html", simweb.HTMLPage)
-	res := r.get(a.URL("/go"), fetch.PurposePage)
-	want(t, res, fetch.OutcomeDisallowed)
+	res := r.get(a.URL("/go"), model.PurposePage)
+	want(t, res, model.OutcomeDisallowed)
 	if res.FinalURL != "http://b.example/private/post" || len(res.Redirects) != 1 {
 		t.Errorf("final %s redirects %q", res.FinalURL, res.Redirects)
 	}
@@ -259,8 +259,8 @@ func TestRedirectFollowedAcrossHosts(t *testing.T) {
 	b := r.web.Host("new.example")
 	b.Robots("User-agent: *\nAllow: /\n")
 	b.Put("/feed.xml", "application/atom+xml", `<feed xmlns="http://www.w3.org/2005/Atom"/>`)
-	res := r.get(a.URL("/feed"), fetch.PurposeFeed)
-	want(t, res, fetch.OutcomeFetched)
+	res := r.get(a.URL("/feed"), model.PurposeFeed)
+	want(t, res, model.OutcomeFetched)
 	if res.FinalURL != "http://new.example/feed.xml" {
 		t.Errorf("final %s", res.FinalURL)
 	}
@@ -273,16 +273,16 @@ func TestRedirectLoopAndLimit(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/a", simweb.Redirect(302, "/b"))
 	h.Handle("/b", simweb.Redirect(302, "/a"))
-	res := r.get(h.URL("/a"), fetch.PurposePage)
-	if res.Outcome != fetch.OutcomeError || !isErr(res.Err, fetch.ErrRedirectLoop) {
+	res := r.get(h.URL("/a"), model.PurposePage)
+	if res.Outcome != model.OutcomeError || !isErr(res.Err, fetch.ErrRedirectLoop) {
 		t.Errorf("loop: %s %v", res.Outcome, res.Err)
 	}
 	for i := range 7 {
 		h.Handle("/c"+string(rune('0'+i)), simweb.Redirect(301, "/c"+string(rune('1'+i))))
 	}
 	h.Put("/c7", "text/html", simweb.HTMLPage)
-	res = r.get(h.URL("/c0"), fetch.PurposePage)
-	if res.Outcome != fetch.OutcomeError || !isErr(res.Err, fetch.ErrTooManyRedirects) || len(res.Redirects) != 5 {
+	res = r.get(h.URL("/c0"), model.PurposePage)
+	if res.Outcome != model.OutcomeError || !isErr(res.Err, fetch.ErrTooManyRedirects) || len(res.Redirects) != 5 {
 		t.Errorf("chain: %s %v after %d", res.Outcome, res.Err, len(res.Redirects))
 	}
 	r.clean(r.s.MinGap)
@@ -295,8 +295,8 @@ func TestRobotsRedirectFollowed(t *testing.T) {
 	w := r.web.Host("www.moved.example")
 	w.Robots("User-agent: *\nDisallow: /x\n")
 	h.Put("/y", "text/html", simweb.HTMLPage)
-	want(t, r.get(h.URL("/y"), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(h.URL("/x"), fetch.PurposePage), fetch.OutcomeDisallowed)
+	want(t, r.get(h.URL("/y"), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(h.URL("/x"), model.PurposePage), model.OutcomeDisallowed)
 	// Five redirects and no file: no rules.
 	l := r.web.Host("far.example")
 	for i := range 6 {
@@ -304,7 +304,7 @@ func TestRobotsRedirectFollowed(t *testing.T) {
 	}
 	l.Handle("/robots.txt", simweb.Redirect(302, "/r0"))
 	l.Put("/p", "text/html", simweb.HTMLPage)
-	res := r.get(l.URL("/p"), fetch.PurposePage)
+	res := r.get(l.URL("/p"), model.PurposePage)
 	if res.Robots != robots.StateNoFile {
 		t.Errorf("robots state %s after too many redirects", res.Robots)
 	}
@@ -315,13 +315,13 @@ func TestConditionalReread(t *testing.T) {
 	h := r.web.Host("cond.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	feed := h.Put("/feed", "application/rss+xml", rss).Validators(`W/"abc-gzip"`, "Tue, 03 Feb 2026 04:05:06 GMT")
-	first := r.get(h.URL("/feed"), fetch.PurposeFeed)
-	want(t, first, fetch.OutcomeFetched)
+	first := r.get(h.URL("/feed"), model.PurposeFeed)
+	want(t, first, model.OutcomeFetched)
 	if first.ETag != `W/"abc-gzip"` || first.LastModified != "Tue, 03 Feb 2026 04:05:06 GMT" || first.LastModifiedFromDate {
 		t.Fatalf("validators %q %q", first.ETag, first.LastModified)
 	}
-	second := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/feed"), Purpose: fetch.PurposeFeed, ETag: first.ETag, LastModified: first.LastModified})
-	want(t, second, fetch.OutcomeUnchanged)
+	second := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/feed"), Purpose: model.PurposeFeed, ETag: first.ETag, LastModified: first.LastModified})
+	want(t, second, model.OutcomeUnchanged)
 	if second.Body != nil || second.ETag != first.ETag {
 		t.Errorf("304: body %q etag %q", second.Body, second.ETag)
 	}
@@ -334,7 +334,7 @@ func TestConditionalReread(t *testing.T) {
 		t.Errorf("served %d, 304 %d", full, not)
 	}
 	recs := r.records()
-	if !recs[len(recs)-1].Conditional || recs[len(recs)-1].Outcome != fetch.OutcomeUnchanged {
+	if !recs[len(recs)-1].Conditional || recs[len(recs)-1].Outcome != model.OutcomeUnchanged {
 		t.Errorf("record %+v", recs[len(recs)-1])
 	}
 	r.clean(r.s.MinGap)
@@ -346,13 +346,13 @@ func TestNoLastModifiedUsesServerDate(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	const date = "Wed, 04 Mar 2026 05:06:07 GMT"
 	h.Put("/sitemap.xml", "application/xml", `<urlset/>`).Validators("", "").Date(date)
-	first := r.get(h.URL("/sitemap.xml"), fetch.PurposeSitemap)
-	want(t, first, fetch.OutcomeFetched)
+	first := r.get(h.URL("/sitemap.xml"), model.PurposeSitemap)
+	want(t, first, model.OutcomeFetched)
 	if first.LastModified != date || !first.LastModifiedFromDate || first.ETag != "" {
 		t.Fatalf("validators %q %q %v", first.ETag, first.LastModified, first.LastModifiedFromDate)
 	}
-	second := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/sitemap.xml"), Purpose: fetch.PurposeSitemap, LastModified: first.LastModified})
-	want(t, second, fetch.OutcomeUnchanged)
+	second := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/sitemap.xml"), Purpose: model.PurposeSitemap, LastModified: first.LastModified})
+	want(t, second, model.OutcomeUnchanged)
 	reqs := r.web.RequestsTo(h.Name())
 	if got := reqs[len(reqs)-1].Header.Get("If-Modified-Since"); got != date {
 		t.Errorf("If-Modified-Since %q, want the server's Date %q", got, date)
@@ -364,10 +364,10 @@ func TestRobotsRereadConditionally(t *testing.T) {
 	h := r.web.Host("steady.example")
 	rob := h.Robots("User-agent: *\nDisallow: /x\n")
 	h.Put("/p", "text/html", simweb.HTMLPage)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	r.clock.Advance(r.s.RobotsTTL)
-	want(t, r.get(h.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(h.URL("/x"), fetch.PurposePage), fetch.OutcomeDisallowed)
+	want(t, r.get(h.URL("/p"), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(h.URL("/x"), model.PurposePage), model.OutcomeDisallowed)
 	if full, not := rob.Counts(); full != 1 || not != 1 {
 		t.Errorf("robots served %d, 304 %d; want one full read and one conditional", full, not)
 	}
@@ -385,8 +385,8 @@ func TestRedirectMoved(t *testing.T) {
 	h.Handle("/302", simweb.Redirect(http.StatusFound, "/new"))
 	h.Handle("/mixed", simweb.Redirect(http.StatusMovedPermanently, "/302"))
 	for path, moved := range map[string]bool{"/new": false, "/301": true, "/308": true, "/302": false, "/mixed": false} {
-		res := r.get(h.URL(path), fetch.PurposeFeed)
-		want(t, res, fetch.OutcomeFetched)
+		res := r.get(h.URL(path), model.PurposeFeed)
+		want(t, res, model.OutcomeFetched)
 		if res.Moved != moved || res.FinalURL != h.URL("/new") {
 			t.Errorf("%s: Moved %v, FinalURL %s; want %v, /new", path, res.Moved, res.FinalURL, moved)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -49,8 +50,8 @@ func TestPostToHub(t *testing.T) {
 	ctx := context.Background()
 	form := url.Values{"hub.mode": {"subscribe"}, "hub.topic": {"https://blog.example/feed"}}
 	for range 2 {
-		res := r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/", Purpose: fetch.PurposeWebSub, Form: form})
-		want(t, res, fetch.OutcomeFetched)
+		res := r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/", Purpose: model.PurposeWebSub, Form: form})
+		want(t, res, model.OutcomeFetched)
 		if res.Status != http.StatusAccepted {
 			t.Errorf("status %d", res.Status)
 		}
@@ -64,7 +65,7 @@ func TestPostToHub(t *testing.T) {
 		}
 	}
 	recs := r.records()
-	if len(recs) != 2 || recs[0].Purpose != fetch.PurposeWebSub || recs[0].Status != http.StatusAccepted {
+	if len(recs) != 2 || recs[0].Purpose != model.PurposeWebSub || recs[0].Status != http.StatusAccepted {
 		t.Errorf("records %+v", recs)
 	}
 	reqs := r.web.RequestsTo("hub.example")
@@ -73,22 +74,22 @@ func TestPostToHub(t *testing.T) {
 	}
 
 	// A redirect is not followed: a POST does not become a GET elsewhere.
-	res := r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/moved", Purpose: fetch.PurposeWebSub, Form: form})
-	want(t, res, fetch.OutcomeStatus)
+	res := r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/moved", Purpose: model.PurposeWebSub, Form: form})
+	want(t, res, model.OutcomeStatus)
 	if len(got) != 2 {
 		t.Error("redirect followed")
 	}
 
 	// A form is only for hubs.
-	res = r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/", Purpose: fetch.PurposePage, Form: form})
-	want(t, res, fetch.OutcomeError)
+	res = r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/", Purpose: model.PurposePage, Form: form})
+	want(t, res, model.OutcomeError)
 
 	// The opt-out holds for hubs too.
 	mu.Lock()
 	optedOut = true
 	mu.Unlock()
 	n := len(r.web.Requests())
-	res = r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/", Purpose: fetch.PurposeWebSub, Form: form})
+	res = r.f.Fetch(ctx, fetch.Request{URL: "http://hub.example/", Purpose: model.PurposeWebSub, Form: form})
 	if !errors.Is(res.Err, fetch.ErrOptedOut) || len(r.web.Requests()) != n {
 		t.Errorf("to an opted-out hub: %s %v", res.Outcome, res.Err)
 	}
@@ -98,8 +99,8 @@ func TestPostToHub(t *testing.T) {
 func TestPostGuarded(t *testing.T) {
 	r := newRig(t, false, nil)
 	r.web.Resolve("hub.internal", netip.MustParseAddr("10.0.0.1"))
-	res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://hub.internal/", Purpose: fetch.PurposeWebSub, Form: url.Values{"a": {"b"}}})
-	want(t, res, fetch.OutcomeError)
+	res := r.f.Fetch(context.Background(), fetch.Request{URL: "http://hub.internal/", Purpose: model.PurposeWebSub, Form: url.Values{"a": {"b"}}})
+	want(t, res, model.OutcomeError)
 	if len(r.web.Requests()) != 0 {
 		t.Error("a request reached the web")
 	}
@@ -111,8 +112,8 @@ func TestIndexNowKeyFile(t *testing.T) {
 	h := r.web.Host("blog.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/abcd1234.txt", "application/octet-stream", "abcd1234")
-	res := r.get("http://blog.example/abcd1234.txt", fetch.PurposeIndexNow)
-	want(t, res, fetch.OutcomeFetched)
+	res := r.get("http://blog.example/abcd1234.txt", model.PurposeIndexNow)
+	want(t, res, model.OutcomeFetched)
 	if string(res.Body) != "abcd1234" {
 		t.Errorf("body %q", res.Body)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -113,7 +114,7 @@ var redirectsInward = []struct{ path, host string }{
 func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 	r, p := proxiedRig(t, false)
 	for _, tc := range privateTargets {
-		res := r.get(tc.url, fetch.PurposeFeed)
+		res := r.get(tc.url, model.PurposeFeed)
 		refusedByGuard(t, res) // on robots.txt, the same refusal as a direct dial's
 		if got := p.askedFor(tc.host); len(got) != 0 {
 			t.Errorf("%s: the proxy was asked %v", tc.url, got)
@@ -124,12 +125,12 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 	var reads int
 	for _, rec := range r.records() {
 		switch {
-		case rec.Purpose == fetch.PurposeRobots:
+		case rec.Purpose == model.PurposeRobots:
 			reads++
 			if !isErr(rec.Err, fetch.ErrPrivateAddress) {
 				t.Errorf("%s: %v, want the guard's refusal", rec.URL, rec.Err)
 			}
-		case rec.Outcome != fetch.OutcomeDisallowed:
+		case rec.Outcome != model.OutcomeDisallowed:
 			t.Errorf("%s %s: %s, want it held back", rec.Purpose, rec.URL, rec.Outcome)
 		}
 	}
@@ -142,9 +143,9 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 
 	// A public site is asked through the proxy; its redirects inward are
 	// followed no further than the public hop.
-	want(t, r.get("http://blog.example/p", fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get("http://blog.example/p", model.PurposePage), model.OutcomeFetched)
 	for _, tc := range redirectsInward {
-		res := r.get("http://blog.example"+tc.path, fetch.PurposeFeed)
+		res := r.get("http://blog.example"+tc.path, model.PurposeFeed)
 		refusedByGuard(t, res) // the inward target's robots.txt
 		if len(res.Redirects) != 1 {
 			t.Errorf("%s: redirects %v", tc.path, res.Redirects)
@@ -161,7 +162,7 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 		t.Errorf("the proxy was asked\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantAsked, "\n"))
 	}
 	// An https target is judged before the CONNECT: a public one is asked.
-	r.get("https://blog.example/p", fetch.PurposePage)
+	r.get("https://blog.example/p", model.PurposePage)
 	if got := p.askedFor("blog.example"); len(got) != len(wantAsked)+1 || got[len(got)-1] != "CONNECT blog.example:443" {
 		t.Errorf("https through the proxy: %v", got)
 	}
@@ -174,13 +175,13 @@ func TestProxyNeverAskedForPrivateTargets(t *testing.T) {
 func TestProxyAskedForPrivateTargetsWhenAllowed(t *testing.T) {
 	r, p := proxiedRig(t, true)
 	for _, tc := range privateTargets {
-		r.get(tc.url, fetch.PurposeFeed)
+		r.get(tc.url, model.PurposeFeed)
 		if len(p.askedFor(tc.host)) == 0 {
 			t.Errorf("%s: not asked of the proxy", tc.url)
 		}
 	}
 	for _, tc := range redirectsInward {
-		res := r.get("http://blog.example"+tc.path, fetch.PurposeFeed)
+		res := r.get("http://blog.example"+tc.path, model.PurposeFeed)
 		if len(res.Redirects) != 1 {
 			t.Errorf("%s: redirects %v", tc.path, res.Redirects)
 		}
@@ -204,12 +205,12 @@ func TestProxyAskedForPrivateTargetsWhenAllowed(t *testing.T) {
 // has the rest).
 func TestProxyTargetUnresolved(t *testing.T) {
 	r, p := proxiedRig(t, false)
-	res := r.get("http://nowhere.example/", fetch.PurposePage)
-	if res.Outcome != fetch.OutcomeError || !isErr(res.Err, fetch.ErrUnresolvedTarget) || isErr(res.Err, fetch.ErrPrivateAddress) {
+	res := r.get("http://nowhere.example/", model.PurposePage)
+	if res.Outcome != model.OutcomeError || !isErr(res.Err, fetch.ErrUnresolvedTarget) || isErr(res.Err, fetch.ErrPrivateAddress) {
 		t.Errorf("%s %v, want our resolver's failure, not a private address", res.Outcome, res.Err)
 	}
 	recs := r.records()
-	if len(recs) != 1 || recs[0].Purpose != fetch.PurposeRobots || !isErr(recs[0].Err, fetch.ErrUnresolvedTarget) {
+	if len(recs) != 1 || recs[0].Purpose != model.PurposeRobots || !isErr(recs[0].Err, fetch.ErrUnresolvedTarget) {
 		t.Errorf("records %+v, want a refused robots.txt read", recs)
 	}
 	if n := len(p.Requests()); n != 0 {
@@ -225,8 +226,8 @@ func TestProxyRefusalMatchesDirect(t *testing.T) {
 	direct.web.Resolve("intranet.example", netip.MustParseAddr("10.0.0.1"))
 	proxied, _ := proxiedRig(t, false)
 	for _, u := range []string{"http://intranet.example/x", "http://10.1.2.3/x", "http://localhost/x"} {
-		a := direct.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposeRobots})
-		b := proxied.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposeRobots})
+		a := direct.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposeRobots})
+		b := proxied.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposeRobots})
 		if a.Outcome != b.Outcome || a.Robots != b.Robots || a.Status != b.Status || a.FinalURL != b.FinalURL {
 			t.Errorf("%s: direct %s %s %d %s, proxied %s %s %d %s", u, a.Outcome, a.Robots, a.Status, a.FinalURL,
 				b.Outcome, b.Robots, b.Status, b.FinalURL)
@@ -254,10 +255,10 @@ func TestProxyAddressNotOpenToTargets(t *testing.T) {
 	p = newEgressProxy(t, r.web)
 	r.web.Host("blog.example").Robots("User-agent: *\nAllow: /\n")
 	r.web.Host("blog.example").Put("/p", "text/html", "<html></html>")
-	want(t, r.get("http://blog.example/p", fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get("http://blog.example/p", model.PurposePage), model.OutcomeFetched)
 	before := len(p.Requests())
-	res := r.get(p.URL().String()+"/robots.txt", fetch.PurposePage)
-	if res.Outcome == fetch.OutcomeFetched || !isErr(r.records()[len(r.records())-1].Err, fetch.ErrPrivateAddress) {
+	res := r.get(p.URL().String()+"/robots.txt", model.PurposePage)
+	if res.Outcome == model.OutcomeFetched || !isErr(r.records()[len(r.records())-1].Err, fetch.ErrPrivateAddress) {
 		t.Errorf("the proxy's address as a direct target: %s %v", res.Outcome, res.Err)
 	}
 	if got := p.Requests()[before:]; len(got) != 0 {

@@ -13,6 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/robots"
 )
@@ -49,7 +50,7 @@ type dnsRig struct {
 	*rig
 	proxy    egressProxy
 	resolver blindResolver
-	robots   fetch.RobotsCache
+	robots   *robotsStore
 }
 
 // proxyDNSRig is a rig whose every request goes through a loopback proxy
@@ -57,7 +58,7 @@ type dnsRig struct {
 // on, and our resolver blind to nxBlog and servfailBlog.
 func proxyDNSRig(t *testing.T, mode string) dnsRig {
 	t.Helper()
-	d := dnsRig{robots: fetch.NewMemoryRobots()}
+	d := dnsRig{robots: newRobotsStore()}
 	d.rig = newRig(t, false, func(s *config.Settings, o *fetch.Options) {
 		s.ProxyDNS = mode
 		o.Proxy = func(*http.Request) (*url.URL, error) { return d.proxy.URL(), nil }
@@ -85,8 +86,8 @@ func proxyDNSRig(t *testing.T, mode string) dnsRig {
 func TestProxyDNSLeavesUnresolvedNamesToProxy(t *testing.T) {
 	d := proxyDNSRig(t, config.ProxyDNSProxy)
 	for _, name := range []string{nxBlog, servfailBlog, "blog.example"} {
-		res := d.get("http://"+name+"/p", fetch.PurposePage)
-		want(t, res, fetch.OutcomeFetched)
+		res := d.get("http://"+name+"/p", model.PurposePage)
+		want(t, res, model.OutcomeFetched)
 		if !strings.Contains(string(res.Body), name) {
 			t.Errorf("%s: body %q", name, res.Body)
 		}
@@ -97,7 +98,7 @@ func TestProxyDNSLeavesUnresolvedNamesToProxy(t *testing.T) {
 		if d.resolver.asked[name] == 0 {
 			t.Errorf("%s: never judged by our resolver", name)
 		}
-		if e, ok := d.robots.Get(context.Background(), "http://"+name+":80"); !ok || e.Verdict.State != robots.StateParsed {
+		if e, ok := d.robots.stored("http://" + name + ":80"); !ok || e.Verdict.State != robots.StateParsed {
 			t.Errorf("%s: robots entry %+v %v, want the file the proxy fetched", name, e, ok)
 		}
 	}
@@ -115,8 +116,8 @@ func TestProxyDNSLocalRefusesUnresolvedAsOurs(t *testing.T) {
 	d := proxyDNSRig(t, config.ProxyDNSLocal)
 	for _, name := range []string{nxBlog, servfailBlog} {
 		for range 2 {
-			res := d.get("http://"+name+"/p", fetch.PurposePage)
-			if res.Outcome != fetch.OutcomeError || !fetch.GuardRefused(res.Err) || !errors.Is(res.Err, fetch.ErrUnresolvedTarget) {
+			res := d.get("http://"+name+"/p", model.PurposePage)
+			if res.Outcome != model.OutcomeError || !fetch.GuardRefused(res.Err) || !errors.Is(res.Err, fetch.ErrUnresolvedTarget) {
 				t.Fatalf("%s: %s %v, want the guard's refusal for an unresolved target", name, res.Outcome, res.Err)
 			}
 			if errors.Is(res.Err, fetch.ErrPrivateAddress) {
@@ -131,7 +132,7 @@ func TestProxyDNSLocalRefusesUnresolvedAsOurs(t *testing.T) {
 			if !strings.Contains(res.Err.Error(), "PROXY_DNS") {
 				t.Errorf("%s: the error does not say what to change: %v", name, res.Err)
 			}
-			if e, ok := d.robots.Get(context.Background(), "http://"+name+":80"); ok {
+			if e, ok := d.robots.stored("http://" + name + ":80"); ok {
 				t.Fatalf("%s: robots entry stored for our resolver's failure: %+v", name, e)
 			}
 		}
@@ -146,7 +147,7 @@ func TestProxyDNSLocalRefusesUnresolvedAsOurs(t *testing.T) {
 	}
 	// The robots.txt read itself (PurposeRobots) is refused alike, with no
 	// robots state that a caller would store as the site's.
-	res := d.f.Fetch(context.Background(), fetch.Request{URL: "http://" + nxBlog + "/robots.txt", Purpose: fetch.PurposeRobots})
+	res := d.f.Fetch(context.Background(), fetch.Request{URL: "http://" + nxBlog + "/robots.txt", Purpose: model.PurposeRobots})
 	if !errors.Is(res.Err, fetch.ErrUnresolvedTarget) || res.Robots == robots.StateUnreachable {
 		t.Errorf("robots.txt read: %s %s %v", res.Outcome, res.Robots, res.Err)
 	}
@@ -154,7 +155,7 @@ func TestProxyDNSLocalRefusesUnresolvedAsOurs(t *testing.T) {
 		t.Errorf("the proxy was asked %v", d.proxy.Requests())
 	}
 	// A public name our resolver knows still goes through.
-	want(t, d.get("http://blog.example/p", fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, d.get("http://blog.example/p", model.PurposePage), model.OutcomeFetched)
 }
 
 // proxyDNSRefused are targets refused whatever PROXY_DNS says: an IP
@@ -196,8 +197,8 @@ func TestProxyDNSStillRefusesPrivateTargets(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			d := proxyDNSRig(t, mode)
 			for _, tc := range proxyDNSRefused {
-				res := d.get(tc.url, fetch.PurposeFeed)
-				if res.Outcome != fetch.OutcomeError || !errors.Is(res.Err, fetch.ErrPrivateAddress) {
+				res := d.get(tc.url, model.PurposeFeed)
+				if res.Outcome != model.OutcomeError || !errors.Is(res.Err, fetch.ErrPrivateAddress) {
 					t.Errorf("%s: %s %v, want the guard's refusal of a private target", tc.url, res.Outcome, res.Err)
 					continue
 				}
@@ -234,15 +235,15 @@ func TestProxyDNSRedirects(t *testing.T) {
 			b.Handle("/to-numeric", simweb.Redirect(http.StatusFound, "http://0x7f.1/feed"))
 			b.Handle("/to-nx", simweb.Redirect(http.StatusFound, "http://"+nxBlog+"/p"))
 			for _, path := range []string{"/to-local", "/to-numeric"} {
-				res := d.get("http://blog.example"+path, fetch.PurposePage)
+				res := d.get("http://blog.example"+path, model.PurposePage)
 				if !errors.Is(res.Err, fetch.ErrPrivateAddress) || len(res.Redirects) != 1 {
 					t.Errorf("%s: %s %v (redirects %v), want the hop refused", path, res.Outcome, res.Err, res.Redirects)
 				}
 			}
-			res := d.get("http://blog.example/to-nx", fetch.PurposePage)
+			res := d.get("http://blog.example/to-nx", model.PurposePage)
 			switch mode {
 			case config.ProxyDNSProxy:
-				want(t, res, fetch.OutcomeFetched)
+				want(t, res, model.OutcomeFetched)
 			default:
 				if !errors.Is(res.Err, fetch.ErrUnresolvedTarget) {
 					t.Errorf("to-nx: %s %v, want our resolver's failure", res.Outcome, res.Err)
@@ -264,7 +265,7 @@ func TestProxyDNSRedirects(t *testing.T) {
 func TestProxyDNSDirectDialUnchanged(t *testing.T) {
 	for _, mode := range []string{config.ProxyDNSLocal, config.ProxyDNSProxy} {
 		t.Run(mode, func(t *testing.T) {
-			cache := fetch.NewMemoryRobots()
+			cache := newRobotsStore()
 			var blind blindResolver
 			r := newRig(t, false, func(s *config.Settings, o *fetch.Options) {
 				s.ProxyDNS = mode
@@ -272,18 +273,18 @@ func TestProxyDNSDirectDialUnchanged(t *testing.T) {
 					fail: map[string]bool{servfailBlog: true}, asked: map[string]int{}}
 				o.Resolver, o.Robots = blind, cache
 			})
-			res := r.get("http://"+nxBlog+"/p", fetch.PurposePage)
-			if res.Outcome != fetch.OutcomeDisallowed || res.Robots != robots.StateUnreachable {
+			res := r.get("http://"+nxBlog+"/p", model.PurposePage)
+			if res.Outcome != model.OutcomeDisallowed || res.Robots != robots.StateUnreachable {
 				t.Errorf("no such host, direct: %s %s %v, want robots.txt unreachable (the site's answer)", res.Outcome, res.Robots, res.Err)
 			}
-			if _, ok := cache.Get(context.Background(), "http://"+nxBlog+":80"); !ok {
+			if _, ok := cache.stored("http://" + nxBlog + ":80"); !ok {
 				t.Errorf("no such host, direct: no robots entry stored")
 			}
-			res = r.get("http://"+servfailBlog+"/p", fetch.PurposePage)
-			if res.Outcome != fetch.OutcomeError || !fetch.OurNetworkFailed(res.Err) || !res.Transient() {
+			res = r.get("http://"+servfailBlog+"/p", model.PurposePage)
+			if res.Outcome != model.OutcomeError || !fetch.OurNetworkFailed(res.Err) || !res.Transient() {
 				t.Errorf("resolver failure, direct: %s %v, want our network's transient failure", res.Outcome, res.Err)
 			}
-			if e, ok := cache.Get(context.Background(), "http://"+servfailBlog+":80"); ok {
+			if e, ok := cache.stored("http://" + servfailBlog + ":80"); ok {
 				t.Errorf("resolver failure, direct: robots entry stored: %+v", e)
 			}
 		})
@@ -352,9 +353,9 @@ func TestProxyDNSResolverBlackHole(t *testing.T) {
 	h := r.web.Host("slow-dns.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/p", "text/html", "<html><p>behind the proxy's DNS</p></html>")
-	want(t, r.get("http://slow-dns.example/p", fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get("http://slow-dns.example/p", model.PurposePage), model.OutcomeFetched)
 	for _, u := range []string{"http://10.0.0.1/p", "http://nas.lan/p"} {
-		refusedByGuard(t, r.get(u, fetch.PurposePage))
+		refusedByGuard(t, r.get(u, model.PurposePage))
 	}
 	if got := p.askedFor("slow-dns.example"); len(got) != 2 {
 		t.Errorf("the proxy was asked %v", got)

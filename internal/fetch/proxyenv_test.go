@@ -12,6 +12,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -53,17 +54,17 @@ func proxyChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := f.Fetch(context.Background(), fetch.Request{URL: "http://proxied.example/p", Purpose: fetch.PurposePage})
-	if res.Outcome != fetch.OutcomeFetched || !strings.Contains(string(res.Body), "proxied.example") {
+	res := f.Fetch(context.Background(), fetch.Request{URL: "http://proxied.example/p", Purpose: model.PurposePage})
+	if res.Outcome != model.OutcomeFetched || !strings.Contains(string(res.Body), "proxied.example") {
 		t.Fatalf("through the proxy: %s %v %q", res.Outcome, res.Err, res.Body)
 	}
 	// NO_PROXY: dialled directly, where the guard refuses the loopback
 	// literal before connecting; through the proxy it would have been
 	// fetched (and counted by the parent). Loopback, and a port nothing
 	// listens on, so that even a broken guard sends nothing off the machine.
-	res = f.Fetch(context.Background(), fetch.Request{URL: "http://127.0.0.1:1/p", Purpose: fetch.PurposePage})
+	res = f.Fetch(context.Background(), fetch.Request{URL: "http://127.0.0.1:1/p", Purpose: model.PurposePage})
 	// The guard refuses robots.txt first, and the page with it.
-	if res.Outcome != fetch.OutcomeError || !fetch.GuardRefused(res.Err) {
+	if res.Outcome != model.OutcomeError || !fetch.GuardRefused(res.Err) {
 		t.Fatalf("NO_PROXY host: %s (robots %s) %v, want robots.txt refused by the address guard", res.Outcome, res.Robots, res.Err)
 	}
 }

@@ -3,6 +3,8 @@ package fetch
 import (
 	"net/netip"
 	"slices"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // The fetcher's rules as data, for whoever publishes them (the public
@@ -40,7 +42,7 @@ type TypeRule struct {
 // ContentTypes is the TypeRule of purpose p: every type the fetcher knows
 // put to judgeType, which decides each response. Any other type is closed
 // unread (OutcomeWrongType).
-func ContentTypes(p Purpose) TypeRule {
+func ContentTypes(p model.Purpose) TypeRule {
 	// A type no list names nor any rule would take: if it is read, all are.
 	if judgeType(p, "x-unlisted/x-unlisted") == typeRight {
 		return TypeRule{Any: true}

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -14,20 +14,20 @@ func TestEveryRequestObserved(t *testing.T) {
 	h := r.web.Host("www.seen.example")
 	h.Robots("User-agent: *\nDisallow: /no\n")
 	h.Put("/feed", "application/rss+xml", rss)
-	want(t, r.get(h.URL("/feed"), fetch.PurposeFeed), fetch.OutcomeFetched)
-	want(t, r.get(h.URL("/no"), fetch.PurposePage), fetch.OutcomeDisallowed)
+	want(t, r.get(h.URL("/feed"), model.PurposeFeed), model.OutcomeFetched)
+	want(t, r.get(h.URL("/no"), model.PurposePage), model.OutcomeDisallowed)
 	recs := r.records()
 	if len(recs) != 3 {
 		t.Fatalf("%d records: %+v", len(recs), recs)
 	}
 	rob, feed, no := recs[0], recs[1], recs[2]
-	if rob.Purpose != fetch.PurposeRobots || rob.Status != 200 || rob.Site != "seen.example" || rob.Outcome != fetch.OutcomeFetched {
+	if rob.Purpose != model.PurposeRobots || rob.Status != 200 || rob.Site != "seen.example" || rob.Outcome != model.OutcomeFetched {
 		t.Errorf("robots record %+v", rob)
 	}
-	if feed.Purpose != fetch.PurposeFeed || feed.URL != h.URL("/feed") || feed.Bytes != int64(len(rss)) || feed.Conditional || feed.Start.IsZero() {
+	if feed.Purpose != model.PurposeFeed || feed.URL != h.URL("/feed") || feed.Bytes != int64(len(rss)) || feed.Conditional || feed.Start.IsZero() {
 		t.Errorf("feed record %+v", feed)
 	}
-	if no.Outcome != fetch.OutcomeDisallowed || no.Status != 0 || no.Purpose != fetch.PurposePage {
+	if no.Outcome != model.OutcomeDisallowed || no.Status != 0 || no.Purpose != model.PurposePage {
 		t.Errorf("disallowed record %+v", no)
 	}
 }
@@ -39,7 +39,7 @@ func TestRefusalRecheckSendsOne(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/feed", simweb.Status(http.StatusForbidden))
 	for range 3 {
-		r.get(h.URL("/feed"), fetch.PurposeFeed)
+		r.get(h.URL("/feed"), model.PurposeFeed)
 	}
 	r.clock.Advance(r.s.RefusalRecheck)
 	feeds := func() (n int) {
@@ -53,7 +53,7 @@ func TestRefusalRecheckSendsOne(t *testing.T) {
 	before := feeds()
 	var wg sync.WaitGroup
 	for range 6 {
-		wg.Go(func() { r.get(h.URL("/feed"), fetch.PurposeFeed) })
+		wg.Go(func() { r.get(h.URL("/feed"), model.PurposeFeed) })
 	}
 	wg.Wait()
 	if n := feeds() - before; n != 1 {

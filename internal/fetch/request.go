@@ -7,30 +7,8 @@ import (
 	"net/http"
 	"net/url"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
-)
-
-// Purpose is why a URL is fetched; it decides the accepted content types and
-// the gap, and is reported in every record.
-type Purpose string
-
-// The purposes; the strings are stable (logged, stored).
-const (
-	PurposeRobots    Purpose = "robots"
-	PurposeFeed      Purpose = "feed"
-	PurposePage      Purpose = "page"
-	PurposeSitemap   Purpose = "sitemap"
-	PurposeCatalogue Purpose = "catalogue"
-	// PurposeClaim reads a site owner's claim file (the public site's
-	// claiming), at the owner's request: it is the one request an
-	// opted-out site still gets, so that its owner can prove control.
-	PurposeClaim Purpose = "claim"
-	// PurposeWebSub is a request to a WebSub hub (subscribe, unsubscribe):
-	// a POST of Request.Form, see post.go.
-	PurposeWebSub Purpose = "websub"
-	// PurposeIndexNow reads an IndexNow key file, at the submitting host's
-	// request, to check that the submission is its owner's.
-	PurposeIndexNow Purpose = "indexnow"
 )
 
 // Request is one fetch a caller wants. ETag and LastModified are the
@@ -38,44 +16,26 @@ const (
 // sent back as If-None-Match and If-Modified-Since.
 type Request struct {
 	URL          string
-	Purpose      Purpose
+	Purpose      model.Purpose
 	ETag         string
 	LastModified string
 	// Form is the body of a POST (application/x-www-form-urlencoded); only
-	// PurposeWebSub sends one, and only it may.
+	// model.PurposeWebSub sends one, and only it may.
 	Form url.Values
 	// Stream, when set, takes the body of a GET instead of Result.Body: it
 	// is called once, with the URL the body came from (after redirects) and
 	// the decoded body, while the response is open and the site's lease
 	// held, so it must not fetch. What it leaves unread is never
 	// downloaded. What it made of the body counts only when the Outcome is
-	// OutcomeFetched; any other means the body failed partway. A sitemap is
+	// model.OutcomeFetched; any other means the body failed partway. A sitemap is
 	// read this way (sitemap.Read streams), so that its 50 MB never sit in
 	// memory.
 	Stream func(finalURL string, body io.Reader)
 }
 
-// Outcome is how a fetch ended. The strings are stable.
-type Outcome string
-
-// The outcomes.
-const (
-	OutcomeFetched    Outcome = "fetched"    // 2xx, body read
-	OutcomeUnchanged  Outcome = "unchanged"  // 304: nothing read, nothing to parse
-	OutcomeDisallowed Outcome = "disallowed" // robots.txt says no (or is unreachable): no connection made
-	OutcomeRefused    Outcome = "refused"    // the site is on the 403 refusal list: no connection made
-	OutcomeOptedOut   Outcome = "opted-out"  // the site's owner opted out (the public site's form): no connection made
-	OutcomeWaiting    Outcome = "waiting"    // the site's next permitted request is beyond the caller's horizon (wait.go): no connection made
-	OutcomeTooLarge   Outcome = "too-large"  // the body (decoded) exceeds BODY_MAX, or a sitemap's limit
-	OutcomeWrongType  Outcome = "wrong-type" // Content-Type (or the first bytes) not what the purpose takes: closed unread
-	OutcomeStatus     Outcome = "status"     // the server answered with another status (4xx, 5xx, 3xx without Location)
-	OutcomeError      Outcome = "error"      // no answer: DNS, connection, timeout, guard, too many redirects, a loop
-	OutcomeRedirect   Outcome = "redirect"   // in a Record only: a hop whose Location was followed
-)
-
 // Result is what became of a Request.
 type Result struct {
-	Outcome  Outcome
+	Outcome  model.Outcome
 	Status   int    // the final response's status; 0 when none
 	FinalURL string // where the last hop went
 	// The requested URL's site (model.Site of its host) and origin
@@ -84,7 +44,7 @@ type Result struct {
 	// the URLs again. All "" when the requested URL did not parse.
 	Site, Origin string
 	FinalSite    string
-	Body         []byte // decoded, at most BODY_MAX (a sitemap: the package doc); nil unless OutcomeFetched without a Stream
+	Body         []byte // decoded, at most BODY_MAX (a sitemap: the package doc); nil unless model.OutcomeFetched without a Stream
 	ContentType  string // as the server sent it
 	// Validators to store for the next conditional read: the ETag and
 	// Last-Modified exactly as the server wrote them; with no Last-Modified,

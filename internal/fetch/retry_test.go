@@ -3,7 +3,7 @@ package fetch_test
 import (
 	"testing"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -16,8 +16,8 @@ func TestResetOnReusedConnectionNotRetried(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/ok", "text/html", simweb.HTMLPage)
 	h.Handle("/reset", simweb.Reset())
-	want(t, r.get(h.URL("/ok"), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(h.URL("/reset"), fetch.PurposePage), fetch.OutcomeError)
+	want(t, r.get(h.URL("/ok"), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(h.URL("/reset"), model.PurposePage), model.OutcomeError)
 	n := 0
 	for _, u := range r.uris(h.Name()) {
 		if u == "/reset" {

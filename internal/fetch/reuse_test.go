@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // A site's small error pages and redirects are read to their end so that
@@ -30,16 +30,16 @@ func TestSmallErrorBodiesKeepTheConnection(t *testing.T) {
 
 	// robots.txt, then four small error answers and a redirect's hop (the
 	// default 404 page, a 410, a 301 with its note): one connection.
-	want(t, r.get(h.URL("/sitemap.xml"), fetch.PurposeSitemap), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/sitemap_index.xml"), fetch.PurposeSitemap), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/gone"), fetch.PurposePage), fetch.OutcomeStatus)
-	want(t, r.get(h.URL("/moved"), fetch.PurposePage), fetch.OutcomeStatus) // /elsewhere: 404
+	want(t, r.get(h.URL("/sitemap.xml"), model.PurposeSitemap), model.OutcomeStatus)
+	want(t, r.get(h.URL("/sitemap_index.xml"), model.PurposeSitemap), model.OutcomeStatus)
+	want(t, r.get(h.URL("/gone"), model.PurposePage), model.OutcomeStatus)
+	want(t, r.get(h.URL("/moved"), model.PurposePage), model.OutcomeStatus) // /elsewhere: 404
 	if n := r.web.Dials(""); n != 1 {
 		t.Errorf("%d connections for 6 requests answered with small bodies, want 1", n)
 	}
 	// A 64 KiB error page is not read: its connection goes, and the next
 	// request opens another.
-	want(t, r.get(h.URL("/large-404"), fetch.PurposePage), fetch.OutcomeStatus)
+	want(t, r.get(h.URL("/large-404"), model.PurposePage), model.OutcomeStatus)
 	// On simulated time the next request would be sent while the server,
 	// in real time, is still writing into the closed connection.
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
@@ -47,7 +47,7 @@ func TestSmallErrorBodiesKeepTheConnection(t *testing.T) {
 			break
 		}
 	}
-	want(t, r.get(h.URL("/sitemap.xml"), fetch.PurposeSitemap), fetch.OutcomeStatus)
+	want(t, r.get(h.URL("/sitemap.xml"), model.PurposeSitemap), model.OutcomeStatus)
 	if n := r.web.Dials(""); n != 2 {
 		t.Errorf("%d connections after a large error page, want 2", n)
 	}

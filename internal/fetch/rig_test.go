@@ -8,6 +8,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -20,7 +21,7 @@ type rig struct {
 	clock *simweb.Clock // nil on the wall clock
 	s     config.Settings
 	mu    sync.Mutex
-	recs  []fetch.Record
+	recs  []model.RequestRecord
 }
 
 var start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -44,7 +45,7 @@ func newRig(t testing.TB, wall bool, tweak func(*config.Settings, *fetch.Options
 		Proxy:    fetch.NoProxy,
 		TLS:      r.web.ClientTLS(),
 		Logger:   discard,
-		Observe: func(rec fetch.Record) {
+		Observe: func(rec model.RequestRecord) {
 			r.mu.Lock()
 			defer r.mu.Unlock()
 			r.recs = append(r.recs, rec)
@@ -64,15 +65,15 @@ func newRig(t testing.TB, wall bool, tweak func(*config.Settings, *fetch.Options
 	return r
 }
 
-func (r *rig) get(u string, p fetch.Purpose) fetch.Result {
+func (r *rig) get(u string, p model.Purpose) fetch.Result {
 	r.t.Helper()
 	return r.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: p})
 }
 
-func (r *rig) records() []fetch.Record {
+func (r *rig) records() []model.RequestRecord {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]fetch.Record(nil), r.recs...)
+	return append([]model.RequestRecord(nil), r.recs...)
 }
 
 // clean fails the test on any politeness violation seen from the server,
@@ -93,7 +94,7 @@ func (r *rig) uris(host string) []string {
 	return out
 }
 
-func want(t testing.TB, res fetch.Result, o fetch.Outcome) {
+func want(t testing.TB, res fetch.Result, o model.Outcome) {
 	t.Helper()
 	if res.Outcome != o {
 		t.Fatalf("outcome %s (status %d, err %v), want %s", res.Outcome, res.Status, res.Err, o)

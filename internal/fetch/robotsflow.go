@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
 
@@ -23,7 +24,7 @@ func (f *Fetcher) Robots(ctx context.Context, rawURL string) (RobotsEntry, error
 	if err != nil {
 		return RobotsEntry{}, fmt.Errorf("robots %s: %w", withoutUserinfo(rawURL), err)
 	}
-	a := newAttempt(u, Request{Purpose: PurposeRobots})
+	a := newAttempt(u, Request{Purpose: model.PurposeRobots})
 	return f.robotsEntry(ctx, &a)
 }
 
@@ -76,7 +77,7 @@ func (f *Fetcher) robotsEntry(ctx context.Context, a *attempt) (RobotsEntry, err
 }
 
 // robotsRead is what one read of robots.txt gave the caller that asked
-// for it (Fetch with PurposeRobots), and ours, the failure of our own
+// for it (Fetch with model.PurposeRobots), and ours, the failure of our own
 // (ours.go) that left nothing stored: the error the requests that waited
 // for the read fail with.
 type robotsRead struct {
@@ -84,7 +85,7 @@ type robotsRead struct {
 	ours error
 }
 
-// fetchRobots is Fetch for PurposeRobots (a, at any URL of the origin): a
+// fetchRobots is Fetch for model.PurposeRobots (a, at any URL of the origin): a
 // read now, whatever the cache.
 func (f *Fetcher) fetchRobots(ctx context.Context, a *attempt) Result {
 	var res Result
@@ -96,9 +97,9 @@ func (f *Fetcher) fetchRobots(ctx context.Context, a *attempt) Result {
 	if res.Outcome == "" {
 		e, err := f.robotsEntry(ctx, a)
 		if err != nil {
-			return Result{Outcome: OutcomeError, FinalURL: a.shown, FinalSite: a.site, Err: err}
+			return Result{Outcome: model.OutcomeError, FinalURL: a.shown, FinalSite: a.site, Err: err}
 		}
-		return Result{Outcome: OutcomeUnchanged, FinalURL: robotsURL(a.url).String(), FinalSite: a.site, Robots: e.Verdict.State,
+		return Result{Outcome: model.OutcomeUnchanged, FinalURL: robotsURL(a.url).String(), FinalSite: a.site, Robots: e.Verdict.State,
 			ETag: e.ETag, LastModified: e.LastModified}
 	}
 	return res
@@ -127,14 +128,14 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 		}
 		ex := f.send(ctx, &cur)
 		if ex.ours {
-			r := robotsRead{Result: Result{Outcome: OutcomeError, FinalURL: cur.shown, FinalSite: cur.site, Err: ex.err}}
+			r := robotsRead{Result: Result{Outcome: model.OutcomeError, FinalURL: cur.shown, FinalSite: cur.site, Err: ex.err}}
 			if _, waiting := WaitUntil(ex.err); waiting || GuardRefused(ex.err) || OurNetworkFailed(ex.err) || errors.Is(ex.err, ErrStoreDown) {
 				r.ours = ex.err // not the reader's context: the waiters fail with it too
 			}
 			return r
 		}
 		now := f.clock.Now()
-		if ex.outcome == OutcomeUnchanged && prev.Last != nil {
+		if ex.outcome == model.OutcomeUnchanged && prev.Last != nil {
 			// The copy we hold is still the file: an answer, as good as a 200.
 			e := RobotsEntry{
 				Verdict: robots.Verdict{State: robots.StateParsed, File: prev.Last.File, TTL: f.s.RobotsTTL},
@@ -147,7 +148,7 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 			return robotsRead{Result: res}
 		}
 		in := robots.Fetch{Status: ex.status, Body: ex.body, Redirects: hops}
-		if ex.outcome == OutcomeError {
+		if ex.outcome == model.OutcomeError {
 			in.Status, in.Err = 0, ex.err
 		}
 		if ex.status >= 300 && ex.status < 400 && ex.location == nil {

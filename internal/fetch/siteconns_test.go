@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -32,9 +33,9 @@ func TestVisitDoneClosesTheSitesConnections(t *testing.T) {
 		h.Robots("User-agent: *\nAllow: /\n")
 		h.Put("/p", "text/html", "<p>hello</p>")
 	}
-	want(t, r.get(a.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(strings.Replace(a.URL("/p"), "http:", "https:", 1), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(b.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(a.URL("/p"), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(strings.Replace(a.URL("/p"), "http:", "https:", 1), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(b.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	waitOpen(t, r.web, 3)
 	if conns, sites := r.f.SiteConnsOpen(); conns != 3 || sites != 2 {
 		t.Fatalf("fetcher records %d connections of %d sites, want 3 of 2", conns, sites)
@@ -48,8 +49,8 @@ func TestVisitDoneClosesTheSitesConnections(t *testing.T) {
 	r.f.VisitDone("never-asked.example") // nothing to close
 
 	dials := r.web.Dials("")
-	want(t, r.get(a.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
-	want(t, r.get(b.URL("/p"), fetch.PurposePage), fetch.OutcomeFetched)
+	want(t, r.get(a.URL("/p"), model.PurposePage), model.OutcomeFetched)
+	want(t, r.get(b.URL("/p"), model.PurposePage), model.OutcomeFetched)
 	if got := r.web.Dials("") - dials; got != 1 {
 		t.Errorf("%d dials for a's and b's next requests, want 1 (a's)", got)
 	}
@@ -77,12 +78,12 @@ func TestVisitDoneLeavesARequestUnderWay(t *testing.T) {
 	}))
 	done := make(chan fetch.Result)
 	go func() {
-		done <- r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/slow"), Purpose: fetch.PurposePage})
+		done <- r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/slow"), Purpose: model.PurposePage})
 	}()
 	<-arrived
 	r.f.VisitDone("slow.example")
 	close(finish)
-	want(t, <-done, fetch.OutcomeFetched)
+	want(t, <-done, model.OutcomeFetched)
 	if r.web.OpenConns() != 1 {
 		t.Errorf("the servers hold %d connections, want the 1 still kept", r.web.OpenConns())
 	}

@@ -8,6 +8,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/memtest"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/sitemap"
 )
 
@@ -39,12 +40,12 @@ func BenchmarkSitemapFetch(b *testing.B) {
 		}
 		reads := map[string]func(sample func()) (fetch.Result, sitemap.Summary){
 			"stream": func(sample func()) (res fetch.Result, sum sitemap.Summary) {
-				res = r.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposeSitemap,
+				res = r.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposeSitemap,
 					Stream: func(_ string, body io.Reader) { sum, _ = sitemap.Read(body, sitemap.Options{}, count(sample)) }})
 				return res, sum
 			},
 			"buffered": func(sample func()) (res fetch.Result, sum sitemap.Summary) {
-				res = r.get(u, fetch.PurposeSitemap)
+				res = r.get(u, model.PurposeSitemap)
 				sample()
 				sum, _ = sitemap.Read(bytes.NewReader(res.Body), sitemap.Options{}, count(sample))
 				return res, sum
@@ -53,7 +54,7 @@ func BenchmarkSitemapFetch(b *testing.B) {
 		for _, mode := range []string{"stream", "buffered"} {
 			read := reads[mode]
 			check := func(b *testing.B, res fetch.Result, sum sitemap.Summary) {
-				if res.Outcome != fetch.OutcomeFetched || sum.URLs != sitemap.DefaultMaxEntries || !sum.Whole() {
+				if res.Outcome != model.OutcomeFetched || sum.URLs != sitemap.DefaultMaxEntries || !sum.Whole() {
 					b.Fatalf("%s %v: %+v", res.Outcome, res.Err, sum)
 				}
 			}

@@ -13,6 +13,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/sitemap"
 )
 
@@ -77,7 +78,7 @@ func longReads(_ *config.Settings, o *fetch.Options) { o.Timeouts.Total = time.M
 func streamSitemap(r *rig, u string) (fetch.Result, sitemap.Summary, error) {
 	var sum sitemap.Summary
 	var perr error
-	res := r.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposeSitemap,
+	res := r.f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposeSitemap,
 		Stream: func(_ string, body io.Reader) {
 			sum, perr = sitemap.Read(body, sitemap.Options{}, func(sitemap.Entry) error { return nil })
 		}})
@@ -98,7 +99,7 @@ func TestSitemapOverBodyMax(t *testing.T) {
 		h.Handle(form.path, form.handler)
 		t.Run(form.name, func(t *testing.T) {
 			res, sum, err := streamSitemap(r, h.URL(form.path))
-			want(t, res, fetch.OutcomeFetched)
+			want(t, res, model.OutcomeFetched)
 			if err != nil || sum.URLs != sitemap.DefaultMaxEntries || !sum.Whole() {
 				t.Fatalf("read %+v, %v", sum, err)
 			}
@@ -117,8 +118,8 @@ func TestSitemapOverBodyMax(t *testing.T) {
 
 			// Buffered, the same sitemap is read too: the sitemap limit is
 			// the purpose's, not the stream's.
-			res = r.get(h.URL(form.path), fetch.PurposeSitemap)
-			want(t, res, fetch.OutcomeFetched)
+			res = r.get(h.URL(form.path), model.PurposeSitemap)
+			want(t, res, model.OutcomeFetched)
 			if len(res.Body) != decoded {
 				t.Errorf("buffered: %d bytes, want %d", len(res.Body), decoded)
 			}
@@ -127,8 +128,8 @@ func TestSitemapOverBodyMax(t *testing.T) {
 	t.Run("pages and feeds keep BODY_MAX", func(t *testing.T) {
 		h.Handle("/big.html", preencoded(doc, "Content-Type", "text/html"))
 		h.Handle("/big.rss", preencoded(doc, "Content-Type", "application/rss+xml"))
-		want(t, r.get(h.URL("/big.html"), fetch.PurposePage), fetch.OutcomeTooLarge)
-		want(t, r.get(h.URL("/big.rss"), fetch.PurposeFeed), fetch.OutcomeTooLarge)
+		want(t, r.get(h.URL("/big.html"), model.PurposePage), model.OutcomeTooLarge)
+		want(t, r.get(h.URL("/big.rss"), model.PurposeFeed), model.OutcomeTooLarge)
 	})
 }
 
@@ -191,7 +192,7 @@ func TestSitemapTruncated(t *testing.T) {
 				t.Skip("reads 50 MB")
 			}
 			res, sum, err := streamSitemap(r, h.URL(tc.path))
-			want(t, res, fetch.OutcomeFetched)
+			want(t, res, model.OutcomeFetched)
 			if err != nil || !sum.Truncated || sum.Whole() || sum.Reason != tc.reason {
 				t.Fatalf("read %+v, %v; want truncated: %s", sum, err, tc.reason)
 			}
@@ -206,11 +207,11 @@ func TestSitemapTruncated(t *testing.T) {
 	// What a stream leaves unread is not downloaded: a read that stops at
 	// the first entry (as discovery's check does) hangs up on the rest.
 	var entries0 int
-	res := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/plain.xml"), Purpose: fetch.PurposeSitemap,
+	res := r.f.Fetch(context.Background(), fetch.Request{URL: h.URL("/plain.xml"), Purpose: model.PurposeSitemap,
 		Stream: func(_ string, body io.Reader) {
 			_, _ = sitemap.Read(body, sitemap.Options{}, func(sitemap.Entry) error { entries0++; return io.EOF })
 		}})
-	want(t, res, fetch.OutcomeFetched)
+	want(t, res, model.OutcomeFetched)
 	reqs := r.web.RequestsTo(h.Name())
 	if sent := reqs[len(reqs)-1].Bytes; entries0 != 1 || sent > 30<<20 {
 		t.Errorf("stopped after %d entries, the server sent %d bytes of 55 MB", entries0, sent)
@@ -221,5 +222,5 @@ func TestSitemapTruncated(t *testing.T) {
 	// Buffered, a sitemap is read as far as the fetcher's cap, a little
 	// past 50 MB, and refused beyond it: the cut is the parser's to make.
 	h.Handle("/plain-over-cap.xml", hugeSitemap(entries*2, false))
-	want(t, r.get(h.URL("/plain-over-cap.xml"), fetch.PurposeSitemap), fetch.OutcomeTooLarge)
+	want(t, r.get(h.URL("/plain-over-cap.xml"), model.PurposeSitemap), model.OutcomeTooLarge)
 }

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // A request under way when its caller stops is read to its end: the
@@ -37,12 +37,12 @@ func TestStopLetsRequestUnderWayFinish(t *testing.T) {
 	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan fetch.Result, 1)
-	go func() { done <- r.f.Fetch(ctx, fetch.Request{URL: h.URL("/slow"), Purpose: fetch.PurposePage}) }()
+	go func() { done <- r.f.Fetch(ctx, fetch.Request{URL: h.URL("/slow"), Purpose: model.PurposePage}) }()
 	<-began
 	cancel() // the stop, with half the body on its way
 	close(release)
 	res := <-done
-	want(t, res, fetch.OutcomeFetched)
+	want(t, res, model.OutcomeFetched)
 	if string(res.Body) != body || res.ETag != `"slow-1"` {
 		t.Errorf("the answer under way at the stop came back with %d of %d bytes, ETag %q", len(res.Body), len(body), res.ETag)
 	}
@@ -55,7 +55,7 @@ func TestStopLetsRequestUnderWayFinish(t *testing.T) {
 	before := len(r.web.Requests())
 	for range 20 {
 		for _, u := range []string{h.URL("/slow"), other.URL("/p")} {
-			res := r.f.Fetch(ctx, fetch.Request{URL: u, Purpose: fetch.PurposePage})
+			res := r.f.Fetch(ctx, fetch.Request{URL: u, Purpose: model.PurposePage})
 			if !errors.Is(res.Err, context.Canceled) {
 				t.Fatalf("a fetch after the stop: %s %v, want context.Canceled", res.Outcome, res.Err)
 			}
@@ -67,53 +67,19 @@ func TestStopLetsRequestUnderWayFinish(t *testing.T) {
 	r.clean(r.s.MinGap)
 }
 
-// checkedRobots is a robots cache that notes every Put made under a
-// context already ended: a store-backed cache would fail that write.
-type checkedRobots struct {
-	fetch.MemoryRobots
-	mu   sync.Mutex
-	dead []string
-}
-
-func (c *checkedRobots) Put(ctx context.Context, origin string, e fetch.RobotsEntry) {
-	if ctx.Err() != nil {
-		c.mu.Lock()
-		c.dead = append(c.dead, origin)
-		c.mu.Unlock()
-	}
-	c.MemoryRobots.Put(ctx, origin, e)
-}
-
-// checkedRefusals is the same for the refusal list.
-type checkedRefusals struct {
-	*fetch.MemoryRefusals
-	mu   sync.Mutex
-	dead []string
-}
-
-func (c *checkedRefusals) Put(ctx context.Context, site string, s fetch.RefusalState) {
-	if ctx.Err() != nil {
-		c.mu.Lock()
-		c.dead = append(c.dead, site)
-		c.mu.Unlock()
-	}
-	c.MemoryRefusals.Put(ctx, site, s)
-}
-
 // What an answer had teaches the fetcher's own memories (robots.txt and
 // its validators, the refusal list) is stored under a context the stop
 // has not ended, so that a store behind them keeps it.
 func TestStopKeepsRobotsAndRefusals(t *testing.T) {
-	robotsCache := &checkedRobots{MemoryRobots: *fetch.NewMemoryRobots()}
-	refusals := &checkedRefusals{MemoryRefusals: fetch.NewMemoryRefusals()}
+	robotsCache, refusals := newRobotsStore(), newRefusalStore()
 	var stop context.CancelFunc
 	r := newRig(t, true, func(s *config.Settings, o *fetch.Options) {
 		s.MinGap = 10 * time.Millisecond
 		o.Robots, o.Refusals = robotsCache, refusals
 		observe := o.Observe
-		o.Observe = func(rec fetch.Record) {
+		o.Observe = func(rec model.RequestRecord) {
 			observe(rec)
-			if rec.Purpose == fetch.PurposeRobots {
+			if rec.Purpose == model.PurposeRobots {
 				stop() // robots.txt has come in as the caller stops
 			}
 		}
@@ -130,15 +96,15 @@ func TestStopKeepsRobotsAndRefusals(t *testing.T) {
 	r.f.Robots(ctx, h.URL("/"))
 	ctx, cancel = context.WithCancel(context.Background())
 	stop = cancel
-	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/forbidden"), Purpose: fetch.PurposePage})
-	want(t, res, fetch.OutcomeStatus)
+	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/forbidden"), Purpose: model.PurposePage})
+	want(t, res, model.OutcomeStatus)
 	if len(robotsCache.dead) > 0 || len(refusals.dead) > 0 {
 		t.Errorf("written under an ended context: robots.txt of %v, refusal standing of %v", robotsCache.dead, refusals.dead)
 	}
-	if e, ok := robotsCache.Get(context.Background(), "http://learn.example:80"); !ok || e.ETag == "" {
+	if e, ok := robotsCache.stored("http://learn.example:80"); !ok || e.ETag == "" {
 		t.Errorf("robots.txt read as the caller stopped: cached %v, ETag %q", ok, e.ETag)
 	}
-	if st := refusals.Get(context.Background(), "learn.example"); st.Consecutive403 != 1 {
+	if st := refusals.stored("learn.example"); st.Consecutive403 != 1 {
 		t.Errorf("refusal standing after a 403 as the caller stopped: %+v", st)
 	}
 }

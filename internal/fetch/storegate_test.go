@@ -9,6 +9,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // health is a StoreHealth a test turns bad and good again.
@@ -43,16 +44,16 @@ func TestStoreGateSendsNothing(t *testing.T) {
 	site.Put("/b", "text/html", "<p>b</p>")
 	fresh := r.web.Host("fresh.example") // robots.txt never read
 	fresh.Put("/c", "text/html", "<p>c</p>")
-	if res := r.get("http://blog.example/a", fetch.PurposePage); res.Outcome != fetch.OutcomeFetched {
+	if res := r.get("http://blog.example/a", model.PurposePage); res.Outcome != model.OutcomeFetched {
 		t.Fatalf("healthy store: %s %v", res.Outcome, res.Err)
 	}
 	full := errors.New("database or disk is full (13)")
 	h.set(full)
 	reqs, recs := len(r.web.Requests()), len(r.records())
 	for _, u := range []string{"http://blog.example/b", "http://fresh.example/c", "http://blog.example/robots.txt"} {
-		p := fetch.PurposePage
+		p := model.PurposePage
 		if strings.HasSuffix(u, "robots.txt") {
-			p = fetch.PurposeRobots
+			p = model.PurposeRobots
 		}
 		res := r.get(u, p)
 		if !errors.Is(res.Err, fetch.ErrStoreDown) || !errors.Is(res.Err, full) {
@@ -75,7 +76,7 @@ func TestStoreGateSendsNothing(t *testing.T) {
 		t.Errorf("%d records of requests not sent: %v", len(got), got)
 	}
 	h.set(nil)
-	if res := r.get("http://blog.example/b", fetch.PurposePage); res.Outcome != fetch.OutcomeFetched {
+	if res := r.get("http://blog.example/b", model.PurposePage); res.Outcome != model.OutcomeFetched {
 		t.Errorf("store healthy again: %s %v", res.Outcome, res.Err)
 	}
 	r.clean(r.s.MinGap)
@@ -98,13 +99,13 @@ func TestOptOutCheckFailedIsNotAnOptOut(t *testing.T) {
 	site.Robots("User-agent: *\nAllow: /\n")
 	site.Put("/a", "text/html", "<p>a</p>")
 	site.Put("/b", "text/html", "<p>b</p>")
-	if res := r.get("http://blog.example/a", fetch.PurposePage); res.Outcome != fetch.OutcomeFetched {
+	if res := r.get("http://blog.example/a", model.PurposePage); res.Outcome != model.OutcomeFetched {
 		t.Fatalf("before: %s %v", res.Outcome, res.Err)
 	}
 	failing.Store(true)
 	reqs := len(r.web.Requests())
-	res := r.get("http://blog.example/b", fetch.PurposePage)
-	if errors.Is(res.Err, fetch.ErrOptedOut) || res.Outcome == fetch.OutcomeOptedOut {
+	res := r.get("http://blog.example/b", model.PurposePage)
+	if errors.Is(res.Err, fetch.ErrOptedOut) || res.Outcome == model.OutcomeOptedOut {
 		t.Errorf("a failed check reported as an opt-out: %s %v", res.Outcome, res.Err)
 	}
 	if !errors.Is(res.Err, fetch.ErrStoreDown) || !errors.Is(res.Err, down) || !errors.Is(res.Err, fetch.ErrOptOutCheck) {

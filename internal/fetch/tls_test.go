@@ -9,6 +9,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
@@ -19,9 +20,9 @@ func TestHTTPSOriginOwnRobots(t *testing.T) {
 	h := r.web.Host("secure.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/feed", "application/rss+xml", rss)
-	want(t, r.get("https://secure.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
-	want(t, r.get("http://secure.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
-	want(t, r.get("https://secure.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
+	want(t, r.get("https://secure.example/feed", model.PurposeFeed), model.OutcomeFetched)
+	want(t, r.get("http://secure.example/feed", model.PurposeFeed), model.OutcomeFetched)
+	want(t, r.get("https://secure.example/feed", model.PurposeFeed), model.OutcomeFetched)
 	if got := r.uris(h.Name()); !slices.Equal(got, []string{"/robots.txt", "/feed", "/robots.txt", "/feed", "/feed"}) {
 		t.Errorf("requests %q", got)
 	}
@@ -34,9 +35,9 @@ func TestHTTPSUntrustedCertificateFails(t *testing.T) {
 		o.TLS = &tls.Config{MinVersion: tls.VersionTLS12} // system roots: the simulated CA is not among them
 	})
 	r.web.Host("secure.example").Robots("User-agent: *\nAllow: /\n")
-	res := r.get("https://secure.example/feed", fetch.PurposeFeed)
-	want(t, res, fetch.OutcomeDisallowed) // robots.txt unreachable: paused
-	if recs := r.records(); len(recs) == 0 || recs[0].Outcome != fetch.OutcomeError {
+	res := r.get("https://secure.example/feed", model.PurposeFeed)
+	want(t, res, model.OutcomeDisallowed) // robots.txt unreachable: paused
+	if recs := r.records(); len(recs) == 0 || recs[0].Outcome != model.OutcomeError {
 		t.Errorf("records %+v", recs)
 	}
 }
@@ -50,13 +51,13 @@ func TestHTTPSReusesConnectionAndResumesSession(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/feed", "application/rss+xml", rss)
 	h.Put("/sitemap.xml", "application/xml", `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)
-	want(t, r.get("https://secure.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
-	want(t, r.get("https://secure.example/sitemap.xml", fetch.PurposeSitemap), fetch.OutcomeFetched)
+	want(t, r.get("https://secure.example/feed", model.PurposeFeed), model.OutcomeFetched)
+	want(t, r.get("https://secure.example/sitemap.xml", model.PurposeSitemap), model.OutcomeFetched)
 	if got := r.web.HandshakesTo("secure.example"); got != (simweb.Handshakes{Full: 1}) {
 		t.Fatalf("within the visit (robots.txt, feed, sitemap): %+v, want one full handshake", got)
 	}
 	r.f.VisitDone("secure.example")
-	want(t, r.get("https://secure.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
+	want(t, r.get("https://secure.example/feed", model.PurposeFeed), model.OutcomeFetched)
 	if got := r.web.HandshakesTo("secure.example"); got != (simweb.Handshakes{Full: 1, Resumed: 1}) {
 		t.Errorf("after the visit ended: %+v, want the second connection resumed", got)
 	}
@@ -74,7 +75,7 @@ func TestHTTPSKeepsCallersSessionCache(t *testing.T) {
 	h := r.web.Host("secure.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Put("/feed", "application/rss+xml", rss)
-	want(t, r.get("https://secure.example/feed", fetch.PurposeFeed), fetch.OutcomeFetched)
+	want(t, r.get("https://secure.example/feed", model.PurposeFeed), model.OutcomeFetched)
 	if cache.puts.Load() == 0 {
 		t.Error("the caller's session cache was never given a session")
 	}

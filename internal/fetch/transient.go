@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
 
@@ -26,9 +27,9 @@ import (
 // (OurNetworkFailed) is transient: it passes.
 func (r Result) Transient() bool {
 	switch r.Outcome {
-	case OutcomeStatus:
+	case model.OutcomeStatus:
 		return TransientStatus(r.Status)
-	case OutcomeError:
+	case model.OutcomeError:
 		return !errors.Is(r.Err, ErrTooManyRedirects) && !errors.Is(r.Err, ErrRedirectLoop) &&
 			!errors.Is(r.Err, ErrBadURL) && !GuardRefused(r.Err) && !errors.Is(r.Err, ErrStoreDown)
 	}
@@ -123,24 +124,24 @@ func growth(k int, total float64) float64 {
 // read or a 304.
 func (r Result) Reason() string {
 	switch r.Outcome {
-	case OutcomeFetched, OutcomeUnchanged:
+	case model.OutcomeFetched, model.OutcomeUnchanged:
 		return ""
-	case OutcomeStatus:
+	case model.OutcomeStatus:
 		return "status " + strconv.Itoa(r.Status)
-	case OutcomeDisallowed:
+	case model.OutcomeDisallowed:
 		if r.Robots == robots.StateUnreachable {
 			return "robots.txt unreachable"
 		}
 		return "disallowed by robots.txt"
-	case OutcomeRefused:
+	case model.OutcomeRefused:
 		return "on the 403 refusal list"
-	case OutcomeOptedOut:
+	case model.OutcomeOptedOut:
 		return "opted out"
-	case OutcomeWaiting:
+	case model.OutcomeWaiting:
 		return "waiting for the site's next permitted request"
-	case OutcomeTooLarge:
+	case model.OutcomeTooLarge:
 		return "body too large"
-	case OutcomeWrongType:
+	case model.OutcomeWrongType:
 		return "wrong content type"
 	}
 	return errorReason(r.Err)

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 func TestTransient(t *testing.T) {
@@ -16,26 +18,26 @@ func TestTransient(t *testing.T) {
 		res  Result
 		want bool
 	}{
-		{Result{Outcome: OutcomeFetched, Status: 200}, false},
-		{Result{Outcome: OutcomeUnchanged, Status: 304}, false},
-		{Result{Outcome: OutcomeStatus, Status: 404}, false},
-		{Result{Outcome: OutcomeStatus, Status: 410}, false},
-		{Result{Outcome: OutcomeStatus, Status: 403}, false},
-		{Result{Outcome: OutcomeStatus, Status: 408}, true},
-		{Result{Outcome: OutcomeStatus, Status: 429}, true},
-		{Result{Outcome: OutcomeStatus, Status: 500}, true},
-		{Result{Outcome: OutcomeStatus, Status: 503}, true},
-		{Result{Outcome: OutcomeStatus, Status: 599}, true},
-		{Result{Outcome: OutcomeError, Err: errors.New("read: connection reset by peer")}, true},
-		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", ErrTooManyRedirects)}, false},
-		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", ErrRedirectLoop)}, false},
-		{Result{Outcome: OutcomeError, Err: fmt.Errorf("dial: %w", ErrPrivateAddress)}, false},
-		{Result{Outcome: OutcomeDisallowed}, false},
-		{Result{Outcome: OutcomeRefused}, false},
-		{Result{Outcome: OutcomeOptedOut}, false},
-		{Result{Outcome: OutcomeWaiting, Err: &WaitError{Site: "a.example"}}, false},
-		{Result{Outcome: OutcomeTooLarge}, false},
-		{Result{Outcome: OutcomeWrongType}, false},
+		{Result{Outcome: model.OutcomeFetched, Status: 200}, false},
+		{Result{Outcome: model.OutcomeUnchanged, Status: 304}, false},
+		{Result{Outcome: model.OutcomeStatus, Status: 404}, false},
+		{Result{Outcome: model.OutcomeStatus, Status: 410}, false},
+		{Result{Outcome: model.OutcomeStatus, Status: 403}, false},
+		{Result{Outcome: model.OutcomeStatus, Status: 408}, true},
+		{Result{Outcome: model.OutcomeStatus, Status: 429}, true},
+		{Result{Outcome: model.OutcomeStatus, Status: 500}, true},
+		{Result{Outcome: model.OutcomeStatus, Status: 503}, true},
+		{Result{Outcome: model.OutcomeStatus, Status: 599}, true},
+		{Result{Outcome: model.OutcomeError, Err: errors.New("read: connection reset by peer")}, true},
+		{Result{Outcome: model.OutcomeError, Err: fmt.Errorf("fetch x: %w", ErrTooManyRedirects)}, false},
+		{Result{Outcome: model.OutcomeError, Err: fmt.Errorf("fetch x: %w", ErrRedirectLoop)}, false},
+		{Result{Outcome: model.OutcomeError, Err: fmt.Errorf("dial: %w", ErrPrivateAddress)}, false},
+		{Result{Outcome: model.OutcomeDisallowed}, false},
+		{Result{Outcome: model.OutcomeRefused}, false},
+		{Result{Outcome: model.OutcomeOptedOut}, false},
+		{Result{Outcome: model.OutcomeWaiting, Err: &WaitError{Site: "a.example"}}, false},
+		{Result{Outcome: model.OutcomeTooLarge}, false},
+		{Result{Outcome: model.OutcomeWrongType}, false},
 	}
 	for _, tt := range tests {
 		if got := tt.res.Transient(); got != tt.want {
@@ -105,15 +107,15 @@ func TestReason(t *testing.T) {
 		res  Result
 		want string
 	}{
-		{Result{Outcome: OutcomeFetched}, ""},
-		{Result{Outcome: OutcomeStatus, Status: 503}, "status 503"},
-		{Result{Outcome: OutcomeDisallowed}, "disallowed by robots.txt"},
-		{Result{Outcome: OutcomeDisallowed, Robots: "unreachable"}, "robots.txt unreachable"},
-		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", &net.DNSError{Err: "no such host", Name: "x"})}, "DNS failure"},
-		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: read: %w", syscall.ECONNRESET)}, "connection reset"},
-		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", context.DeadlineExceeded)}, "timeout"},
-		{Result{Outcome: OutcomeError, Err: fmt.Errorf("fetch x: %w", ErrPrivateAddress)}, "private address refused"},
-		{Result{Outcome: OutcomeError, Err: errors.New("something odd")}, "no answer"},
+		{Result{Outcome: model.OutcomeFetched}, ""},
+		{Result{Outcome: model.OutcomeStatus, Status: 503}, "status 503"},
+		{Result{Outcome: model.OutcomeDisallowed}, "disallowed by robots.txt"},
+		{Result{Outcome: model.OutcomeDisallowed, Robots: "unreachable"}, "robots.txt unreachable"},
+		{Result{Outcome: model.OutcomeError, Err: fmt.Errorf("fetch x: %w", &net.DNSError{Err: "no such host", Name: "x"})}, "DNS failure"},
+		{Result{Outcome: model.OutcomeError, Err: fmt.Errorf("fetch x: read: %w", syscall.ECONNRESET)}, "connection reset"},
+		{Result{Outcome: model.OutcomeError, Err: fmt.Errorf("fetch x: %w", context.DeadlineExceeded)}, "timeout"},
+		{Result{Outcome: model.OutcomeError, Err: fmt.Errorf("fetch x: %w", ErrPrivateAddress)}, "private address refused"},
+		{Result{Outcome: model.OutcomeError, Err: errors.New("something odd")}, "no answer"},
 	} {
 		if got := tt.res.Reason(); got != tt.want {
 			t.Errorf("%s %d %v: Reason = %q, want %q", tt.res.Outcome, tt.res.Status, tt.res.Err, got, tt.want)

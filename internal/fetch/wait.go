@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"corpus.blog/corpusbot/internal/model"
 )
 
 // Waits a run cannot afford. A site that asks for a long wait (a back-off
@@ -61,17 +63,6 @@ func TooLong(ctx context.Context, wait, floor time.Duration) bool {
 	return ok && wait > max(h, min(floor, MaxWaitedFloor))
 }
 
-// SiteWait is a site's back-off as it is stored beyond the process: the
-// widened gap and the answer that set it, the Retry-After in force, and
-// the next permitted request they give.
-type SiteWait struct {
-	Site  string
-	Gap   time.Duration // added pause after the last error
-	End   time.Time     // end of the answer that set Gap
-	Until time.Time     // Retry-After: not before this
-	Next  time.Time     // the site's next permitted request
-}
-
 // Waits keeps the waits sites asked for (back-off, Retry-After) beyond
 // the process, so that a restart, a crash or the next `run --once` honours
 // them. Only sites in trouble have one: the fetcher saves a site's wait
@@ -79,12 +70,13 @@ type SiteWait struct {
 // and Until) once the site is back to normal, so a healthy crawl writes
 // nothing.
 type Waits interface {
-	// LoadWaits returns every stored wait whose back-off has not rested at
-	// now (see backoff.rested).
-	LoadWaits(ctx context.Context, now time.Time) ([]SiteWait, error)
+	// LoadWaits returns the stored waits, first deleting those whose next
+	// permitted request and Retry-After both fall before forgetBefore (the
+	// fetcher passes now less storedWaitRest).
+	LoadWaits(ctx context.Context, forgetBefore time.Time) ([]model.SiteWait, error)
 	// SaveWait stores w, or deletes the site's wait when w has no Gap and
 	// no Until.
-	SaveWait(ctx context.Context, w SiteWait) error
+	SaveWait(ctx context.Context, w model.SiteWait) error
 }
 
 // leaseRestorer is a Lease that can be told a site's timing kept from an
@@ -92,6 +84,12 @@ type Waits interface {
 type leaseRestorer interface {
 	Restore(site string, lastEnd, next time.Time)
 }
+
+// storedWaitRest is how long after its next permitted request a stored
+// wait is still worth loading: a back-off is forgotten once its site has
+// rested backoffRest past its widened gap, and no gap is wider than
+// MaxBackoff.
+const storedWaitRest = backoffRest + MaxBackoff
 
 // restoreWaits loads the stored waits into the back-offs and the lease,
 // once, before the first request.
@@ -101,7 +99,7 @@ func (f *Fetcher) restoreWaits(ctx context.Context) {
 	}
 	f.waitsOnce.Do(func() {
 		now := f.clock.Now()
-		ws, err := f.waits.LoadWaits(context.WithoutCancel(ctx), now)
+		ws, err := f.waits.LoadWaits(context.WithoutCancel(ctx), now.Add(-storedWaitRest))
 		if err != nil {
 			f.log.Warn("stored site waits not loaded: back-off starts afresh", "err", err)
 			return
@@ -160,9 +158,9 @@ func (f *Fetcher) saveWait(ctx context.Context, site string, b backoff, next, no
 	if f.waits == nil {
 		return
 	}
-	w := SiteWait{Site: site}
+	w := model.SiteWait{Site: site}
 	if !b.rested(now) {
-		w = SiteWait{Site: site, Gap: b.gap, End: b.end, Until: b.until, Next: next}
+		w = model.SiteWait{Site: site, Gap: b.gap, End: b.end, Until: b.until, Next: next}
 	} else if !f.stored.has(site) {
 		return // a healthy site stays unwritten
 	}
@@ -170,7 +168,7 @@ func (f *Fetcher) saveWait(ctx context.Context, site string, b backoff, next, no
 }
 
 // putWait stores w (a deletion when it has no Gap and no Until).
-func (f *Fetcher) putWait(ctx context.Context, w SiteWait) {
+func (f *Fetcher) putWait(ctx context.Context, w model.SiteWait) {
 	if err := f.waits.SaveWait(context.WithoutCancel(ctx), w); err != nil {
 		f.log.Warn("site wait not stored", "site", w.Site, "err", err)
 		return
@@ -193,5 +191,5 @@ func (f *Fetcher) deferred(ctx context.Context, site string, until time.Time) {
 	if f.waits == nil {
 		return
 	}
-	f.putWait(ctx, SiteWait{Site: site, Gap: b.gap, End: b.end, Until: b.until, Next: until})
+	f.putWait(ctx, model.SiteWait{Site: site, Gap: b.gap, End: b.end, Until: b.until, Next: until})
 }

@@ -10,32 +10,33 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
 )
 
 // memWaits is a fetch.Waits in memory, as a store keeps it.
 type memWaits struct {
 	mu    sync.Mutex
-	m     map[string]fetch.SiteWait
+	m     map[string]model.SiteWait
 	saves int
 }
 
-func (w *memWaits) LoadWaits(_ context.Context, _ time.Time) ([]fetch.SiteWait, error) {
+func (w *memWaits) LoadWaits(_ context.Context, _ time.Time) ([]model.SiteWait, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	var out []fetch.SiteWait
+	var out []model.SiteWait
 	for _, x := range w.m {
 		out = append(out, x)
 	}
 	return out, nil
 }
 
-func (w *memWaits) SaveWait(_ context.Context, x fetch.SiteWait) error {
+func (w *memWaits) SaveWait(_ context.Context, x model.SiteWait) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.saves++
 	if w.m == nil {
-		w.m = map[string]fetch.SiteWait{}
+		w.m = map[string]model.SiteWait{}
 	}
 	if x.Gap == 0 && x.Until.IsZero() {
 		delete(w.m, x.Site)
@@ -45,7 +46,7 @@ func (w *memWaits) SaveWait(_ context.Context, x fetch.SiteWait) error {
 	return nil
 }
 
-func (w *memWaits) get(site string) (fetch.SiteWait, bool) {
+func (w *memWaits) get(site string) (model.SiteWait, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	x, ok := w.m[site]
@@ -133,14 +134,14 @@ func TestWaitsSurviveTheProcess(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/a", simweb.Unavailable("86400"))
 	h.Put("/b", "text/html", simweb.HTMLPage)
-	want(t, r.get(h.URL("/a"), fetch.PurposePage), fetch.OutcomeStatus)
+	want(t, r.get(h.URL("/a"), model.PurposePage), model.OutcomeStatus)
 	w, ok := waits.get("busy.example")
 	if !ok || w.Until.Sub(r.clock.Now()) < 23*time.Hour || !w.Next.Equal(w.Until) {
 		t.Fatalf("stored wait after Retry-After 86400: %+v, %v", w, ok)
 	}
 	ctx := fetch.WithWaitHorizon(context.Background(), 30*time.Second)
-	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/b"), Purpose: fetch.PurposePage})
-	if res.Outcome != fetch.OutcomeWaiting || res.Transient() {
+	res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/b"), Purpose: model.PurposePage})
+	if res.Outcome != model.OutcomeWaiting || res.Transient() {
 		t.Fatalf("under a horizon: %s (transient %v), %v; want waiting, not transient", res.Outcome, res.Transient(), res.Err)
 	}
 	if until, ok := fetch.WaitUntil(res.Err); !ok || !until.Equal(w.Next) {
@@ -149,7 +150,7 @@ func TestWaitsSurviveTheProcess(t *testing.T) {
 	// Said in the record, as every request declined is: no status, the
 	// waiting outcome, the reason.
 	recs := r.records()
-	if last := recs[len(recs)-1]; last.Outcome != fetch.OutcomeWaiting || last.Status != 0 || last.URL != h.URL("/b") {
+	if last := recs[len(recs)-1]; last.Outcome != model.OutcomeWaiting || last.Status != 0 || last.URL != h.URL("/b") {
 		t.Errorf("last record %+v, want the waiting request to /b", last)
 	}
 
@@ -165,8 +166,8 @@ func TestWaitsSurviveTheProcess(t *testing.T) {
 	t.Cleanup(f2.CloseIdleConnections)
 	r2.f = f2
 	asked := len(r.web.RequestsTo("busy.example"))
-	res = f2.Fetch(ctx, fetch.Request{URL: h.URL("/b"), Purpose: fetch.PurposePage})
-	if res.Outcome != fetch.OutcomeWaiting {
+	res = f2.Fetch(ctx, fetch.Request{URL: h.URL("/b"), Purpose: model.PurposePage})
+	if res.Outcome != model.OutcomeWaiting {
 		t.Fatalf("the next process asked the site: %s, %v", res.Outcome, res.Err)
 	}
 	if n := len(r.web.RequestsTo("busy.example")) - asked; n != 0 {
@@ -175,7 +176,7 @@ func TestWaitsSurviveTheProcess(t *testing.T) {
 
 	// A day on, the site answers again: the wait is gone from the store.
 	r.clock.Advance(24 * time.Hour)
-	want(t, f2.Fetch(ctx, fetch.Request{URL: h.URL("/b"), Purpose: fetch.PurposePage}), fetch.OutcomeFetched)
+	want(t, f2.Fetch(ctx, fetch.Request{URL: h.URL("/b"), Purpose: model.PurposePage}), model.OutcomeFetched)
 	if w, ok := waits.get("busy.example"); ok {
 		t.Errorf("the wait is still stored after a success: %+v", w)
 	}
@@ -185,7 +186,7 @@ func TestWaitsSurviveTheProcess(t *testing.T) {
 	ok2.Robots("User-agent: *\nAllow: /\n")
 	ok2.Put("/", "text/html", simweb.HTMLPage)
 	for range 3 {
-		want(t, f2.Fetch(ctx, fetch.Request{URL: ok2.URL("/"), Purpose: fetch.PurposePage}), fetch.OutcomeFetched)
+		want(t, f2.Fetch(ctx, fetch.Request{URL: ok2.URL("/"), Purpose: model.PurposePage}), model.OutcomeFetched)
 	}
 	if waits.saves != saves {
 		t.Errorf("a healthy site's requests wrote %d waits", waits.saves-saves)
@@ -202,11 +203,11 @@ func TestBackoffBeyondHorizonIsStored(t *testing.T) {
 	h.Robots("User-agent: *\nAllow: /\n")
 	h.Handle("/x", simweb.Status(503))
 	ctx := fetch.WithWaitHorizon(context.Background(), 30*time.Second)
-	var outcomes []fetch.Outcome
+	var outcomes []model.Outcome
 	for range 10 {
-		res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/x"), Purpose: fetch.PurposePage})
+		res := r.f.Fetch(ctx, fetch.Request{URL: h.URL("/x"), Purpose: model.PurposePage})
 		outcomes = append(outcomes, res.Outcome)
-		if res.Outcome == fetch.OutcomeWaiting {
+		if res.Outcome == model.OutcomeWaiting {
 			until, _ := fetch.WaitUntil(res.Err)
 			w, ok := waits.get("down.example")
 			if !ok || !w.Next.Equal(until) || w.Gap <= 30*time.Second {
@@ -216,7 +217,7 @@ func TestBackoffBeyondHorizonIsStored(t *testing.T) {
 		}
 	}
 	// Gaps 2, 4, 8, 16 s (from twice MIN_GAP) are waited; 32 s is not.
-	if want := []fetch.Outcome{"status", "status", "status", "status", "status", "waiting"}; !slices.Equal(outcomes, want) {
+	if want := []model.Outcome{"status", "status", "status", "status", "status", "waiting"}; !slices.Equal(outcomes, want) {
 		t.Errorf("outcomes %v, want %v", outcomes, want)
 	}
 	r.clean(r.s.MinGap)
@@ -229,8 +230,8 @@ func TestControlCharacterURLIsFinal(t *testing.T) {
 	h := r.web.Host("ctl.example")
 	h.Robots("User-agent: *\nAllow: /\n")
 	for _, u := range []string{"http://ctl.example/a\tb", "http://ctl.example/a\x00b", "http://ctl.example/a\x7fb", "http://ctl.example/\x01"} {
-		res := r.get(u, fetch.PurposePage)
-		if res.Outcome != fetch.OutcomeError || res.Transient() || !errors.Is(res.Err, fetch.ErrBadURL) {
+		res := r.get(u, model.PurposePage)
+		if res.Outcome != model.OutcomeError || res.Transient() || !errors.Is(res.Err, fetch.ErrBadURL) {
 			t.Errorf("%q: %s, transient %v, %v; want a final bad-URL error", u, res.Outcome, res.Transient(), res.Err)
 		}
 	}

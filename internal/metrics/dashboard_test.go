@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 
 	dto "github.com/prometheus/client_model/go"
 )
@@ -116,13 +116,13 @@ func TestExposesRejects(t *testing.T) {
 var labelMatcher = regexp.MustCompile(`\b([a-z_]+)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"`)
 
 // vocabulary is the words each label of the crawler's series may hold:
-// the fetcher's (fetch.Purposes, fetch.Outcomes) and the code classes.
+// the fetcher's (model.Purposes, model.Outcomes) and the code classes.
 func vocabulary() map[string]map[string]bool {
 	v := map[string]map[string]bool{"purpose": {}, "outcome": {}, "reason": {}, "code_class": {}}
-	for _, p := range fetch.Purposes() {
+	for _, p := range model.Purposes() {
 		v["purpose"][string(p)] = true
 	}
-	for _, o := range fetch.Outcomes() {
+	for _, o := range model.Outcomes() {
 		if o.Declined() {
 			v["reason"][string(o)] = true
 		} else {

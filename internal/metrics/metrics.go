@@ -8,7 +8,7 @@
 // nil *Metrics, so that code that runs with metrics off needs no checks.
 //
 // Label values become time series: they are the fetcher's purposes and
-// outcomes (fetch.Purposes, fetch.Outcomes), the crawler's kinds of item
+// outcomes (model.Purposes, model.Outcomes), the crawler's kinds of item
 // and the store's operations, each a small fixed set started at zero, never
 // a URL or a host.
 package metrics
@@ -21,7 +21,7 @@ import (
 	"sync"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -33,9 +33,9 @@ const namespace = "corpusbot"
 
 // The outcome label of corpusbot_requests_total and the reason label of
 // corpusbot_requests_declined_total are the fetcher's own words
-// (fetch.Outcome: fetched, unchanged, status, error, ..., disallowed,
+// (model.Outcome: fetched, unchanged, status, error, ..., disallowed,
 // refused, ...): one vocabulary, from the fetch record to the dashboard.
-// A record whose outcome is fetch.Outcome.Declined was no request sent and
+// A record whose outcome is model.Outcome.Declined was no request sent and
 // is counted in the second, by reason, never in the first.
 
 // sentClasses are the code classes each outcome of a request sent is
@@ -43,14 +43,14 @@ const namespace = "corpusbot"
 // the classes an answer with that outcome usually has. Others (a body that
 // failed to read after a 2xx: error, 2xx) are counted all the same, from
 // their first.
-var sentClasses = map[fetch.Outcome][]string{
-	fetch.OutcomeFetched:   {"2xx"},
-	fetch.OutcomeUnchanged: {"3xx"},
-	fetch.OutcomeRedirect:  {"3xx"},
-	fetch.OutcomeTooLarge:  {"2xx"},
-	fetch.OutcomeWrongType: {"2xx"},
-	fetch.OutcomeStatus:    {"4xx", "5xx"},
-	fetch.OutcomeError:     {CodeClassNone},
+var sentClasses = map[model.Outcome][]string{
+	model.OutcomeFetched:   {"2xx"},
+	model.OutcomeUnchanged: {"3xx"},
+	model.OutcomeRedirect:  {"3xx"},
+	model.OutcomeTooLarge:  {"2xx"},
+	model.OutcomeWrongType: {"2xx"},
+	model.OutcomeStatus:    {"4xx", "5xx"},
+	model.OutcomeError:     {CodeClassNone},
 }
 
 // codeClasses are the code_class values of robots.txt reads, each started
@@ -179,9 +179,9 @@ func New() *Metrics {
 // scraped as 0 before its first event: rate() and increase() see the first
 // fault of a kind only when the series existed before it.
 func (m *Metrics) startAtZero() {
-	for _, p := range fetch.Purposes() {
+	for _, p := range model.Purposes() {
 		purpose := string(p)
-		for _, o := range fetch.Outcomes() {
+		for _, o := range model.Outcomes() {
 			if o.Declined() {
 				m.declined.WithLabelValues(purpose, string(o))
 				continue
@@ -240,7 +240,7 @@ func CodeClass(status int) string {
 // request in corpusbot_robots_fetches_total whatever its status; a request
 // declined before any connection in corpusbot_requests_declined_total
 // alone. The time either waited for its site's lease is politeness wait.
-func (m *Metrics) ObserveFetch(r fetch.Record) {
+func (m *Metrics) ObserveFetch(r model.RequestRecord) {
 	if m == nil {
 		return
 	}
@@ -258,7 +258,7 @@ func (m *Metrics) ObserveFetch(r fetch.Record) {
 		m.notModified.WithLabelValues(purpose).Inc()
 	}
 	m.requestDuration.WithLabelValues(purpose).Observe(r.Duration.Seconds())
-	if r.Purpose == fetch.PurposeRobots {
+	if r.Purpose == model.PurposeRobots {
 		m.robotsFetches.WithLabelValues(CodeClass(r.Status)).Inc()
 	}
 }

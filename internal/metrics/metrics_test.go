@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	corpusmodel "corpus.blog/corpusbot/internal/model"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
@@ -115,19 +115,19 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
 func TestObservationsScrapedExactly(t *testing.T) {
 	m := New()
-	for _, r := range []fetch.Record{
-		{Purpose: fetch.PurposeFeed, Status: 200, Outcome: fetch.OutcomeFetched, Bytes: 1000, Duration: 200 * time.Millisecond},
-		{Purpose: fetch.PurposeFeed, Status: 304, Outcome: fetch.OutcomeUnchanged, Duration: 50 * time.Millisecond},
-		{Purpose: fetch.PurposeFeed, Status: 304, Outcome: fetch.OutcomeUnchanged, Duration: 70 * time.Millisecond},
-		{Purpose: fetch.PurposePage, Status: 200, Outcome: fetch.OutcomeFetched, Bytes: 5000, Duration: time.Second},
-		{Purpose: fetch.PurposePage, Status: 503, Outcome: fetch.OutcomeStatus, Bytes: 120, Duration: 3 * time.Second},
-		{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeError, Duration: 10 * time.Second},
-		{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeDisallowed},
-		{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeRefused, Waited: time.Second},
-		{Purpose: fetch.PurposeRobots, Status: 403, Outcome: fetch.OutcomeStatus, Bytes: 30, Duration: 20 * time.Millisecond},
-		{Purpose: fetch.PurposeRobots, Status: 404, Outcome: fetch.OutcomeStatus},
-		{Purpose: fetch.PurposeRobots, Status: 503, Outcome: fetch.OutcomeStatus},
-		{Purpose: fetch.PurposeRobots, Outcome: fetch.OutcomeError},
+	for _, r := range []corpusmodel.RequestRecord{
+		{Purpose: corpusmodel.PurposeFeed, Status: 200, Outcome: corpusmodel.OutcomeFetched, Bytes: 1000, Duration: 200 * time.Millisecond},
+		{Purpose: corpusmodel.PurposeFeed, Status: 304, Outcome: corpusmodel.OutcomeUnchanged, Duration: 50 * time.Millisecond},
+		{Purpose: corpusmodel.PurposeFeed, Status: 304, Outcome: corpusmodel.OutcomeUnchanged, Duration: 70 * time.Millisecond},
+		{Purpose: corpusmodel.PurposePage, Status: 200, Outcome: corpusmodel.OutcomeFetched, Bytes: 5000, Duration: time.Second},
+		{Purpose: corpusmodel.PurposePage, Status: 503, Outcome: corpusmodel.OutcomeStatus, Bytes: 120, Duration: 3 * time.Second},
+		{Purpose: corpusmodel.PurposePage, Outcome: corpusmodel.OutcomeError, Duration: 10 * time.Second},
+		{Purpose: corpusmodel.PurposePage, Outcome: corpusmodel.OutcomeDisallowed},
+		{Purpose: corpusmodel.PurposePage, Outcome: corpusmodel.OutcomeRefused, Waited: time.Second},
+		{Purpose: corpusmodel.PurposeRobots, Status: 403, Outcome: corpusmodel.OutcomeStatus, Bytes: 30, Duration: 20 * time.Millisecond},
+		{Purpose: corpusmodel.PurposeRobots, Status: 404, Outcome: corpusmodel.OutcomeStatus},
+		{Purpose: corpusmodel.PurposeRobots, Status: 503, Outcome: corpusmodel.OutcomeStatus},
+		{Purpose: corpusmodel.PurposeRobots, Outcome: corpusmodel.OutcomeError},
 	} {
 		m.ObserveFetch(r)
 	}
@@ -220,10 +220,10 @@ func TestObservationsScrapedExactly(t *testing.T) {
 // series of each is there at zero before its first record.
 func TestOneVocabulary(t *testing.T) {
 	m := New()
-	for _, o := range fetch.Outcomes() {
+	for _, o := range corpusmodel.Outcomes() {
 		sent := testutil.ToFloat64(m.requests.WithLabelValues("page", "none", string(o)))
 		declined := testutil.ToFloat64(m.declined.WithLabelValues("page", string(o)))
-		m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Outcome: o})
+		m.ObserveFetch(corpusmodel.RequestRecord{Purpose: corpusmodel.PurposePage, Outcome: o})
 		dSent := testutil.ToFloat64(m.requests.WithLabelValues("page", "none", string(o))) - sent
 		dDeclined := testutil.ToFloat64(m.declined.WithLabelValues("page", string(o))) - declined
 		if dSent+dDeclined != 1 || (dSent == 1) == o.Declined() {
@@ -237,13 +237,13 @@ func TestOneVocabulary(t *testing.T) {
 	// one per purpose and reason declined.
 	fresh := New()
 	sentSeries, declinedSeries := 0, 0
-	for _, o := range fetch.Outcomes() {
+	for _, o := range corpusmodel.Outcomes() {
 		if o.Declined() {
 			declinedSeries++
 		}
 		sentSeries += len(sentClasses[o])
 	}
-	n := len(fetch.Purposes())
+	n := len(corpusmodel.Purposes())
 	if got := testutil.CollectAndCount(fresh.requests); got != n*sentSeries {
 		t.Errorf("%d requests_total series at start, want %d", got, n*sentSeries)
 	}
@@ -358,7 +358,7 @@ func TestSampleContextEndsWithScrape(t *testing.T) {
 
 func TestNilMetricsIsANoOp(t *testing.T) {
 	var m *Metrics
-	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Status: 200, Outcome: fetch.OutcomeFetched})
+	m.ObserveFetch(corpusmodel.RequestRecord{Purpose: corpusmodel.PurposePage, Status: 200, Outcome: corpusmodel.OutcomeFetched})
 	m.RetryScheduled("page")
 	m.PolitenessWait(time.Second)
 	m.KnownRetryKinds("page")
@@ -392,9 +392,9 @@ func TestLint(t *testing.T) {
 // that a gather lists every name the package can expose.
 func exercised() *Metrics {
 	m := New()
-	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Status: 304, Outcome: fetch.OutcomeUnchanged, Bytes: 1, Duration: time.Second})
-	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposeRobots, Status: 200, Outcome: fetch.OutcomeFetched})
-	m.ObserveFetch(fetch.Record{Purpose: fetch.PurposePage, Outcome: fetch.OutcomeDisallowed})
+	m.ObserveFetch(corpusmodel.RequestRecord{Purpose: corpusmodel.PurposePage, Status: 304, Outcome: corpusmodel.OutcomeUnchanged, Bytes: 1, Duration: time.Second})
+	m.ObserveFetch(corpusmodel.RequestRecord{Purpose: corpusmodel.PurposeRobots, Status: 200, Outcome: corpusmodel.OutcomeFetched})
+	m.ObserveFetch(corpusmodel.RequestRecord{Purpose: corpusmodel.PurposePage, Outcome: corpusmodel.OutcomeDisallowed})
 	m.RetryScheduled("page")
 	m.PolitenessWait(time.Second)
 	m.SiteStarted()

@@ -145,7 +145,7 @@ type SiteCount struct {
 // Requests summarises what the crawler asked of one site.
 type Requests struct {
 	// Total counts requests over the whole log: records where a connection
-	// was made (every outcome but the declined ones, fetch.Outcome.Declined;
+	// was made (every outcome but the declined ones, Outcome.Declined;
 	// each redirect hop is one request). NotModified counts those answered
 	// 304; Conditional those that sent If-None-Match or If-Modified-Since.
 	Total       int `json:"total"`

@@ -338,7 +338,7 @@ func result(rec *warc.Record, bodyMax int64) (fetch.Result, error) {
 		return fetch.Result{}, err
 	}
 	return fetch.Result{
-		Outcome: fetch.OutcomeFetched, Status: resp.Status, FinalURL: rec.TargetURI(), Body: resp.Body,
+		Outcome: model.OutcomeFetched, Status: resp.Status, FinalURL: rec.TargetURI(), Body: resp.Body,
 		ContentType: resp.ContentType, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified"),
 		Header: resp.Header,
 	}, nil

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 )
 
@@ -52,31 +51,37 @@ func (d *DB) Origin(ctx context.Context, origin string) (model.Origin, error) {
 	return o, err
 }
 
-// Refusal is the 403 refusal standing of site (fetch.Refusals); an
-// unknown site has the zero state.
-func (d *DB) Refusal(ctx context.Context, site string) (fetch.RefusalState, error) {
-	var s fetch.RefusalState
+// Refusal is the stored 403 refusal standing of site (what the fetcher's
+// refusal list keeps across runs); an unknown site has the zero state.
+func (d *DB) Refusal(ctx context.Context, site string) (model.RefusalState, error) {
+	var s model.RefusalState
 	var asked int64
 	err := d.lookup.QueryRowContext(ctx, `SELECT consecutive403, served, refused, last_asked FROM refusals WHERE site = $1`, site).
 		Scan(&s.Consecutive403, &s.Served, &s.Refused, &asked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return fetch.RefusalState{}, nil
+		return model.RefusalState{}, nil
+	}
+	if err != nil {
+		return model.RefusalState{}, fmt.Errorf("refusal of %s: %w", site, err)
 	}
 	s.LastAsked = tm(asked)
-	return s, err
+	return s, nil
 }
 
 // PutRefusal stores the 403 refusal standing of site.
-func (d *DB) PutRefusal(ctx context.Context, site string, s fetch.RefusalState) error {
+func (d *DB) PutRefusal(ctx context.Context, site string, s model.RefusalState) error {
 	_, err := d.w.ExecContext(ctx, `INSERT INTO refusals(site, consecutive403, served, refused, last_asked) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT(site) DO UPDATE SET consecutive403 = excluded.consecutive403, served = excluded.served,
 		refused = excluded.refused, last_asked = excluded.last_asked`,
 		site, s.Consecutive403, s.Served, s.Refused, ts(s.LastAsked))
-	return err
+	if err != nil {
+		return fmt.Errorf("put refusal of %s: %w", site, err)
+	}
+	return nil
 }
 
 // LogRequests appends recs to the request log, in one transaction.
-func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
+func (d *DB) LogRequests(ctx context.Context, recs []model.RequestRecord) error {
 	if len(recs) == 0 {
 		return nil
 	}
@@ -102,7 +107,7 @@ func (d *DB) LogRequests(ctx context.Context, recs []fetch.Record) error {
 }
 
 // RequestCount counts logged requests, by purpose when purpose != "".
-func (d *DB) RequestCount(ctx context.Context, purpose fetch.Purpose) (int, error) {
+func (d *DB) RequestCount(ctx context.Context, purpose model.Purpose) (int, error) {
 	var n int
 	var err error
 	if purpose == "" {

@@ -10,12 +10,13 @@ import (
 	"corpus.blog/corpusbot/internal/model"
 )
 
-// Robots is the stored robots.txt entry of origin (the fetcher's cache,
-// kept across runs: see RobotsCache), model.ErrNotFound for an origin
+// Robots is the stored robots.txt entry of origin (what the fetcher's
+// robots cache keeps across runs and shares with a cluster's workers),
+// model.ErrNotFound for an origin
 // never stored. A missing file is NULL, so that an empty file (which
 // allows everything) stays distinct from none.
-func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
-	r := RobotsRecord{Origin: origin}
+func (d *DB) Robots(ctx context.Context, origin string) (model.RobotsRecord, error) {
+	r := model.RobotsRecord{Origin: origin}
 	var file, last sql.NullString
 	var ttl, checked, expires, lastFetched, unreach int64
 	err := d.lookup.QueryRowContext(ctx, `SELECT state, ttl, file, checked, expires, last_file, last_fetched, unreachable_since, etag, last_modified
@@ -35,7 +36,7 @@ func (d *DB) Robots(ctx context.Context, origin string) (RobotsRecord, error) {
 }
 
 // PutRobots stores r, replacing its origin's entry.
-func (d *DB) PutRobots(ctx context.Context, r RobotsRecord) error {
+func (d *DB) PutRobots(ctx context.Context, r model.RobotsRecord) error {
 	file := sql.NullString{String: r.File, Valid: r.HasFile}
 	last := sql.NullString{String: r.LastFile, Valid: r.HasLast}
 	_, err := d.w.ExecContext(ctx, `INSERT INTO robots_cache(origin, state, ttl, file, checked, expires, last_file, last_fetched,

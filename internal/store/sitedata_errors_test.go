@@ -24,21 +24,21 @@ import (
 // fails here.
 func TestPublicReasonKnowsFetch(t *testing.T) {
 	results := []fetch.Result{
-		{Outcome: fetch.OutcomeStatus, Status: 503},
-		{Outcome: fetch.OutcomeStatus, Status: 404},
-		{Outcome: fetch.OutcomeDisallowed},
-		{Outcome: fetch.OutcomeDisallowed, Robots: robots.StateUnreachable},
-		{Outcome: fetch.OutcomeRefused},
-		{Outcome: fetch.OutcomeOptedOut},
-		{Outcome: fetch.OutcomeTooLarge},
-		{Outcome: fetch.OutcomeWrongType},
+		{Outcome: model.OutcomeStatus, Status: 503},
+		{Outcome: model.OutcomeStatus, Status: 404},
+		{Outcome: model.OutcomeDisallowed},
+		{Outcome: model.OutcomeDisallowed, Robots: robots.StateUnreachable},
+		{Outcome: model.OutcomeRefused},
+		{Outcome: model.OutcomeOptedOut},
+		{Outcome: model.OutcomeTooLarge},
+		{Outcome: model.OutcomeWrongType},
 	}
 	for _, err := range []error{
 		nil, fetch.ErrPrivateAddress, fetch.ErrTooManyRedirects, fetch.ErrRedirectLoop, fetch.ErrBadURL,
 		&net.DNSError{Err: "no such host", Name: "x.example"}, syscall.ECONNREFUSED, syscall.ECONNRESET,
 		context.DeadlineExceeded, io.ErrUnexpectedEOF, errors.New("tls: handshake failure"), errors.New("something else"),
 	} {
-		results = append(results, fetch.Result{Outcome: fetch.OutcomeError, Err: fmt.Errorf("get https://x.example/: %w", err)})
+		results = append(results, fetch.Result{Outcome: model.OutcomeError, Err: fmt.Errorf("get https://x.example/: %w", err)})
 	}
 	for _, r := range results {
 		reason := r.Reason()

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 )
 
@@ -35,7 +34,7 @@ func (s *SiteData) requests(ctx context.Context, site string, now time.Time) (mo
 		return r, fmt.Errorf("requests by purpose: %w", err)
 	}
 	r.ByPurpose = []model.PurposeCount{}
-	for _, p := range []fetch.Purpose{fetch.PurposeRobots, fetch.PurposeFeed, fetch.PurposePage, fetch.PurposeSitemap, fetch.PurposeCatalogue} {
+	for _, p := range []model.Purpose{model.PurposeRobots, model.PurposeFeed, model.PurposePage, model.PurposeSitemap, model.PurposeCatalogue} {
 		if n := purposes[string(p)]; n > 0 {
 			r.ByPurpose = append(r.ByPurpose, model.PurposeCount{Purpose: string(p), Count: n})
 		}

@@ -3,7 +3,6 @@ package store
 import (
 	"strings"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
@@ -47,11 +46,11 @@ const (
 
 	// sqlOutcomesFailed lists the outcomes of a request sent that got no
 	// usable answer: an error status, or none at all.
-	sqlOutcomesFailed = `('` + string(fetch.OutcomeError) + `', '` + string(fetch.OutcomeStatus) + `')`
+	sqlOutcomesFailed = `('` + string(model.OutcomeError) + `', '` + string(model.OutcomeStatus) + `')`
 )
 
 // withheld lists the outcomes of records where no connection was made
-// (fetch.Outcome.Declined: robots.txt said no, the site is on the 403
+// (model.Outcome.Declined: robots.txt said no, the site is on the 403
 // refusal list or its owner opted out, or its next permitted request was
 // beyond the caller's horizon). They are what the crawler did not ask,
 // never requests.
@@ -59,7 +58,7 @@ var withheld = declinedOutcomes()
 
 func declinedOutcomes() string {
 	var words []string
-	for _, o := range fetch.Outcomes() {
+	for _, o := range model.Outcomes() {
 		if o.Declined() {
 			words = append(words, `'`+string(o)+`'`)
 		}

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 )
@@ -32,7 +31,7 @@ func TestSQLSpellsNoState(t *testing.T) {
 		robots.StateUnreachable, robots.StateStaleCopy, robots.StateAbandoned} {
 		stored[string(s)] = true
 	}
-	for _, o := range fetch.Outcomes() {
+	for _, o := range model.Outcomes() {
 		stored[string(o)] = true
 	}
 	var files []string
@@ -69,20 +68,20 @@ func TestSQLSpellsNoState(t *testing.T) {
 	}
 }
 
-// A record the fetcher declined before any connection (fetch.Outcome.Declined)
+// A record the fetcher declined before any connection (model.Outcome.Declined)
 // is withheld on the public site, never a request sent: a site's waiting
 // record as much as its disallowed one.
 func TestDeclinedRecordsAreWithheld(t *testing.T) {
 	db := openSQLite(t)
 	ctx := context.Background()
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	var recs []fetch.Record
+	var recs []model.RequestRecord
 	sent, declined := 0, 0
-	for i, o := range fetch.Outcomes() {
-		if o == fetch.OutcomeRedirect {
+	for i, o := range model.Outcomes() {
+		if o == model.OutcomeRedirect {
 			continue // a hop of a request counted by its last record
 		}
-		recs = append(recs, fetch.Record{Site: "w.example", URL: "https://w.example/" + strconv.Itoa(i), Purpose: fetch.PurposePage,
+		recs = append(recs, model.RequestRecord{Site: "w.example", URL: "https://w.example/" + strconv.Itoa(i), Purpose: model.PurposePage,
 			Start: now.Add(-time.Duration(i) * time.Minute), Outcome: o})
 		if o.Declined() {
 			declined++

@@ -73,25 +73,6 @@ type DueSite struct {
 	Site     string
 }
 
-// RobotsRecord is a fetch.RobotsEntry in storable form: the parsed files
-// as robots.File.String() writes them back (parsing that text decides every
-// URL the same way).
-type RobotsRecord struct {
-	Origin           string
-	State            string
-	TTL              time.Duration
-	File             string // "" with HasFile false: no file to obey
-	HasFile          bool
-	Checked          time.Time
-	Expires          time.Time
-	LastFile         string // the newest 2xx copy
-	HasLast          bool
-	LastFetched      time.Time
-	UnreachableSince time.Time
-	ETag             string
-	LastModified     string
-}
-
 // Feed is one feed of a source.
 type Feed struct {
 	ID           int64

@@ -6,31 +6,25 @@ import (
 	"fmt"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 )
 
-// Site waits (fetch.Waits): the back-off and Retry-After of the sites in
-// trouble, kept in site_waits so that the next process, or another worker,
-// honours them; the frontier leaves out the sites whose next permitted
-// request is beyond its horizon (SiteQuery.WaitBefore).
+// Site waits: the back-off and Retry-After of the sites in trouble, kept
+// in site_waits so that the next process, or another worker, honours them
+// (the fetcher decides what they are and when one has rested); the
+// frontier leaves out the sites whose next permitted request is beyond its
+// horizon (SiteQuery.WaitBefore).
 
-var _ fetch.Waits = (*DB)(nil)
-
-// waitRest is how long after its next permitted request a stored wait is
-// still worth loading: a back-off is forgotten once its site has rested
-// an hour past its widened gap (fetch's backoffRest), and no gap is wider
-// than an hour (fetch.MaxBackoff).
-const waitRest = 2 * fetch.MaxBackoff
-
-// LoadWaits implements fetch.Waits; it also deletes the rows that have
-// rested too long to matter.
-func (d *DB) LoadWaits(ctx context.Context, now time.Time) ([]fetch.SiteWait, error) {
-	if _, err := d.w.ExecContext(ctx, `DELETE FROM site_waits WHERE next < $1 AND retry_until < $1`, ts(now.Add(-waitRest))); err != nil {
+// LoadWaits returns every stored wait, after deleting those whose next
+// permitted request and Retry-After both fall before forgetBefore: waits
+// the fetcher says have rested too long to matter.
+func (d *DB) LoadWaits(ctx context.Context, forgetBefore time.Time) ([]model.SiteWait, error) {
+	if _, err := d.w.ExecContext(ctx, `DELETE FROM site_waits WHERE next < $1 AND retry_until < $1`, ts(forgetBefore)); err != nil {
 		return nil, fmt.Errorf("site waits: prune: %w", err)
 	}
-	var out []fetch.SiteWait
+	var out []model.SiteWait
 	err := d.each(ctx, d.r, `SELECT site, gap, gap_end, retry_until, next FROM site_waits ORDER BY site`, nil, func(rows *sql.Rows) error {
-		var w fetch.SiteWait
+		var w model.SiteWait
 		var gap, end, until, next int64
 		if err := rows.Scan(&w.Site, &gap, &end, &until, &next); err != nil {
 			return err
@@ -45,8 +39,9 @@ func (d *DB) LoadWaits(ctx context.Context, now time.Time) ([]fetch.SiteWait, er
 	return out, nil
 }
 
-// SaveWait implements fetch.Waits.
-func (d *DB) SaveWait(ctx context.Context, w fetch.SiteWait) error {
+// SaveWait stores w, or deletes the site's wait when w has no Gap and no
+// Until.
+func (d *DB) SaveWait(ctx context.Context, w model.SiteWait) error {
 	var err error
 	if w.Gap == 0 && w.Until.IsZero() {
 		_, err = d.w.ExecContext(ctx, `DELETE FROM site_waits WHERE site = $1`, w.Site)

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/config"
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -218,22 +217,22 @@ func seedAt(t testing.TB, dataNow time.Time) (*testStore, map[string]int64) {
 	must(db.PutOrigin(ctx, model.Origin{Origin: "https://alpha.example:443", Status: 200, State: "parsed", Checked: day(1)}))
 	must(db.PutOrigin(ctx, model.Origin{Origin: "https://blog.alpha.example:443", Status: 200, State: "parsed", Checked: day(1)}))
 	must(db.PutOrigin(ctx, model.Origin{Origin: "https://delta.example:443", Status: 503, State: "unreachable", Checked: day(1)}))
-	must(db.PutRefusal(ctx, "refuser.example", fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: day(1)}))
-	var log []fetch.Record
+	must(db.PutRefusal(ctx, "refuser.example", model.RefusalState{Consecutive403: 3, Refused: true, LastAsked: day(1)}))
+	var log []model.RequestRecord
 	for i := range 12 {
 		st := 200
 		if i%3 == 0 {
 			st = 304
 		}
-		log = append(log, fetch.Record{Site: "alpha.example", URL: "https://alpha.example/feed", Purpose: fetch.PurposeFeed, Status: st,
-			Outcome: fetch.OutcomeFetched, Conditional: i > 0, Bytes: 1000, Start: day(i % 5).Add(-time.Hour), Duration: time.Second})
+		log = append(log, model.RequestRecord{Site: "alpha.example", URL: "https://alpha.example/feed", Purpose: model.PurposeFeed, Status: st,
+			Outcome: model.OutcomeFetched, Conditional: i > 0, Bytes: 1000, Start: day(i % 5).Add(-time.Hour), Duration: time.Second})
 	}
 	log = append(log,
-		fetch.Record{Site: "alpha.example", URL: "https://alpha.example/robots.txt", Purpose: fetch.PurposeRobots, Status: 200, Outcome: fetch.OutcomeFetched, Start: day(6)},
-		fetch.Record{Site: "alpha.example", URL: "https://blog.alpha.example/rss", Purpose: fetch.PurposeFeed, Outcome: fetch.OutcomeDisallowed, Start: day(3)})
+		model.RequestRecord{Site: "alpha.example", URL: "https://alpha.example/robots.txt", Purpose: model.PurposeRobots, Status: 200, Outcome: model.OutcomeFetched, Start: day(6)},
+		model.RequestRecord{Site: "alpha.example", URL: "https://blog.alpha.example/rss", Purpose: model.PurposeFeed, Outcome: model.OutcomeDisallowed, Start: day(3)})
 	for i := range 11 { // conditional, never 304: the never-304 gap
-		log = append(log, fetch.Record{Site: "delta.example", URL: "https://delta.example/feed", Purpose: fetch.PurposeFeed, Status: 200,
-			Outcome: fetch.OutcomeFetched, Conditional: true, Start: day(i), Duration: time.Second})
+		log = append(log, model.RequestRecord{Site: "delta.example", URL: "https://delta.example/feed", Purpose: model.PurposeFeed, Status: 200,
+			Outcome: model.OutcomeFetched, Conditional: true, Start: day(i), Duration: time.Second})
 	}
 	must(db.LogRequests(ctx, log))
 	return &testStore{t: t, db: db, SiteData: db.SiteData()}, ids

@@ -7,6 +7,7 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/robots"
 	"corpus.blog/corpusbot/sitemap"
 )
@@ -300,7 +301,7 @@ func (s *Server) policyDoc() policyDoc {
 	for _, p := range fetch.RefusedPrefixes() {
 		doc.NeverFetched.PrivateAddresses.RefusedPrefixes = append(doc.NeverFetched.PrivateAddresses.RefusedPrefixes, p.String())
 	}
-	for _, p := range fetch.Purposes() {
+	for _, p := range model.Purposes() {
 		t := fetch.ContentTypes(p)
 		doc.Requests.ContentTypes[string(p)] = policyTypeRule{Any: t.Any, Read: orEmpty(t.Read), Sniffed: orEmpty(t.Sniffed),
 			SniffedSuffixes: orEmpty(t.SniffedSuffixes), UntypedSniffed: t.UntypedSniffed}

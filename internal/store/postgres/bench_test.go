@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -88,8 +87,8 @@ func benchDay(b *testing.B, newStore func(*testing.B) *store.DB) {
 					Citations: []string{"https://x.example/"}, Fetched: now}); err != nil {
 					b.Fatal(err)
 				}
-				if err := st.LogRequests(ctx, []fetch.Record{{Site: "blog.example", URL: p.URL, Purpose: fetch.PurposePage, Status: 200,
-					Start: now, Duration: time.Millisecond, Outcome: fetch.OutcomeFetched}}); err != nil {
+				if err := st.LogRequests(ctx, []model.RequestRecord{{Site: "blog.example", URL: p.URL, Purpose: model.PurposePage, Status: 200,
+					Start: now, Duration: time.Millisecond, Outcome: model.OutcomeFetched}}); err != nil {
 					b.Fatal(err)
 				}
 				pages++

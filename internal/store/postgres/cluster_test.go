@@ -11,8 +11,8 @@ import (
 
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/simweb"
-	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/postgres"
 )
 
@@ -45,7 +45,7 @@ func TestClusterFetchersShareOnePoliteness(t *testing.T) {
 			Settings: s, Clock: fetch.RealClock{}, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
 			TLS: web.ClientTLS(), Logger: discard, Timeouts: fetch.Timeouts{Total: 5 * time.Second},
 			Lease:  postgres.NewLease(db.SQL(), fetch.RealClock{}, postgres.LeaseOptions{Poll: 2 * time.Millisecond, Log: discard}),
-			Robots: postgres.NewRobotsCache(db, fetch.RealClock{}, store.RobotsCacheOptions{Log: discard}),
+			Robots: db, RobotsHold: fetch.RobotsHold{Holds: db},
 		}
 		f, err := fetch.New(o)
 		if err != nil {
@@ -56,7 +56,7 @@ func TestClusterFetchersShareOnePoliteness(t *testing.T) {
 			wg.Go(func() {
 				for i := range urls {
 					u := urls[(i+g*7+w*3)%len(urls)]
-					if r := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: fetch.PurposePage}); r.Outcome != fetch.OutcomeFetched {
+					if r := f.Fetch(context.Background(), fetch.Request{URL: u, Purpose: model.PurposePage}); r.Outcome != model.OutcomeFetched {
 						t.Errorf("worker %d %s: %s %v", w, u, r.Outcome, r.Err)
 					}
 				}

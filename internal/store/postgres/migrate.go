@@ -140,7 +140,7 @@ var migrations = store.ResolveMigrations(append([]string{
 		next BIGINT NOT NULL DEFAULT 0
 	);`,
 	// 3: who is reading an origin's robots.txt for the cluster (see
-	// RobotsCache).
+	// HoldRobotsRefresh).
 	`CREATE TABLE robots_claims (
 		origin TEXT PRIMARY KEY,
 		holder TEXT NOT NULL,

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -282,7 +281,7 @@ func testCheckoutHandsOnTiming(t *testing.T, c CheckoutPair) {
 	}
 
 	// A stored wait (back-off, Retry-After) comes with the checkout.
-	w := fetch.SiteWait{Site: "s002.example", Gap: 4 * time.Second, End: T0, Until: T0.Add(time.Hour), Next: T0.Add(time.Hour)}
+	w := model.SiteWait{Site: "s002.example", Gap: 4 * time.Second, End: T0, Until: T0.Add(time.Hour), Next: T0.Add(time.Hour)}
 	must(t, c.A.SaveWait(bg, w))
 	co = one(c.B.CheckOutSites(bg, "rb", []string{"s002.example"}))
 	if co.Wait.Gap != w.Gap || !co.Wait.End.Equal(w.End) || !co.Wait.Until.Equal(w.Until) || !co.Wait.Next.Equal(w.Next) {

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -51,7 +50,7 @@ func testRetrySite(t *testing.T, s *store.DB) {
 	_, err := s.AddPosts(bg, []store.NewPost{{URL: "https://blog.example/fresh", SourceID: a.src.ID}})
 	must(t, err)
 
-	guess := store.RobotsRecord{State: "unreachable", TTL: 6 * time.Hour, Checked: T0, Expires: later, UnreachableSince: T0}
+	guess := model.RobotsRecord{State: "unreachable", TTL: 6 * time.Hour, Checked: T0, Expires: later, UnreachableSince: T0}
 	origins := []string{"https://blog.example:443", "http://blog.example:80", "https://www.blog.example:443",
 		"https://other.example:443", "https://notblog.example:443", "https://blog.example.org:443"}
 	for _, origin := range origins {
@@ -60,11 +59,11 @@ func testRetrySite(t *testing.T, s *store.DB) {
 		must(t, s.PutRobots(bg, g))
 	}
 	for _, site := range []string{"blog.example", "other.example"} {
-		must(t, s.PutRefusal(bg, site, fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: T0}))
+		must(t, s.PutRefusal(bg, site, model.RefusalState{Consecutive403: 3, Refused: true, LastAsked: T0}))
 	}
 
 	for _, site := range []string{"blog.example", "other.example"} {
-		must(t, s.SaveWait(bg, fetch.SiteWait{Site: site, Until: later, Next: later}))
+		must(t, s.SaveWait(bg, model.SiteWait{Site: site, Until: later, Next: later}))
 	}
 
 	got, err := s.RetrySite(bg, "blog.example")

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sourcelist"
 	"corpus.blog/corpusbot/internal/store"
@@ -245,14 +244,14 @@ func (w *siteWorld) origin(o model.Origin) {
 }
 
 func (w *siteWorld) refusal(site string, refused bool) {
-	must(w.t, w.st.PutRefusal(bg, site, fetch.RefusalState{Consecutive403: 3, Refused: refused, LastAsked: T0}))
+	must(w.t, w.st.PutRefusal(bg, site, model.RefusalState{Consecutive403: 3, Refused: refused, LastAsked: T0}))
 }
 
 func (w *siteWorld) requests(recs ...reqSpec) {
-	var out []fetch.Record
+	var out []model.RequestRecord
 	for _, r := range recs {
-		rec := fetch.Record{Site: r.Site, URL: r.URL, Purpose: fetch.Purpose(r.Purpose), Status: r.Status, Bytes: r.Bytes,
-			Start: r.Start, Duration: time.Second, Conditional: r.Conditional, Outcome: fetch.Outcome(r.Outcome)}
+		rec := model.RequestRecord{Site: r.Site, URL: r.URL, Purpose: model.Purpose(r.Purpose), Status: r.Status, Bytes: r.Bytes,
+			Start: r.Start, Duration: time.Second, Conditional: r.Conditional, Outcome: model.Outcome(r.Outcome)}
 		if r.Err != "" {
 			rec.Err = errors.New(r.Err)
 		}
@@ -800,14 +799,14 @@ func testSiteDataNoText(t *testing.T, st siteStore) {
 	}
 }
 
-// testSiteDataOptedOutWithheld: an opted-out record (fetch.OutcomeOptedOut)
+// testSiteDataOptedOutWithheld: an opted-out record (model.OutcomeOptedOut)
 // was never sent, so it is withheld, like disallowed and refused ones.
 func testSiteDataOptedOutWithheld(t *testing.T, st siteStore) {
 	w := newSiteWorld(t, st)
-	var recs []fetch.Record
+	var recs []model.RequestRecord
 	for i := range 12 {
-		recs = append(recs, fetch.Record{Site: "gone.example", URL: "https://gone.example/feed", Purpose: fetch.PurposeFeed,
-			Conditional: true, Outcome: fetch.OutcomeOptedOut, Start: day(i % 3)})
+		recs = append(recs, model.RequestRecord{Site: "gone.example", URL: "https://gone.example/feed", Purpose: model.PurposeFeed,
+			Conditional: true, Outcome: model.OutcomeOptedOut, Start: day(i % 3)})
 	}
 	must(t, st.LogRequests(bg, recs))
 	d, err := w.sql.Site(bg, "gone.example", T0)

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/sourcelist"
 	"corpus.blog/corpusbot/internal/store"
@@ -75,7 +74,7 @@ func testSourcesNextDue(t *testing.T, s *store.DB) {
 	want[i.ID], want[j.ID] = time.Time{}, time.Time{}
 	k := discovered("https://waiting.example/")
 	feed(k, model.FeedActive, T0.Add(-time.Hour), T0.Add(-time.Minute), time.Time{})
-	must(t, s.SaveWait(bg, fetch.SiteWait{Site: "waiting.example", Gap: time.Hour, End: T0, Next: T0.Add(time.Hour)}))
+	must(t, s.SaveWait(bg, model.SiteWait{Site: "waiting.example", Gap: time.Hour, End: T0, Next: T0.Add(time.Hour)}))
 	want[k.ID] = T0.Add(time.Hour) // due, but the site's next permitted request is later
 
 	got, err := s.SourcesNextDue(bg, now, ds)

@@ -8,10 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
-	"corpus.blog/corpusbot/robots"
 )
 
 // T0 is the suite's reference time.
@@ -37,7 +35,7 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 		{"IngestDiff", testIngestDiff},
 		{"Truncated", testTruncated},
 		{"Refusals", testRefusals},
-		{"RobotsCache", testRobotsCache},
+		{"RobotsRecords", testRobotsRecords},
 		{"Requests", testRequests},
 		{"PostKeys", testPostKeys},
 		{"Canonical", testCanonical},
@@ -518,63 +516,66 @@ func testTruncated(t *testing.T, s *store.DB) {
 	}
 }
 
+// testRefusals: a site's 403 refusal state is stored and read back whole;
+// a site never stored has the zero state.
 func testRefusals(t *testing.T, s *store.DB) {
-	r := store.NewRefusals(s, nil)
-	if got := r.Get(context.Background(), "a.example"); got != (fetch.RefusalState{}) {
-		t.Fatalf("%+v", got)
+	if got, err := s.Refusal(bg, "a.example"); err != nil || got != (model.RefusalState{}) {
+		t.Fatalf("never stored: %+v %v", got, err)
 	}
-	want := fetch.RefusalState{Consecutive403: 3, Refused: true, LastAsked: T0}
-	r.Put(context.Background(), "a.example", want)
-	if got := r.Get(context.Background(), "a.example"); got != want {
-		t.Fatalf("%+v", got)
+	for _, want := range []model.RefusalState{
+		{Consecutive403: 3, Refused: true, LastAsked: T0},
+		{Consecutive403: 1},
+		{Served: true},
+	} {
+		must(t, s.PutRefusal(bg, "a.example", want))
+		got, err := s.Refusal(bg, "a.example")
+		must(t, err)
+		if got.Consecutive403 != want.Consecutive403 || got.Served != want.Served || got.Refused != want.Refused || !got.LastAsked.Equal(want.LastAsked) {
+			t.Fatalf("read back %+v, want %+v", got, want)
+		}
 	}
 }
 
 func testRequests(t *testing.T, s *store.DB) {
-	must(t, s.LogRequests(bg, []fetch.Record{
-		{Site: "a.example", URL: "https://a.example/feed", Purpose: fetch.PurposeFeed, Status: 200, Start: T0, Outcome: fetch.OutcomeFetched},
-		{Site: "a.example", URL: "https://a.example/1", Purpose: fetch.PurposePage, Status: 0, Start: T0, Outcome: fetch.OutcomeError, Err: errors.New("boom")},
+	must(t, s.LogRequests(bg, []model.RequestRecord{
+		{Site: "a.example", URL: "https://a.example/feed", Purpose: model.PurposeFeed, Status: 200, Start: T0, Outcome: model.OutcomeFetched},
+		{Site: "a.example", URL: "https://a.example/1", Purpose: model.PurposePage, Status: 0, Start: T0, Outcome: model.OutcomeError, Err: errors.New("boom")},
 	}))
 	n, err := s.RequestCount(bg, "")
 	must(t, err)
 	if n != 2 {
 		t.Fatalf("%d", n)
 	}
-	n, _ = s.RequestCount(bg, fetch.PurposePage)
+	n, _ = s.RequestCount(bg, model.PurposePage)
 	if n != 1 {
 		t.Fatalf("%d", n)
 	}
 }
 
-func testRobotsCache(t *testing.T, s *store.DB) {
+// testRobotsRecords: an origin's robots.txt record is stored and read
+// back whole, replaced by the next put; no file stays distinct from an
+// empty one.
+func testRobotsRecords(t *testing.T, s *store.DB) {
 	if _, err := s.Robots(bg, "https://a.example"); !errors.Is(err, model.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
 	}
-	file := robots.Parse([]byte("User-agent: *\nDisallow: /private/\nSitemap: https://a.example/sm.xml\n"))
-	e := fetch.RobotsEntry{
-		Verdict: robots.Verdict{State: robots.StateParsed, File: file, TTL: 24 * time.Hour},
-		Checked: T0, Expires: T0.Add(24 * time.Hour), Last: &robots.Copy{File: file, FetchedAt: T0},
-		ETag: `"r"`, LastModified: "lm",
-	}
-	store.NewRobotsCache(s, store.RobotsCacheOptions{}).Put(context.Background(), "https://a.example", e)
-	// A new cache (a restarted process) reads it back from the store.
-	got, ok := store.NewRobotsCache(s, store.RobotsCacheOptions{}).Get(context.Background(), "https://a.example")
-	if !ok {
-		t.Fatal("not found after restart")
-	}
-	if got.Verdict.State != robots.StateParsed || got.Verdict.TTL != 24*time.Hour || !got.Expires.Equal(e.Expires) || got.ETag != `"r"` || got.Last == nil {
-		t.Fatalf("%+v", got)
-	}
-	if got.Verdict.For("CorpusBot").Allowed("/private/x") || !got.Verdict.For("CorpusBot").Allowed("/public") {
-		t.Fatal("rules not kept")
-	}
-	if sm := got.Verdict.File.Sitemaps(); len(sm) != 1 {
-		t.Fatalf("sitemaps %v", sm)
-	}
-	// No file (a 404): distinct from an empty file.
-	store.NewRobotsCache(s, store.RobotsCacheOptions{}).Put(context.Background(), "https://b.example", fetch.RobotsEntry{Verdict: robots.Verdict{State: robots.StateNoFile, TTL: time.Hour}, Checked: T0})
-	got, _ = store.NewRobotsCache(s, store.RobotsCacheOptions{}).Get(context.Background(), "https://b.example")
-	if got.Verdict.File != nil || got.Last != nil || got.Verdict.State != robots.StateNoFile {
-		t.Fatalf("no-file entry: %+v", got)
+	file := "User-agent: *\nDisallow: /private/\nSitemap: https://a.example/sm.xml\n"
+	for _, want := range []model.RobotsRecord{
+		{Origin: "https://a.example", State: "parsed", TTL: 24 * time.Hour, File: file, HasFile: true, Checked: T0, Expires: T0.Add(24 * time.Hour),
+			LastFile: file, HasLast: true, LastFetched: T0, ETag: `"r"`, LastModified: "lm"},
+		{Origin: "https://a.example", State: "unreachable", TTL: 6 * time.Hour, Checked: T0.Add(time.Hour), Expires: T0.Add(7 * time.Hour),
+			LastFile: file, HasLast: true, LastFetched: T0, UnreachableSince: T0.Add(time.Hour), ETag: `"r"`},
+		{Origin: "https://b.example", State: "no-file", TTL: time.Hour, Checked: T0},
+		{Origin: "https://c.example", State: "parsed", TTL: time.Hour, HasFile: true, Checked: T0},
+	} {
+		must(t, s.PutRobots(bg, want))
+		got, err := s.Robots(bg, want.Origin)
+		must(t, err)
+		if got.Origin != want.Origin || got.State != want.State || got.TTL != want.TTL || got.File != want.File || got.HasFile != want.HasFile ||
+			!got.Checked.Equal(want.Checked) || !got.Expires.Equal(want.Expires) || got.LastFile != want.LastFile || got.HasLast != want.HasLast ||
+			!got.LastFetched.Equal(want.LastFetched) || !got.UnreachableSince.Equal(want.UnreachableSince) || got.ETag != want.ETag ||
+			got.LastModified != want.LastModified {
+			t.Errorf("read back %+v, want %+v", got, want)
+		}
 	}
 }

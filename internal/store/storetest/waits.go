@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"corpus.blog/corpusbot/internal/fetch"
+	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
 
@@ -14,8 +14,8 @@ import (
 // listed among the waiting sites, and is gone once deleted or rested long.
 func testWaits(t *testing.T, s *store.DB) {
 	sources(t, s, 3) // s000.example … s002.example, never discovered: due
-	day := fetch.SiteWait{Site: "s001.example", Gap: 0, End: T0, Until: T0.Add(24 * time.Hour), Next: T0.Add(24 * time.Hour)}
-	soon := fetch.SiteWait{Site: "s002.example", Gap: 8 * time.Second, End: T0, Next: T0.Add(8 * time.Second)}
+	day := model.SiteWait{Site: "s001.example", Gap: 0, End: T0, Until: T0.Add(24 * time.Hour), Next: T0.Add(24 * time.Hour)}
+	soon := model.SiteWait{Site: "s002.example", Gap: 8 * time.Second, End: T0, Next: T0.Add(8 * time.Second)}
 	must(t, s.SaveWait(bg, day))
 	must(t, s.SaveWait(bg, soon))
 
@@ -61,8 +61,8 @@ func testWaits(t *testing.T, s *store.DB) {
 	}
 
 	// A zero wait deletes; a wait long rested is pruned on load.
-	must(t, s.SaveWait(bg, fetch.SiteWait{Site: day.Site}))
-	got, err = s.LoadWaits(bg, T0.Add(3*time.Hour))
+	must(t, s.SaveWait(bg, model.SiteWait{Site: day.Site}))
+	got, err = s.LoadWaits(bg, T0.Add(time.Hour)) // 3 h on, less the fetcher's 2 h rest
 	must(t, err)
 	if len(got) != 0 {
 		t.Errorf("after deleting one and resting the other 3 h: %+v", got)

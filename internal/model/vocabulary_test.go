@@ -1,4 +1,4 @@
-package fetch
+package model
 
 import (
 	"go/ast"
@@ -9,10 +9,10 @@ import (
 )
 
 // declared returns the values of the constants of type typ declared in
-// request.go, by name.
+// vocabulary.go, by name.
 func declared(t *testing.T, typ string) map[string]string {
 	t.Helper()
-	file, err := parser.ParseFile(token.NewFileSet(), "request.go", nil, 0)
+	file, err := parser.ParseFile(token.NewFileSet(), "vocabulary.go", nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,12 +40,12 @@ func declared(t *testing.T, typ string) map[string]string {
 }
 
 // TestVocabularyListsEveryConstant: a Purpose or an Outcome added to
-// request.go but not to the lists would be a word the metrics never start
+// vocabulary.go but not to the lists would be a word the metrics never start
 // at zero and the dashboard never names.
 func TestVocabularyListsEveryConstant(t *testing.T) {
 	purposes := declared(t, "Purpose")
 	if len(purposes) != len(Purposes()) {
-		t.Errorf("request.go declares %d purposes, Purposes lists %d", len(purposes), len(Purposes()))
+		t.Errorf("vocabulary.go declares %d purposes, Purposes lists %d", len(purposes), len(Purposes()))
 	}
 	for name, v := range purposes {
 		if !slices.Contains(Purposes(), Purpose(v)) {
@@ -54,7 +54,7 @@ func TestVocabularyListsEveryConstant(t *testing.T) {
 	}
 	outcomes := declared(t, "Outcome")
 	if len(outcomes) != len(Outcomes()) {
-		t.Errorf("request.go declares %d outcomes, Outcomes lists %d", len(outcomes), len(Outcomes()))
+		t.Errorf("vocabulary.go declares %d outcomes, Outcomes lists %d", len(outcomes), len(Outcomes()))
 	}
 	for name, v := range outcomes {
 		if !slices.Contains(Outcomes(), Outcome(v)) {
