@@ -688,3 +688,18 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// siteCheckouts is what the frontier's checkouts of sites ask of the
+// store (frontier.go).
+type siteCheckouts interface {
+	CheckOutSites(ctx context.Context, round string, sites []string) ([]store.Checkout, error)
+}
+
+// checkoutStore checks the frontier's sites out: Store, unless a test set
+// checkouts.
+func (c *Crawler) checkoutStore() siteCheckouts {
+	if c.checkouts != nil {
+		return c.checkouts
+	}
+	return c.Store
+}
