@@ -28,9 +28,11 @@ import (
 // server's record.
 
 // auditShapes is the audit's population in farm shapes: one deep site in
-// about seventy (RSS with ?paged=N carrying whole posts, 60–100 of them, a
-// sitemap and Crawl-delay: 5), small blogs of every demo shape, and one in
-// six answering 503 to robots.txt.
+// about seventy (RSS with ?paged=N carrying whole posts, 11–20 of them, a
+// sitemap and Crawl-delay: 5: a floor of about 26 s), small blogs of every
+// demo shape, and one in six answering 503 to robots.txt. The audit's
+// figure (1.178× the floor) is what a round held open until +30 s makes of
+// a floor of about 26 s.
 func auditShapes() []farm.Shape {
 	deep := farm.Shape{Name: "deep", Weight: 3, Feed: farm.FeedRSS, Full: true, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapRobots,
 		Robots: farm.RobotsCrawlDelay, MinPosts: 11, MaxPosts: 20}
@@ -242,5 +244,10 @@ func BenchmarkAuditedFirstPass(b *testing.B) {
 			b.Error(v)
 		}
 		b.Log(t)
+		if site := os.Getenv("CORPUSBOT_BENCH_AUDIT_SHOW"); site != "" {
+			for _, r := range simweb.BySite(run.reqs)[site] {
+				b.Logf("%s %s%s %d at +%v–%v", site, r.Host, r.URI, r.Status, r.Start.Sub(run.began), r.End.Sub(run.began))
+			}
+		}
 	}
 }
