@@ -142,11 +142,12 @@ func TestRetryEveryKindAndFault(t *testing.T) {
 					continue
 				}
 				// robots.txt, which gates everything else of the site, is
-				// asked again once the site's back-off allows (a failure
-				// doubles MIN_GAP); every other item waits for the schedule.
+				// asked again once the site's own wait allows (MIN_GAP,
+				// widened by the back-off, Retry-After); every other item
+				// waits for the schedule too.
 				least := max(fc.asked, fetch.FirstRetry/2)
 				if kind == "robots" {
-					least = max(fc.asked, 2*w.s.MinGap)
+					least = max(fc.asked, w.s.MinGap)
 				}
 				if wait := asks[1].Start.Sub(asks[0].End); wait < least {
 					t.Errorf("%s: retried %v after the fault, want at least %v", kind, wait, least)
