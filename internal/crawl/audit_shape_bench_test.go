@@ -30,9 +30,10 @@ import (
 // auditShapes is the audit's population in farm shapes: one deep site in
 // about seventy (RSS with ?paged=N carrying whole posts, 11–20 of them, a
 // sitemap and Crawl-delay: 5: a floor of about 26 s), small blogs of every
-// demo shape, and one in six answering 503 to robots.txt. The audit's
-// figure (1.178× the floor) is what a round held open until +30 s makes of
-// a floor of about 26 s.
+// demo shape (the busiest of them, probing every well-known feed and
+// sitemap path, about 27 s), and one in six answering 503 to robots.txt.
+// The audit's figure (1.178× the floor) is what a round held open until
+// +30 s by robots.txt retries makes of a floor of about 26 s.
 func auditShapes() []farm.Shape {
 	deep := farm.Shape{Name: "deep", Weight: 3, Feed: farm.FeedRSS, Full: true, Catalogue: farm.CataloguePaged, Sitemap: farm.SitemapRobots,
 		Robots: farm.RobotsCrawlDelay, MinPosts: 11, MaxPosts: 20}
