@@ -96,12 +96,17 @@ func (c *Crawler) retryGuess(why string) store.Retry {
 // awaitRetries waits, with a timer, for the soonest retry the site's items
 // wait for when it is due within the Horizon and before deadline; false
 // when there is none that soon (or ctx ended), and the site's work for this
-// run is over.
-func (c *Crawler) awaitRetries(ctx context.Context, site string, deadline time.Time) (bool, error) {
+// run is over. A retry set after passBegan (the start of the pass over the
+// site's work that has just ended) that is already due — a short wait, a
+// slow pass — is not left behind: the next pass begins at once.
+func (c *Crawler) awaitRetries(ctx context.Context, site string, passBegan, deadline time.Time) (bool, error) {
 	now := c.Clock.Now()
-	at, ok, err := c.Store.SiteRetryAt(ctx, site, now)
+	at, ok, err := c.Store.SiteRetryAt(ctx, site, passBegan)
 	if err != nil || !ok || at.Sub(now) > Horizon || at.After(deadline) {
 		return false, err
+	}
+	if !at.After(now) {
+		return true, nil
 	}
 	c.Log.Debug("waiting for a retry", "site", site, "until", at)
 	if err := c.Clock.Sleep(ctx, at.Sub(now)); err != nil {

@@ -57,7 +57,8 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		errs = append(errs, err)
 	}
 	for pass := 0; pass < maxRetryRounds && jctx.Err() == nil; pass++ {
-		srcs, err := c.Store.SiteSources(jctx, site, c.Clock.Now())
+		passBegan := c.Clock.Now()
+		srcs, err := c.Store.SiteSources(jctx, site, passBegan)
 		if err != nil {
 			if err := ownFailures(jctx, err); err != nil {
 				fail(fmt.Errorf("site %s: %w", site, err))
@@ -89,7 +90,7 @@ func (c *Crawler) workSite(ctx context.Context, r *round, site string, mayRetake
 		}
 		// Items that failed with "try later" and are due again soon are
 		// waited for here, on a timer; later ones are left to a later run.
-		again, err := c.awaitRetries(jctx, site, retryDeadline)
+		again, err := c.awaitRetries(jctx, site, passBegan, retryDeadline)
 		if err := ownFailures(jctx, err); err != nil {
 			c.Log.Warn("job failed", "site", site, "err", err)
 			fail(err)

@@ -43,7 +43,11 @@ func TestBinaryFirstRunExplainsItself(t *testing.T) {
 	reset := web.Host(robotsResetHost)
 	blog(reset, 2)
 	reset.Handle("/robots.txt", simweb.Reset())
-	env := binarytest.NewEnv(t).Proxy(t, web)
+	// robots.txt is asked again once the site's back-off allows (a failure
+	// doubles MIN_GAP): with MIN_GAP 5s, 10 s after the failure, so that
+	// the run's first progress line (after 5 s) comes while no site has
+	// finished.
+	env := binarytest.NewEnv(t).Proxy(t, web).Set("CORPUSBOT_MIN_GAP", "5s")
 	addSources(t, env, robots503Host, robotsResetHost)
 
 	first := env.Run(t, 3*time.Minute, "run", "--once")

@@ -181,7 +181,10 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 			if ex.status == http.StatusTooManyRequests || ex.status == http.StatusServiceUnavailable {
 				retryAfter, _ = ParseRetryAfter(ex.header.Get("Retry-After"), now)
 			}
-			e.Expires = now.Add(f.robotsRetry(e.UnreachableSince, now, retryAfter, v.TTL))
+			// The site's own wait after this answer: its back-off, widened
+			// by the failure, and its Retry-After.
+			siteWait := f.backoffs.get(cur.site, now).next(ex.end, f.gap(&cur)).Sub(now)
+			e.Expires = now.Add(f.robotsRetry(e.UnreachableSince, now, siteWait, retryAfter, v.TTL))
 		}
 		f.keepRobots(ctx, a.origin, e)
 		res := resultOf(&cur, ex)
@@ -195,13 +198,27 @@ func (f *Fetcher) refreshRobots(ctx context.Context, a *attempt) robotsRead {
 // from the first failure of the run (so that it grows as the failures go
 // on), at least what Retry-After asked, at most ttl (ROBOTS_GUESS_TTL),
 // which paces it once the schedule is spent.
-func (f *Fetcher) robotsRetry(since, now time.Time, retryAfter, ttl time.Duration) time.Duration {
+//
+// The first retry comes as soon as the site's own wait after the failure
+// (siteWait: its back-off and Retry-After) allows, not the schedule's first
+// wait: the file gates every other request to the site, none of which is
+// sent meanwhile, so the site has nothing else of ours to bear, and a
+// first pass is not held open for the schedule's first wait (30 s) by
+// sites whose robots.txt answered 503 once. The later retries keep the
+// schedule's spacing, so a site asks robots.txt no more often than before.
+func (f *Fetcher) robotsRetry(since, now time.Time, siteWait, retryAfter, ttl time.Duration) time.Duration {
 	s := RetrySchedule{Attempts: f.s.RetryAttempts, Window: f.s.RetryWindow}
 	elapsed, waited := now.Sub(since), time.Duration(0)
 	for n := 1; ; n++ {
 		w, ok := s.Delay(n)
 		if !ok {
 			return ttl
+		}
+		if n == 1 {
+			if elapsed > 0 {
+				continue // the first retry is behind: it waited the site's wait, not the schedule's
+			}
+			w = min(w, max(siteWait, 0))
 		}
 		if waited+w > elapsed {
 			return min(max(w, retryAfter), ttl)

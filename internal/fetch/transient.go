@@ -66,7 +66,9 @@ type RetrySchedule struct {
 }
 
 // FirstRetry is the longest the first retry waits for its own sake; the
-// site's back-off and Retry-After may ask more.
+// site's back-off and Retry-After may ask more. A robots.txt that could
+// not be read waits only the site's own wait before its first retry
+// (robotsRetry).
 const FirstRetry = 30 * time.Second
 
 // Delay is the wait after the n-th failed try (n from 1) before the next;

@@ -118,7 +118,12 @@ func (f *Farm) Site(host string, day int) Site {
 	seed := hashOf(f.cfg.Seed, host)
 	r := rand.New(rand.NewPCG(seed, 0xfa53))
 	s := Site{Host: host, Day: max(1, day), seed: seed, farm: f, Shape: f.pickShape(r)}
-	lo, hi := math.Log(float64(f.cfg.MinPosts)), math.Log(float64(f.cfg.MaxPosts)+0.999)
+	minPosts, maxPosts := f.cfg.MinPosts, f.cfg.MaxPosts
+	if s.Shape.MinPosts > 0 || s.Shape.MaxPosts > 0 {
+		minPosts = max(1, or(s.Shape.MinPosts, minPosts))
+		maxPosts = max(minPosts, or(s.Shape.MaxPosts, maxPosts))
+	}
+	lo, hi := math.Log(float64(minPosts)), math.Log(float64(maxPosts)+0.999)
 	s.Initial = int(math.Exp(lo + r.Float64()*(hi-lo)))
 	// Posts spread over the years before day 1: every few days for a small
 	// blog, every few hours for a big one, as package demo's do.

@@ -90,6 +90,31 @@ func TestSitesAreDeterministicAndSpreadOverShapes(t *testing.T) {
 	}
 }
 
+// A shape's own post bounds replace the Config's for its sites alone, and
+// its weight sets its share: a few deep sites among many small ones.
+func TestShapePostBoundsAndWeights(t *testing.T) {
+	shapes := []Shape{
+		{Name: "deep", Weight: 1, Feed: FeedRSS, Catalogue: CataloguePaged, MinPosts: 150, MaxPosts: 200},
+		{Name: "small", Weight: 9, Feed: FeedAtom},
+	}
+	f := New(Config{Now: newClock(day1).now, Shapes: shapes, MinPosts: 2, MaxPosts: 8})
+	count := map[string]int{}
+	for i := range 1000 {
+		s := f.Site(host(i), 1)
+		count[s.Shape.Name]++
+		lo, hi := 2, 8
+		if s.Shape.Name == "deep" {
+			lo, hi = 150, 200
+		}
+		if s.Initial < lo || s.Initial > hi {
+			t.Errorf("%s (%s): %d posts on day 1, want %d to %d", host(i), s.Shape.Name, s.Initial, lo, hi)
+		}
+	}
+	if n := count["deep"]; n < 60 || n > 140 {
+		t.Errorf("deep sites: %d of 1000, want about 100", n)
+	}
+}
+
 // walkCatalogue reads a site's feed page after page, as the crawler's
 // catalogue walk does, and returns the entries in order.
 func walkCatalogue(t *testing.T, f *Farm, s Site) []feed.Entry {

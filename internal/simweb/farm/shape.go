@@ -66,6 +66,10 @@ type Shape struct {
 	Shell     bool // post pages render only in a browser
 	Noindex   int  // every Noindex-th post says noindex (0: none)
 	Private   int  // every Private-th post lives under /private/ (0: none)
+	// MinPosts and MaxPosts bound this shape's posts on day 1 in place of
+	// the Config's (0: the Config's), so that a population can hold a few
+	// deep sites among many small ones.
+	MinPosts, MaxPosts int
 }
 
 // DemoShapes are package demo's thirteen archetypes, in equal shares: RSS
