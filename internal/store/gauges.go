@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -36,34 +37,43 @@ func (d *DB) Gauges(ctx context.Context, now time.Time, ds DueSettings) (posts, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("posts by state: %w", err)
 	}
-	// $1 now, $2 FEED_INTERVAL ago, $3 DISALLOWED_RECHECK ago, $4
-	// SITEMAP_INTERVAL ago: the times FeedsDue and SitemapsDue are asked at.
-	kinds := []struct{ kind, count string }{
-		{DueDiscovery, `SELECT COUNT(*) FROM sources s WHERE ` + discoveryDue("s", "$1") + ` AND ` + sourceLive("s")},
-		{DueSitemapDiscovery, `SELECT COUNT(*) FROM sources s WHERE ` + sitemapDiscoveryDue("s", "$1") + ` AND ` + sourceLive("s")},
-		{DueFeed, `SELECT COUNT(*) FROM feeds f WHERE (` + feedToRead("f", "$1") + ` OR ` + feedPollDue("f", "$1", "$2", "$3") + `) AND ` + itemLive("f")},
-		{DueCatalogue, `SELECT COUNT(*) FROM feeds f WHERE ` + catalogueDue("f", "$1") + ` AND ` + itemLive("f")},
-		{DueSitemap, `SELECT COUNT(*) FROM sitemaps m WHERE ` + sitemapDue("m", "$1", "$4") + ` AND ` + itemLive("m")},
-		{DuePage, `SELECT COUNT(*) FROM posts p WHERE ` + pageDue("p", "$1") + ` AND ` + itemLive("p")},
+	// One pass over each table counts each of its kinds: the rows of a
+	// live source that some kind holds for, by kind. The times are those
+	// FeedsDue and SitemapsDue are asked at: now, FEED_INTERVAL,
+	// DISALLOWED_RECHECK and SITEMAP_INTERVAL ago.
+	at, feedBefore, disallowedBefore, sitemapBefore := ts(now), ts(now.Add(-ds.FeedInterval)), ts(now.Add(-ds.DisallowedRecheck)), ts(now.Add(-ds.SitemapInterval))
+	tables := []struct {
+		from, live string
+		kinds      []string
+		conds      []string
+		args       []any
+	}{
+		{"sources s", sourceLive("s"), []string{DueDiscovery, DueSitemapDiscovery},
+			[]string{discoveryDue("s", "$1"), sitemapDiscoveryDue("s", "$1")}, []any{at}},
+		{"feeds f", itemLive("f"), []string{DueFeed, DueCatalogue},
+			[]string{`(` + feedToRead("f", "$1") + ` OR ` + feedPollDue("f", "$1", "$2", "$3") + `)`, catalogueDue("f", "$1")},
+			[]any{at, feedBefore, disallowedBefore}},
+		{"sitemaps m", itemLive("m"), []string{DueSitemap}, []string{sitemapDue("m", "$1", "$2")}, []any{at, sitemapBefore}},
+		{"posts p", itemLive("p"), []string{DuePage}, []string{pageDue("p", "$1")}, []any{at}},
 	}
-	q := `SELECT `
-	for i, k := range kinds {
-		if i > 0 {
-			q += `, `
+	due = map[string]int64{}
+	for _, t := range tables {
+		sums := make([]string, len(t.conds))
+		for i, c := range t.conds {
+			sums[i] = `COALESCE(SUM(CASE WHEN ` + c + ` THEN 1 ELSE 0 END), 0)`
 		}
-		q += `(` + k.count + `)`
-	}
-	counts := make([]int64, len(kinds))
-	dest := make([]any, len(kinds))
-	for i := range counts {
-		dest[i] = &counts[i]
-	}
-	if err := d.r.QueryRowContext(ctx, q, ts(now), ts(now.Add(-ds.FeedInterval)), ts(now.Add(-ds.DisallowedRecheck)), ts(now.Add(-ds.SitemapInterval))).Scan(dest...); err != nil {
-		return nil, nil, fmt.Errorf("work due: %w", err)
-	}
-	due = make(map[string]int64, len(kinds))
-	for i, k := range kinds {
-		due[k.kind] = counts[i]
+		counts := make([]int64, len(t.kinds))
+		dest := make([]any, len(t.kinds))
+		for i := range counts {
+			dest[i] = &counts[i]
+		}
+		q := `SELECT ` + strings.Join(sums, `, `) + ` FROM ` + t.from + ` WHERE ` + t.live + ` AND (` + strings.Join(t.conds, ` OR `) + `)`
+		if err := d.r.QueryRowContext(ctx, q, t.args...).Scan(dest...); err != nil {
+			return nil, nil, fmt.Errorf("work due in %s: %w", t.from, err)
+		}
+		for i, k := range t.kinds {
+			due[k] = counts[i]
+		}
 	}
 	return posts, due, nil
 }
