@@ -65,16 +65,28 @@ func fingerprintText(ctx context.Context, tx conn, id int64, text, state string,
 	if state == model.PostIndexed {
 		sig = textsig.Of(text)
 	}
-	return fingerprintSig(ctx, tx, id, sig, seen, -1)
+	return fingerprintSig(ctx, tx, id, sig, seen, storedUnknown)
 }
 
+// storedSig is what a caller knows of a post's stored fingerprint, so that
+// fingerprintSig writes only what changes.
+type storedSig struct {
+	original int64 // its duplicate_of as stored now; -1: not known
+	bands    bool  // it may have rows in post_bands
+}
+
+// storedUnknown is a post of which nothing is known.
+var storedUnknown = storedSig{original: -1, bands: true}
+
 // fingerprintSig is fingerprint with the post's fingerprint (the zero Sig
-// for a post not indexed) and first seen given, and original its
-// duplicate_of as stored now (-1: not known), so that it is written only
-// if it changes.
-func fingerprintSig(ctx context.Context, tx conn, id int64, sig textsig.Sig, seen, original int64) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM post_bands WHERE post_id = $1`, id); err != nil {
-		return fmt.Errorf("fingerprint %d: %w", id, err)
+// for a post not indexed) and first seen given, and what is stored of it
+// now as far as known.
+func fingerprintSig(ctx context.Context, tx conn, id int64, sig textsig.Sig, seen int64, stored storedSig) error {
+	original := stored.original
+	if stored.bands {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM post_bands WHERE post_id = $1`, id); err != nil {
+			return fmt.Errorf("fingerprint %d: %w", id, err)
+		}
 	}
 	if sig.Hash == "" {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM post_sigs WHERE post_id = $1`, id); err != nil {

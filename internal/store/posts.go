@@ -104,14 +104,22 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 					// New: no fingerprint yet, no original; first seen
 					// is the one just written.
 					sig := textsig.Of(noNUL(p.Text))
-					if err := fingerprintSig(ctx, tx, id, sig, ts(p.Seen), 0); err != nil {
+					if err := fingerprintSig(ctx, tx, id, sig, ts(p.Seen), storedSig{}); err != nil {
 						return res, fmt.Errorf("add post %s: %w", p.URL, err)
 					}
 				}
 				continue
 			}
-			// Known: only a lastmod that advanced changes anything.
+			// Known: only a lastmod that advanced changes anything (none
+			// given advances nothing: the UPDATE's condition would be
+			// lastmod < 0).
 			text := noNUL(p.Text)
+			if p.Lastmod.IsZero() {
+				if _, err := tx.ExecContext(ctx, `UPDATE posts SET in_feed = 1 WHERE url = $1 AND in_feed = 0`, p.URL); err != nil {
+					return res, err
+				}
+				continue
+			}
 			r, err := tx.ExecContext(ctx, `UPDATE posts SET lastmod = $1, in_feed = 1,
 				due = CASE WHEN $2 = '' AND state NOT IN (`+sqlPostDisallowed+`, `+sqlPostRemoved+`) THEN 1 ELSE due END,
 				text = CASE WHEN $3 <> '' AND text_from <> `+sqlTextFromPage+` THEN $4 ELSE text END
@@ -205,7 +213,8 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 	// removed (it keeps what was said of it with its text), what the page
 	// says of it now, and reads back what the rest of the save needs and
 	// the caller does not have: the post's URL, first seen, current
-	// original and site.
+	// original and site, and whether it has links and bands to replace
+	// (a post's first save has none: two DELETEs fewer).
 	q := `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
 		published = CASE WHEN published = 0 THEN $3 ELSE published END,
 		text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
@@ -218,11 +227,13 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 		args = append(args, noNUL(r.Markdown), noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags,
 			noNUL(meta.License), noNUL(meta.Image), ts(r.Modified))
 	}
-	q += ` WHERE id = $10 RETURNING url, first_seen, duplicate_of, COALESCE((SELECT site FROM sources WHERE id = posts.source_id), '')`
+	q += ` WHERE id = $10 RETURNING url, first_seen, duplicate_of, COALESCE((SELECT site FROM sources WHERE id = posts.source_id), ''),
+		EXISTS (SELECT 1 FROM links WHERE post_id = posts.id), EXISTS (SELECT 1 FROM post_bands WHERE post_id = posts.id)`
 	err = d.tx(ctx, func(tx conn) error {
 		var at, site string
 		var seen, original int64
-		err := tx.QueryRowContext(ctx, q, args...).Scan(&at, &seen, &original, &site)
+		var hasLinks, hasBands bool
+		err := tx.QueryRowContext(ctx, q, args...).Scan(&at, &seen, &original, &site, &hasLinks, &hasBands)
 		if errors.Is(err, sql.ErrNoRows) {
 			if removed && len(links) == 0 {
 				return nil // nothing more would have been written
@@ -233,12 +244,14 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 			return err
 		}
 		if !removed {
-			if err := fingerprintSig(ctx, tx, r.PostID, sig, seen, original); err != nil {
+			if err := fingerprintSig(ctx, tx, r.PostID, sig, seen, storedSig{original: original, bands: hasBands}); err != nil {
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE post_id = $1`, r.PostID); err != nil {
-			return err
+		if hasLinks {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE post_id = $1`, r.PostID); err != nil {
+				return err
+			}
 		}
 		if err := insertLinks(ctx, tx, r.PostID, site, links); err != nil {
 			return err
