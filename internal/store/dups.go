@@ -65,7 +65,7 @@ func fingerprintText(ctx context.Context, tx conn, id int64, text, state string,
 	if state == model.PostIndexed {
 		sig = textsig.Of(text)
 	}
-	return fingerprintSig(ctx, tx, id, sig, seen, storedUnknown)
+	return fingerprintSig(ctx, tx, id, sig, seen, storedSig{original: -1, bands: true}) // nothing known of what is stored
 }
 
 // storedSig is what a caller knows of a post's stored fingerprint, so that
@@ -74,9 +74,6 @@ type storedSig struct {
 	original int64 // its duplicate_of as stored now; -1: not known
 	bands    bool  // it may have rows in post_bands
 }
-
-// storedUnknown is a post of which nothing is known.
-var storedUnknown = storedSig{original: -1, bands: true}
 
 // fingerprintSig is fingerprint with the post's fingerprint (the zero Sig
 // for a post not indexed) and first seen given, and what is stored of it
