@@ -37,15 +37,6 @@ func fingerprintURL(ctx context.Context, tx conn, u string) error {
 	return fingerprint(ctx, tx, id)
 }
 
-// fingerprintURLWritten is fingerprintWritten of the post at the URL key u.
-func fingerprintURLWritten(ctx context.Context, tx conn, u, text, state string) error {
-	var id, seen int64
-	if err := tx.QueryRowContext(ctx, `SELECT id, first_seen FROM posts WHERE url = $1`, u).Scan(&id, &seen); err != nil {
-		return fmt.Errorf("fingerprint %s: %w", u, err)
-	}
-	return fingerprintText(ctx, tx, id, text, state, seen)
-}
-
 // fingerprint stores the fingerprint of post id's text (textsig: its exact
 // hash, its MinHash and the MinHash's bands) in place of the one it had,
 // and decides whether its text is another's: the earliest post (by first
@@ -67,31 +58,40 @@ func fingerprint(ctx context.Context, tx conn, id int64) error {
 	return fingerprintText(ctx, tx, id, text, state, seen)
 }
 
-// fingerprintWritten is fingerprint of a post whose text and state the
-// caller has just written, in this transaction, as text and state: only
-// its first seen is read, not the text back (5–50 KB a page, read again
-// for every page saved).
-func fingerprintWritten(ctx context.Context, tx conn, id int64, text, state string) error {
-	var seen int64
-	if err := tx.QueryRowContext(ctx, `SELECT first_seen FROM posts WHERE id = $1`, id).Scan(&seen); err != nil {
-		return fmt.Errorf("fingerprint %d: %w", id, err)
-	}
-	return fingerprintText(ctx, tx, id, text, state, seen)
-}
-
 // fingerprintText is fingerprint with the post's stored text, state and
 // first seen given.
 func fingerprintText(ctx context.Context, tx conn, id int64, text, state string, seen int64) error {
-	for _, q := range []string{`DELETE FROM post_sigs WHERE post_id = $1`, `DELETE FROM post_bands WHERE post_id = $1`} {
-		if _, err := tx.ExecContext(ctx, q, id); err != nil {
-			return fmt.Errorf("fingerprint %d: %w", id, err)
-		}
-	}
 	sig := textsig.Sig{}
 	if state == model.PostIndexed {
 		sig = textsig.Of(text)
 	}
+	return fingerprintSig(ctx, tx, id, sig, seen, storedSig{original: -1, bands: true}) // nothing known of what is stored
+}
+
+// storedSig is what a caller knows of a post's stored fingerprint, so that
+// fingerprintSig writes only what changes.
+type storedSig struct {
+	original int64 // its duplicate_of as stored now; -1: not known
+	bands    bool  // it may have rows in post_bands
+}
+
+// fingerprintSig is fingerprint with the post's fingerprint (the zero Sig
+// for a post not indexed) and first seen given, and what is stored of it
+// now as far as known.
+func fingerprintSig(ctx context.Context, tx conn, id int64, sig textsig.Sig, seen int64, stored storedSig) error {
+	original := stored.original
+	if stored.bands {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM post_bands WHERE post_id = $1`, id); err != nil {
+			return fmt.Errorf("fingerprint %d: %w", id, err)
+		}
+	}
 	if sig.Hash == "" {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM post_sigs WHERE post_id = $1`, id); err != nil {
+			return fmt.Errorf("fingerprint %d: %w", id, err)
+		}
+		if original == 0 {
+			return nil
+		}
 		_, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = 0 WHERE id = $1 AND duplicate_of <> 0`, id)
 		return err
 	}
@@ -99,7 +99,8 @@ func fingerprintText(ctx context.Context, tx conn, id int64, text, state string,
 	if sig.Near {
 		minhash = hex.EncodeToString(sig.MinHash.Bytes())
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO post_sigs(post_id, hash, minhash) VALUES ($1, $2, $3)`, id, sig.Hash, minhash); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO post_sigs(post_id, hash, minhash) VALUES ($1, $2, $3)
+		ON CONFLICT(post_id) DO UPDATE SET hash = excluded.hash, minhash = excluded.minhash`, id, sig.Hash, minhash); err != nil {
 		return fmt.Errorf("fingerprint %d: %w", id, err)
 	}
 	var bands [textsig.BandCount]int64
@@ -116,17 +117,19 @@ func fingerprintText(ctx context.Context, tx conn, id int64, text, state string,
 	}
 	me := holder{id: id, seen: seen}
 	var later []int64
-	original := int64(0)
+	earliest := int64(0)
 	for _, h := range holders {
 		switch {
-		case h.before(me) && original == 0:
-			original = h.id
+		case h.before(me) && earliest == 0:
+			earliest = h.id
 		case me.before(h):
 			later = append(later, h.id)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = $1 WHERE id = $2 AND duplicate_of <> $1`, original, id); err != nil {
-		return fmt.Errorf("fingerprint %d: %w", id, err)
+	if earliest != original {
+		if _, err := tx.ExecContext(ctx, `UPDATE posts SET duplicate_of = $1 WHERE id = $2 AND duplicate_of <> $1`, earliest, id); err != nil {
+			return fmt.Errorf("fingerprint %d: %w", id, err)
+		}
 	}
 	// Each later holder is this post's duplicate, unless it already
 	// points to a post earlier still (a copy of it that is not one of

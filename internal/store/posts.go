@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"corpus.blog/corpusbot/internal/model"
+	"corpus.blog/corpusbot/internal/textsig"
 	"corpus.blog/corpusbot/internal/urlkey"
 )
 
@@ -86,27 +87,40 @@ func addPosts(ctx context.Context, tx conn, posts []NewPost) (AddResult, error) 
 			if err != nil {
 				return res, err
 			}
-			r, err := tx.ExecContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed, first_seen,
+			// RETURNING gives the new row's ID, and no row for a known URL.
+			var id int64
+			err = tx.QueryRowContext(ctx, `INSERT INTO posts(url, source_id, title, published, lastmod, state, text_from, text, due, in_feed, first_seen,
 				author, language, description, site_name, tags, license, image)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT(url) DO NOTHING`,
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT(url) DO NOTHING RETURNING id`,
 				p.URL, p.SourceID, noNUL(p.Title), ts(p.Published), ts(p.Lastmod), state, from, noNUL(p.Text), b2i(due), ts(p.Seen),
-				noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags, noNUL(meta.License), noNUL(meta.Image))
-			if err != nil {
+				noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags, noNUL(meta.License), noNUL(meta.Image)).Scan(&id)
+			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return res, fmt.Errorf("add post %s: %w", p.URL, err)
 			}
-			if n, _ := r.RowsAffected(); n == 1 {
+			if err == nil {
 				res.Added++
 				res.New = append(res.New, i)
 				if p.Text != "" {
-					if err := fingerprintURLWritten(ctx, tx, p.URL, noNUL(p.Text), state); err != nil {
+					// New: no fingerprint yet, no original; first seen
+					// is the one just written.
+					sig := textsig.Of(noNUL(p.Text))
+					if err := fingerprintSig(ctx, tx, id, sig, ts(p.Seen), storedSig{}); err != nil {
 						return res, fmt.Errorf("add post %s: %w", p.URL, err)
 					}
 				}
 				continue
 			}
-			// Known: only a lastmod that advanced changes anything.
+			// Known: only a lastmod that advanced changes anything (none
+			// given advances nothing: the UPDATE's condition would be
+			// lastmod < 0).
 			text := noNUL(p.Text)
-			r, err = tx.ExecContext(ctx, `UPDATE posts SET lastmod = $1, in_feed = 1,
+			if p.Lastmod.IsZero() {
+				if _, err := tx.ExecContext(ctx, `UPDATE posts SET in_feed = 1 WHERE url = $1 AND in_feed = 0`, p.URL); err != nil {
+					return res, err
+				}
+				continue
+			}
+			r, err := tx.ExecContext(ctx, `UPDATE posts SET lastmod = $1, in_feed = 1,
 				due = CASE WHEN $2 = '' AND state NOT IN (`+sqlPostDisallowed+`, `+sqlPostRemoved+`) THEN 1 ELSE due END,
 				text = CASE WHEN $3 <> '' AND text_from <> `+sqlTextFromPage+` THEN $4 ELSE text END
 				WHERE url = $5 AND lastmod <> 0 AND lastmod < $6`,
@@ -177,45 +191,70 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 	if err != nil {
 		return err
 	}
+	removed := r.State == model.PostRemoved
 	meta := r.Meta
-	if r.State != model.PostIndexed && r.State != model.PostRemoved {
+	if r.State != model.PostIndexed && !removed {
 		meta = Meta{} // no text, nothing said of it
 	}
 	tags, err := metaTags(meta)
 	if err != nil {
 		return err
 	}
+	// What needs no database is done here, before the one writer takes
+	// the write: the text's fingerprint (a tenth of a millisecond for a
+	// long page) and the citations' sites.
+	text := noNUL(r.Text)
+	var sig textsig.Sig
+	if !removed && r.State == model.PostIndexed {
+		sig = textsig.Of(text)
+	}
+	links := linkRows(r.Citations)
+	// One statement writes the page's outcome and, unless the post is
+	// removed (it keeps what was said of it with its text), what the page
+	// says of it now, and reads back what the rest of the save needs and
+	// the caller does not have: the post's URL, first seen, current
+	// original and site, and whether it has links and bands to replace
+	// (a post's first save has none: two DELETEs fewer).
+	q := `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
+		published = CASE WHEN published = 0 THEN $3 ELSE published END,
+		text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
+		attempts = 0, retry_at = 0, error = $11, canonical = CASE WHEN $12 = '' THEN canonical ELSE $12 END`
+	args := []any{r.State, noNUL(r.Title), ts(r.Published), text, r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID,
+		noNUL(r.Error), noNUL(r.Elsewhere)}
+	if !removed {
+		q += `, markdown = $13, author = $14, language = $15, description = $16, site_name = $17, tags = $18,
+			license = $19, image = $20, lastmod = CASE WHEN lastmod = 0 THEN $21 ELSE lastmod END`
+		args = append(args, noNUL(r.Markdown), noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags,
+			noNUL(meta.License), noNUL(meta.Image), ts(r.Modified))
+	}
+	q += ` WHERE id = $10 RETURNING url, first_seen, duplicate_of, COALESCE((SELECT site FROM sources WHERE id = posts.source_id), ''),
+		EXISTS (SELECT 1 FROM links WHERE post_id = posts.id), EXISTS (SELECT 1 FROM post_bands WHERE post_id = posts.id)`
 	err = d.tx(ctx, func(tx conn) error {
-		_, err := tx.ExecContext(ctx, `UPDATE posts SET state = $1, title = CASE WHEN title = '' THEN $2 ELSE title END,
-			published = CASE WHEN published = 0 THEN $3 ELSE published END,
-			text = $4, text_from = $5, etag = $6, last_modified = $7, citations = $8, due = 0, fetched = $9,
-			attempts = 0, retry_at = 0, error = $11, markdown = CASE WHEN $12 = 1 THEN markdown ELSE $13 END WHERE id = $10`,
-			r.State, noNUL(r.Title), ts(r.Published), noNUL(r.Text), r.TextFrom, r.ETag, r.LastModified, string(cites), ts(r.Fetched), r.PostID,
-			noNUL(r.Error), b2i(r.State == model.PostRemoved), noNUL(r.Markdown))
+		var at, site string
+		var seen, original int64
+		var hasLinks, hasBands bool
+		err := tx.QueryRowContext(ctx, q, args...).Scan(&at, &seen, &original, &site, &hasLinks, &hasBands)
+		if errors.Is(err, sql.ErrNoRows) {
+			if removed && len(links) == 0 {
+				return nil // nothing more would have been written
+			}
+			return model.ErrNotFound
+		}
 		if err != nil {
 			return err
 		}
-		// A removed post keeps what was said of it with its text; any
-		// other outcome says again what the page says now.
-		if r.State != model.PostRemoved {
-			_, err = tx.ExecContext(ctx, `UPDATE posts SET author = $1, language = $2, description = $3, site_name = $4, tags = $5,
-				license = $6, image = $7, lastmod = CASE WHEN lastmod = 0 THEN $8 ELSE lastmod END WHERE id = $9`,
-				noNUL(meta.Author), noNUL(meta.Language), noNUL(meta.Description), noNUL(meta.SiteName), tags,
-				noNUL(meta.License), noNUL(meta.Image), ts(r.Modified), r.PostID)
-			if err != nil {
-				return err
-			}
-			if err := fingerprintWritten(ctx, tx, r.PostID, noNUL(r.Text), r.State); err != nil {
+		if !removed {
+			if err := fingerprintSig(ctx, tx, r.PostID, sig, seen, storedSig{original: original, bands: hasBands}); err != nil {
 				return err
 			}
 		}
-		if err := putLinks(ctx, tx, r.PostID, r.Citations); err != nil {
+		if hasLinks {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE post_id = $1`, r.PostID); err != nil {
+				return err
+			}
+		}
+		if err := insertLinks(ctx, tx, r.PostID, site, links); err != nil {
 			return err
-		}
-		if r.Elsewhere != "" {
-			if _, err := tx.ExecContext(ctx, `UPDATE posts SET canonical = $1 WHERE id = $2`, noNUL(r.Elsewhere), r.PostID); err != nil {
-				return err
-			}
 		}
 		if r.Canonical == "" {
 			return nil
@@ -223,10 +262,6 @@ func (d *DB) SavePage(ctx context.Context, r PageResult) error {
 		to, err := urlkey.Key(r.Canonical)
 		if err != nil {
 			return nil // not an http(s) URL: nothing to record it under
-		}
-		var at string
-		if err := tx.QueryRowContext(ctx, `SELECT url FROM posts WHERE id = $1`, r.PostID).Scan(&at); err != nil {
-			return err
 		}
 		return movePost(ctx, tx, r.PostID, at, to)
 	})

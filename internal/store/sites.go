@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/urlkey"
@@ -33,7 +35,8 @@ func putLinks(ctx context.Context, tx conn, postID int64, citations []string) er
 	if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE post_id = $1`, postID); err != nil {
 		return err
 	}
-	if len(citations) == 0 {
+	links := linkRows(citations)
+	if len(links) == 0 {
 		return nil
 	}
 	var from string
@@ -41,19 +44,72 @@ func putLinks(ctx context.Context, tx conn, postID int64, citations []string) er
 	if err != nil {
 		return fmt.Errorf("site of post %d: %w", postID, err)
 	}
-	seen := map[string]bool{}
-	for _, c := range citations {
-		to := model.SiteOfURL(c)
-		if to == "" || to == from || seen[c] {
+	return insertLinks(ctx, tx, postID, from, links)
+}
+
+// linkRow is a cited URL and its site.
+type linkRow struct{ site, url string }
+
+// linkRows are the citations that can be links: once each, on a site.
+func linkRows(citations []string) []linkRow {
+	out := make([]linkRow, 0, len(citations))
+	var seen map[string]bool // for a long list; a short one is searched
+	if len(citations) > 32 {
+		seen = make(map[string]bool, len(citations))
+	}
+	for i, c := range citations {
+		if seen != nil && seen[c] || seen == nil && slices.Contains(citations[:i], c) {
 			continue
 		}
-		seen[c] = true
-		if _, err := tx.ExecContext(ctx, `INSERT INTO links(post_id, from_site, to_site, url) VALUES ($1, $2, $3, $4)`,
-			postID, from, to, noNUL(c)); err != nil {
-			return err
+		if seen != nil {
+			seen[c] = true
+		}
+		if to := model.SiteOfURL(c); to != "" {
+			out = append(out, linkRow{to, noNUL(c)})
 		}
 	}
-	return nil
+	return out
+}
+
+// maxLinkRows bounds the rows of one INSERT of links (two arguments a row:
+// far under either backend's limit on a statement's arguments), and so the
+// statement texts prepared, one per row count.
+const maxLinkRows = 100
+
+// insertLinks adds the links of post postID, on site from, to the links
+// that are not to from itself: as few statements as there are rows over
+// maxLinkRows, rather than one a row.
+func insertLinks(ctx context.Context, tx conn, postID int64, from string, links []linkRow) error {
+	args := make([]any, 0, 2+2*min(len(links), maxLinkRows))
+	var q strings.Builder
+	flush := func() error {
+		if len(args) == 2 {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, q.String(), args...)
+		return err
+	}
+	for _, l := range links {
+		if l.site == from {
+			continue
+		}
+		if len(args) == 0 || len(args) == 2+2*maxLinkRows {
+			if err := flush(); err != nil {
+				return err
+			}
+			args = append(args[:0], postID, from)
+			q.Reset()
+			q.WriteString(`INSERT INTO links(post_id, from_site, to_site, url) VALUES `)
+		} else {
+			q.WriteString(", ")
+		}
+		args = append(args, l.site, l.url)
+		fmt.Fprintf(&q, "($1, $2, $%d, $%d)", len(args)-1, len(args))
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	return flush()
 }
 
 // Backfill fills in what a migration added but SQL alone cannot compute:
