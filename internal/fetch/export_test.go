@@ -30,3 +30,13 @@ func (f *Fetcher) SiteConnsOpen() (conns, sites int) {
 	}
 	return conns, len(f.conns.sites)
 }
+
+// BodyBudgetUsed is the bytes of the body budget held now (0 unbounded).
+func (f *Fetcher) BodyBudgetUsed() int64 {
+	if f.bodies == nil {
+		return 0
+	}
+	f.bodies.mu.Lock()
+	defer f.bodies.mu.Unlock()
+	return f.bodies.used
+}

@@ -66,7 +66,7 @@ func (f *Fetcher) Fetch(ctx context.Context, req Request) Result {
 func resultOf(a *attempt, ex exchange) Result {
 	res := Result{
 		Outcome: ex.outcome, Status: ex.status, FinalURL: a.shown, Body: ex.body,
-		ContentType: ex.contentType, Header: ex.header, Robots: a.robots, Err: ex.err,
+		ContentType: ex.contentType, Header: ex.header, Robots: a.robots, Err: ex.err, share: ex.share,
 	}
 	switch ex.outcome {
 	case OutcomeFetched:
