@@ -27,12 +27,6 @@ func (w *docWriter) int(v int) {
 	w.Write(strconv.AppendInt(buf[:0], int64(v), 10))
 }
 
-// uint writes v in decimal (%d).
-func (w *docWriter) uint(v uint64) {
-	var buf [24]byte
-	w.Write(strconv.AppendUint(buf[:0], v, 10))
-}
-
 // hex writes v in lowercase hexadecimal, zero-padded to width digits
 // (%x, %06x).
 func (w *docWriter) hex(v uint64, width int) {
