@@ -3,6 +3,7 @@ package crawl_test
 import (
 	"os"
 	"runtime/metrics"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,6 +30,9 @@ func (m memorySample) other() uint64 {
 // watchMemory samples the process's memory once a second until stop is
 // called, and stop returns the sample with the largest resident set: the
 // peak and what it was made of, which getrusage's maxrss does not say.
+// With CORPUSBOT_BENCH_HEAP_PROFILE set to a file name, the heap profile
+// is written there at every new peak, so that the file holds what the
+// heap was made of at the highest one (go tool pprof -inuse_space).
 func watchMemory() (stop func() memorySample) {
 	var (
 		mu   sync.Mutex
@@ -36,13 +40,18 @@ func watchMemory() (stop func() memorySample) {
 		done = make(chan struct{})
 		wg   sync.WaitGroup
 	)
+	heapAt := os.Getenv("CORPUSBOT_BENCH_HEAP_PROFILE")
 	take := func() {
 		s := sampleMemory()
 		mu.Lock()
-		if s.rss > peak.rss {
+		higher := s.rss > peak.rss
+		if higher {
 			peak = s
 		}
 		mu.Unlock()
+		if higher && heapAt != "" {
+			writeHeapProfile(heapAt)
+		}
 	}
 	wg.Go(func() {
 		t := time.NewTicker(time.Second)
@@ -86,4 +95,14 @@ func sampleMemory() memorySample {
 		}
 	}
 	return s
+}
+
+// writeHeapProfile writes the heap profile to name, replacing it.
+func writeHeapProfile(name string) {
+	f, err := os.Create(name)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_ = pprof.Lookup("heap").WriteTo(f, 0)
 }

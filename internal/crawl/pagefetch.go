@@ -20,6 +20,10 @@ import (
 // 404 or 410 on a re-fetch marks the post removed.
 func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 	res := c.fetch(ctx, fetch.Request{URL: p.URL, Purpose: model.PurposePage, ETag: p.ETag, LastModified: p.LastModified})
+	// Whatever the path, the body's room in the fetcher's budget comes back
+	// (a closure: a deferred res.Release() would copy res, and hold its
+	// body, until the return).
+	defer func() { res.Release() }()
 	if cutOff(ctx, res) {
 		return ctx.Err() // still due: fetched again by the next run
 	}
@@ -45,6 +49,11 @@ func (c *Crawler) FetchPage(ctx context.Context, p store.Post) error {
 		r.Keep = true
 	case model.OutcomeFetched:
 		h = c.pageResult(&r, res, p.URL)
+		// Parsed: the body (and the parse tree, gone with pageResult) is
+		// let go, and its room in the fetcher's body budget given back for
+		// the next page, before the store's write is waited for.
+		res.Release()
+		res.Body = nil
 	case model.OutcomeWrongType:
 		r.State = model.PostSkipped
 	case model.OutcomeDisallowed:

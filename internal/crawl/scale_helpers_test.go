@@ -92,10 +92,17 @@ func rusage() usage {
 // with observe (may be nil) seeing every record before the crawler does.
 func scaleCrawler(tb testing.TB, s config.Settings, db *store.DB, web *simweb.Web, clock fetch.Clock, observe func(model.RequestRecord)) *crawl.Crawler {
 	tb.Helper()
+	return routedCrawler(tb, s, db, webRoute(web), clock, observe)
+}
+
+// routedCrawler is scaleCrawler for a web reached by route: in this
+// process or another (startSimServer).
+func routedCrawler(tb testing.TB, s config.Settings, db *store.DB, route simRoute, clock fetch.Clock, observe func(model.RequestRecord)) *crawl.Crawler {
+	tb.Helper()
 	c := crawl.New(crawl.Config{Store: db, Clock: clock, Settings: s, Log: discard})
 	f, err := fetch.New(fetch.Options{
-		Settings: s, Clock: clock, Resolver: web.Resolver(), Dial: web.Dial, Proxy: fetch.NoProxy,
-		TLS: web.ClientTLS(), Logger: discard, Refusals: db, OptedOut: db.OptedOut, Store: db,
+		Settings: s, Clock: clock, Resolver: route.resolver, Dial: route.dial, Proxy: fetch.NoProxy,
+		TLS: route.tls, Logger: discard, Refusals: db, OptedOut: db.OptedOut, Store: db,
 		Robots: db,
 		Observe: func(r model.RequestRecord) {
 			if observe != nil {

@@ -3,6 +3,7 @@ package crawl_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,7 +16,6 @@ import (
 	"corpus.blog/corpusbot/internal/app"
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
-	"corpus.blog/corpusbot/internal/simweb"
 	"corpus.blog/corpusbot/internal/simweb/farm"
 	"corpus.blog/corpusbot/internal/store"
 	"corpus.blog/corpusbot/internal/store/sqlite"
@@ -41,12 +41,18 @@ import (
 // computes it) and, what sets the pace when there are far more sites than
 // CONCURRENCY, the sum of every site's floor over CONCURRENCY
 // (concurrency-floor: no crawler holding CONCURRENCY sites at once can be
-// faster); then CPU seconds, requests per CPU-second (and without the
-// in-process server's share of the CPU profile: generating real-size
-// documents is the simulation's cost, not the crawler's), TLS handshakes
-// per site and the share resumed, connections per site, peak RSS (VmHWM,
-// reset before each sub-benchmark), sites left with work due, and the
-// politeness violations the server saw.
+// faster); then the crawler's CPU seconds, requests per CPU-second, TLS
+// handshakes per site and the share resumed, connections per site, the
+// crawler's peak RSS (VmHWM, reset before each sub-benchmark), sites left
+// with work due, and the politeness violations the server saw.
+//
+// The simulated web runs in a process of its own (startSimServer), whose
+// CPU seconds and peak RSS are reported apart (server-cpu-s,
+// server-peak-rss-MiB): generating real-size documents and recording every
+// request is the simulation's cost, not the crawler's. Under
+// CORPUSBOT_BENCH_SIM=inprocess it shares the crawler's process, as it
+// used to; requests per CPU-second are then also given without the
+// server's share of the CPU profile (req/crawler-cpu-s).
 //
 //	CORPUSBOT_BENCH_SEED_SOURCES=2000 go test -run '^$' -bench SeedFirstPassWall -benchtime 1x ./internal/crawl
 func BenchmarkSeedFirstPassWall(b *testing.B) {
@@ -108,8 +114,10 @@ type seedWallPass struct {
 	concurrencyFloor time.Duration // every site's floor summed, over CONCURRENCY
 	connections      int
 	overlaps         int64
-	undiscovered     int // robots.txt 503: discovery postponed by design
-	serverShare      float64
+	undiscovered     int     // robots.txt 503: discovery postponed by design
+	serverShare      float64 // the in-process server's share of the CPU profile
+	inProcess        bool    // the server shared the crawler's process
+	server           simServerFigures
 	kinds            []kindShare
 	mem              memorySample
 }
@@ -124,8 +132,12 @@ func (m seedWallPass) report(b *testing.B) {
 	if m.tls {
 		b.ReportMetric(float64(m.requests)/float64(max(1, m.shakes.Total())), "requests/handshake")
 	}
-	if m.serverShare > 0 && m.serverShare < 1 {
+	if m.inProcess && m.serverShare > 0 && m.serverShare < 1 {
 		b.ReportMetric(float64(m.requests)/(m.cpu.Seconds()*(1-m.serverShare)), "req/crawler-cpu-s")
+	}
+	if !m.inProcess { // the crawler's own CPU and RSS; the server's, apart
+		b.ReportMetric(m.server.CPU.Seconds(), "server-cpu-s")
+		b.ReportMetric(float64(m.server.PeakRSS)/(1<<20), "server-peak-rss-MiB")
 	}
 	b.ReportMetric(float64(m.overlaps), "overlaps")
 	b.ReportMetric(float64(m.undiscovered), "undiscovered-sources")
@@ -138,7 +150,8 @@ func (m seedWallPass) report(b *testing.B) {
 }
 
 // runSeedWall crawls a fresh seed population once, on the real clock,
-// over https if tls.
+// over https if tls, the simulated web served by a process of its own
+// (startSimServer) unless CORPUSBOT_BENCH_SIM=inprocess.
 func runSeedWall(b *testing.B, sources int, tls bool, sizes farm.Sizes) seedWallPass {
 	app.TuneGC(os.LookupEnv) // as the binary runs
 	// The previous sub-benchmark's memory given back, and the peak reset,
@@ -152,28 +165,44 @@ func runSeedWall(b *testing.B, sources int, tls bool, sizes farm.Sizes) seedWall
 		s.Concurrency = n[0]
 	}
 	start := time.Now()
-	web := simweb.New(simweb.WithLatency(simweb.Latency{Min: 20 * time.Millisecond, Max: 200 * time.Millisecond, Seed: 13}))
-	defer web.Close()
-	f := farm.New(farm.Config{Shapes: farm.DemoShapes(), MinPosts: 3, MaxPosts: 40, Start: start, Now: time.Now, HTTPS: tls, Sizes: sizes})
-	web.Fallback(f.Handler)
+	spec := simServerSpec{Sources: sources, TLS: tls, Sizes: sizes, Start: start, Concurrency: s.Concurrency}
+	inProcess := os.Getenv("CORPUSBOT_BENCH_SIM") == "inprocess"
+	var (
+		route   simRoute
+		figures func() (simServerFigures, error)
+	)
+	if inProcess {
+		web, f := seedWeb(spec)
+		defer web.Close()
+		route = webRoute(web)
+		figures = func() (simServerFigures, error) { return seedServerFigures(web, f, spec), nil }
+	} else {
+		proc, err := startSimServer(ctx, spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer func() {
+			if err := proc.close(); err != nil {
+				b.Errorf("server process: %v", err)
+			}
+		}()
+		if route, err = proc.route(); err != nil {
+			b.Fatal(err)
+		}
+		figures = proc.report
+	}
 	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "crawl.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	c := scaleCrawler(b, s, db.DB, web, fetch.RealClock{}, nil)
+	c := routedCrawler(b, s, db.DB, route, fetch.RealClock{}, nil)
 	scheme := "http"
 	if tls {
 		scheme = "https"
 	}
 	if err := bulkSources(ctx, db, sources, farmHost, scheme, start); err != nil {
 		b.Fatal(err)
-	}
-	delays := map[string]time.Duration{}
-	for i := range sources {
-		if h := farmHost(i); f.Site(h, 1).Shape.Robots == farm.RobotsCrawlDelay {
-			delays[h] = farm.CrawlDelay
-		}
 	}
 
 	stopWatch := watchMemory()
@@ -184,10 +213,10 @@ func runSeedWall(b *testing.B, sources int, tls bool, sizes farm.Sizes) seedWall
 		b.Errorf("round: %v", err)
 	}
 	wall, cpu := time.Since(began), rusage().cpu-u0.cpu
+	maxRSS := peakRSS()
 	p := seedWallPass{
-		wallPass: wallPass{runs: 1, wall: wall, cpu: cpu, sites: sources, load: (load0 + loadAverage()) / 2,
-			shakes: web.Handshakes(), tls: tls, maxRSS: peakRSS()},
-		concurrency: s.Concurrency, connections: web.Dials(""), overlaps: web.Tally().Overlaps,
+		wallPass:    wallPass{runs: 1, wall: wall, cpu: cpu, sites: sources, load: (load0 + loadAverage()) / 2, tls: tls, maxRSS: maxRSS},
+		concurrency: s.Concurrency, connections: route.dials(), inProcess: inProcess,
 	}
 	p.kinds = prof.stop(b)
 	p.mem = stopWatch()
@@ -196,22 +225,18 @@ func runSeedWall(b *testing.B, sources int, tls bool, sizes farm.Sizes) seedWall
 			p.serverShare = k.share
 		}
 	}
-
-	reqs := web.Requests()
-	p.requests = len(reqs)
-	site, bound := busiestSite(reqs)
-	p.bound = bound
-	floors := siteFloors(reqs, s, delays)
-	var floorSite string
-	var sum time.Duration
-	for st, d := range floors {
-		sum += d
-		if d > p.floor {
-			floorSite, p.floor = st, d
-		}
+	fig, err := figures()
+	if err != nil {
+		b.Fatal(err)
 	}
-	p.concurrencyFloor = sum / time.Duration(max(1, s.Concurrency))
-	p.maxInFlight = concurrentSites(reqs)
+	p.server = fig
+	p.requests, p.bound, p.floor = fig.Requests, fig.Bound, fig.Floor
+	p.shakes, p.overlaps, p.maxInFlight = fig.Handshakes, fig.Overlaps, fig.MaxInFlight
+	p.concurrencyFloor = fig.ConcurrencyFloor
+	p.violations = fig.Violations
+	for _, line := range fig.FirstViolations {
+		b.Error(line)
+	}
 	if p.left, err = sitesLeft(ctx, db.DB, began); err != nil {
 		b.Error(err)
 	}
@@ -224,18 +249,17 @@ func runSeedWall(b *testing.B, sources int, tls bool, sizes farm.Sizes) seedWall
 	if err != nil {
 		b.Error(err)
 	}
-	v := web.Violations(s.UserAgent, s.ProductToken(), func(site string) time.Duration { return max(s.MinGap, delays[site]) })
-	p.violations = len(v)
-	for _, line := range v[:min(len(v), 5)] {
-		b.Error(line)
+	serverCost := fmt.Sprintf("server %.0f%% of the profile", 100*p.serverShare)
+	if !inProcess {
+		serverCost = fmt.Sprintf("server process: CPU %v, peak RSS %d MiB", fig.CPU.Round(time.Millisecond), fig.PeakRSS>>20)
 	}
 	b.Logf("%s, %d sources (CONCURRENCY %d): %d requests in %v; busiest site %s %v (%.2f×); floor %s %v (%.2f×); "+
-		"sites' floors summed over CONCURRENCY %v (%.2f×); %d sites left, %d undiscovered (robots.txt 503); CPU %v (%.0f requests per CPU-second, server %.0f%% of the profile); "+
+		"sites' floors summed over CONCURRENCY %v (%.2f×); %d sites left, %d undiscovered (robots.txt 503); CPU %v (%.0f requests per CPU-second; %s); "+
 		"peak RSS %d MiB (sampled: Go %d MiB, not Go %d MiB); peak sites at once %d; load %.1f; TLS handshakes %d full, %d resumed; %d connections",
-		scheme, sources, s.Concurrency, p.requests, wall.Round(time.Millisecond), site, bound.Round(time.Millisecond), wall.Seconds()/bound.Seconds(),
-		floorSite, p.floor.Round(time.Millisecond), wall.Seconds()/p.floor.Seconds(), p.concurrencyFloor.Round(time.Millisecond),
+		scheme, sources, s.Concurrency, p.requests, wall.Round(time.Millisecond), fig.BusiestSite, p.bound.Round(time.Millisecond), wall.Seconds()/p.bound.Seconds(),
+		fig.FloorSite, p.floor.Round(time.Millisecond), wall.Seconds()/p.floor.Seconds(), p.concurrencyFloor.Round(time.Millisecond),
 		wall.Seconds()/p.concurrencyFloor.Seconds(), p.left, p.undiscovered, cpu.Round(time.Millisecond), float64(p.requests)/cpu.Seconds(),
-		100*p.serverShare, p.maxRSS>>20, p.mem.goHeld>>20, p.mem.other()>>20, p.maxInFlight, p.load, p.shakes.Full, p.shakes.Resumed, p.connections)
+		serverCost, p.maxRSS>>20, p.mem.goHeld>>20, p.mem.other()>>20, p.maxInFlight, p.load, p.shakes.Full, p.shakes.Resumed, p.connections)
 	return p
 }
 

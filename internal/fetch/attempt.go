@@ -265,7 +265,7 @@ func (f *Fetcher) leased(ctx context.Context, a *attempt) exchange {
 	b := f.backoffs.get(a.site, now)
 	if !ex.ours { // our own failure (ours.go) says nothing about the site
 		b = b.update(answer{
-			status: ex.status, failed: ex.failed(), header: ex.header, duration: ex.end.Sub(ex.start), end: ex.end,
+			status: ex.status, failed: ex.failed(), header: ex.header, duration: ex.end.Sub(ex.start) - ex.bodyWait, end: ex.end,
 		}, f.s.MinGap, f.slowAfter, f.slowFactor)
 		f.backoffs.put(a.site, b, now)
 	}

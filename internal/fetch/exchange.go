@@ -32,7 +32,13 @@ type exchange struct {
 	ours        bool
 	conditional bool
 	start, end  time.Time
-	archived    *ArchivedExchange // for Options.Archive; nil without one
+	// bodyWait is how long the body waited for room in the fetcher's
+	// body budget before it was read: the crawler's own wait, not the
+	// site's slowness.
+	bodyWait time.Duration
+	// share is the body's part of the budget, for Result.Release.
+	share    *bodyShare
+	archived *ArchivedExchange // for Options.Archive; nil without one
 	// unrecorded: nothing was decided of the attempt, so send makes no
 	// Record of it: its robots.txt read gave no entry to obey (that read
 	// has a record of its own), or the lease was not had (the caller's
@@ -153,7 +159,20 @@ func (f *Fetcher) exchange(ctx context.Context, a *attempt) (ex exchange) {
 	if remote != nil {
 		arrived = f.clock.Now()
 	}
+	share, err := f.bodyShare(cctx, resp, a)
+	if err != nil {
+		// Our own wait ran out, not the site: nothing learnt of it.
+		ex.outcome, ex.err, ex.ours = model.OutcomeError, fmt.Errorf("fetch %s: waiting for room to read its body: %w", a.shown, err), true
+		return ex
+	}
+	ex.bodyWait = share.wait()
 	ex.outcome, ex.body, ex.read, ex.err = f.readBody(resp, a.purpose, a.shown, a.stream)
+	if ex.body != nil {
+		share.fit(ex.body)
+		ex.share = share
+	} else {
+		share.release()
+	}
 	if ex.err != nil {
 		ex.err = fmt.Errorf("fetch %s: %w", a.shown, ex.err)
 	}

@@ -40,3 +40,13 @@ func (r *Refusals) Remembered() int {
 
 // Held is how many origins the robots cache's memory holds.
 func (c *RobotsCache) Held() int { return c.mem.len() }
+
+// BodyBudgetUsed is the bytes of the body budget held now (0 unbounded).
+func (f *Fetcher) BodyBudgetUsed() int64 {
+	if f.bodies == nil {
+		return 0
+	}
+	f.bodies.mu.Lock()
+	defer f.bodies.mu.Unlock()
+	return f.bodies.used
+}

@@ -74,7 +74,7 @@ func (f *Fetcher) fetchFrom(ctx context.Context, a attempt) Result {
 func resultOf(a *attempt, ex exchange) Result {
 	res := Result{
 		Outcome: ex.outcome, Status: ex.status, FinalURL: a.shown, FinalSite: a.site, Body: ex.body,
-		ContentType: ex.contentType, Header: ex.header, Robots: a.robots, Err: ex.err,
+		ContentType: ex.contentType, Header: ex.header, Robots: a.robots, Err: ex.err, share: ex.share,
 	}
 	switch ex.outcome {
 	case model.OutcomeFetched:

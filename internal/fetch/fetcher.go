@@ -92,6 +92,15 @@ type Options struct {
 	// SlowFactor times its duration. Defaults 2s and 4.
 	SlowAfter  time.Duration
 	SlowFactor int
+
+	// BodyBudget bounds the bytes of response bodies read and not yet
+	// released (Result.Release) or collected, across every request of the
+	// fetcher: a body waits for room before it is read, so that a crawler
+	// of thousands of sites at once holds a bounded number of pages between
+	// their arrival and their parse. 0: DefaultBodyBudget; negative:
+	// unbounded. robots.txt files and streamed bodies (sitemaps) are not
+	// counted.
+	BodyBudget int64
 }
 
 // NoProxy is an Options.Proxy that never uses one, whatever the environment.
@@ -113,6 +122,7 @@ type Fetcher struct {
 	client     *http.Client
 	timeouts   Timeouts
 	slowAfter  time.Duration
+	bodies     *bodyBudget // nil: unbounded
 	slowFactor int
 	backoffs   backoffs
 	waits      Waits
@@ -134,6 +144,12 @@ func New(o Options) (*Fetcher, error) {
 		s: o.Settings, agent: o.Settings.ProductToken(), clock: o.Clock, lease: o.Lease,
 		waits: o.Waits, optedOut: o.OptedOut, store: o.Store, observe: o.Observe, archive: o.Archive, log: o.Logger,
 		timeouts: o.Timeouts, slowAfter: o.SlowAfter, slowFactor: o.SlowFactor,
+	}
+	switch {
+	case o.BodyBudget == 0:
+		f.bodies = newBodyBudget(DefaultBodyBudget)
+	case o.BodyBudget > 0:
+		f.bodies = newBodyBudget(o.BodyBudget)
 	}
 	if f.clock == nil {
 		f.clock = RealClock{}

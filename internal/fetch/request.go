@@ -61,7 +61,16 @@ type Result struct {
 	Moved  bool
 	Robots robots.State
 	Err    error
+	// share is Body's part of the fetcher's body budget (Options.BodyBudget).
+	share *bodyShare
 }
+
+// Release gives Body's part of the fetcher's body budget back, so that
+// another body may be read: call it once Body is done with (a page
+// stored), and do not keep Body after. Without it, the part comes back
+// when Body is garbage collected, later. Safe to call more than once, on
+// any Result.
+func (r Result) Release() { r.share.release() }
 
 // DisallowedError says which rule kept a URL from being fetched.
 type DisallowedError struct {

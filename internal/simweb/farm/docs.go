@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"time"
@@ -353,29 +352,8 @@ build measure compare write read walk fetch parse store change publish remove up
 // prose is n words of deterministic text for seed, capitalised; in
 // sentences when sentences is set.
 func prose(seed uint64, n int, sentences bool) string {
-	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	var b strings.Builder
 	b.Grow(n * 7)
-	start := true
-	for i := range n {
-		w := Words[r.IntN(len(Words))]
-		if start {
-			b.WriteString(strings.ToUpper(w[:1]))
-			w = w[1:]
-			start = false
-		}
-		b.WriteString(w)
-		switch {
-		case i == n-1:
-			if sentences {
-				b.WriteByte('.')
-			}
-		case sentences && r.IntN(9) == 0:
-			b.WriteString(". ")
-			start = true
-		default:
-			b.WriteByte(' ')
-		}
-	}
+	writeProse(&b, seed, n, sentences)
 	return b.String()
 }

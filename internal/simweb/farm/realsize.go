@@ -5,6 +5,7 @@ import (
 	"html"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -67,41 +68,72 @@ func (s Site) realBodyBytes(p Post) int {
 // long post has, up to realBodyBytes.
 func (s Site) realText(p Post) string {
 	want := s.realBodyBytes(p)
-	var b strings.Builder
-	b.Grow(want + 2048)
+	var b docWriter
+	b.Grow(want + 4096)
 	r := rand.New(rand.NewPCG(p.seed, 0xb0d1))
 	for i := 0; b.Len() < want; i++ {
 		seed := p.seed*31 + uint64(i)
 		switch {
 		case i > 0 && i%4 == 0:
-			fmt.Fprintf(&b, "<h2 id=\"section-%d\">%s</h2>\n", i, prose(seed^0x4242, 4+r.IntN(5), false))
+			b.str("<h2 id=\"section-")
+			b.int(i)
+			b.str("\">")
+			b.prose(seed^0x4242, 4+r.IntN(5), false)
+			b.str("</h2>\n")
 		case i%7 == 3:
-			img := fmt.Sprintf("/wp-content/uploads/%d/%02d/%x", p.Published.Year(), int(p.Published.Month()), seed&0xffffff)
-			fmt.Fprintf(&b, "<figure class=\"wp-block-image size-large\"><img loading=\"lazy\" decoding=\"async\" width=\"1024\" height=\"683\" src=\"%s-1024x683.jpg\" "+
-				"srcset=\"%[1]s-1024x683.jpg 1024w, %[1]s-300x200.jpg 300w, %[1]s-768x512.jpg 768w, %[1]s-1536x1024.jpg 1536w, %[1]s.jpg 1920w\" "+
-				"sizes=\"(max-width: 1024px) 100vw, 1024px\" alt=\"%s\"><figcaption class=\"wp-element-caption\">%s</figcaption></figure>\n",
-				img, prose(seed^0x1a1a, 5, false), prose(seed^0xca9, 8+r.IntN(10), true))
+			var ib docWriter
+			ib.str("/wp-content/uploads/")
+			ib.int(p.Published.Year())
+			ib.WriteByte('/')
+			ib.zeroPad(int(p.Published.Month()), 2)
+			ib.WriteByte('/')
+			ib.hex(seed&0xffffff, 0)
+			img := ib.String()
+			b.str("<figure class=\"wp-block-image size-large\"><img loading=\"lazy\" decoding=\"async\" width=\"1024\" height=\"683\" src=\"", img, "-1024x683.jpg\" ",
+				"srcset=\"", img, "-1024x683.jpg 1024w, ", img, "-300x200.jpg 300w, ", img, "-768x512.jpg 768w, ", img, "-1536x1024.jpg 1536w, ", img, ".jpg 1920w\" ",
+				"sizes=\"(max-width: 1024px) 100vw, 1024px\" alt=\"")
+			b.prose(seed^0x1a1a, 5, false)
+			b.str("\"><figcaption class=\"wp-element-caption\">")
+			b.prose(seed^0xca9, 8+r.IntN(10), true)
+			b.str("</figcaption></figure>\n")
 		case i%9 == 5:
 			b.WriteString("<ul class=\"wp-block-list\">\n")
 			for j := range 3 + r.IntN(4) {
-				fmt.Fprintf(&b, "<li>%s</li>\n", prose(seed*7+uint64(j), 8+r.IntN(16), true))
+				b.str("<li>")
+				b.prose(seed*7+uint64(j), 8+r.IntN(16), true)
+				b.str("</li>\n")
 			}
 			b.WriteString("</ul>\n")
 		case i%11 == 6:
-			fmt.Fprintf(&b, "<blockquote class=\"wp-block-quote\"><p>%s</p><cite>%s</cite></blockquote>\n",
-				prose(seed^0xb10c, 20+r.IntN(30), true), prose(seed^0xc17e, 2, false))
+			b.str("<blockquote class=\"wp-block-quote\"><p>")
+			b.prose(seed^0xb10c, 20+r.IntN(30), true)
+			b.str("</p><cite>")
+			b.prose(seed^0xc17e, 2, false)
+			b.str("</cite></blockquote>\n")
 		case i%13 == 8:
 			b.WriteString("<pre class=\"wp-block-code\"><code>")
 			for j := range 4 + r.IntN(12) {
-				fmt.Fprintf(&b, "%s(%q, %d) // %s\n", Words[r.IntN(len(Words))], Words[r.IntN(len(Words))], j, prose(seed+uint64(j), 4, false))
+				b.str(Words[r.IntN(len(Words))], "(")
+				b.quote(Words[r.IntN(len(Words))])
+				b.str(", ")
+				b.int(j)
+				b.str(") // ")
+				b.prose(seed+uint64(j), 4, false)
+				b.WriteByte('\n')
 			}
 			b.WriteString("</code></pre>\n")
 		default:
 			b.WriteString("<p>")
-			b.WriteString(prose(seed, 40+r.IntN(90), true))
+			b.prose(seed, 40+r.IntN(90), true)
 			if i%3 == 1 {
-				fmt.Fprintf(&b, " As <a href=\"https://ref-%d.example/%d/%s\">%s</a> put it.", r.IntN(50), r.IntN(1000),
-					Words[r.IntN(len(Words))], prose(seed^0x11, 3, false))
+				b.str(" As <a href=\"https://ref-")
+				b.int(r.IntN(50))
+				b.str(".example/")
+				b.int(r.IntN(1000))
+				b.WriteByte('/')
+				b.str(Words[r.IntN(len(Words))], "\">")
+				b.prose(seed^0x11, 3, false)
+				b.str("</a> put it.")
 			}
 			b.WriteString("</p>\n")
 		}
@@ -125,56 +157,98 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 
 	// The head: social metadata, preloads, a theme's inline CSS (a fifth of
 	// the budget) and the article's JSON-LD.
-	var h strings.Builder
-	fmt.Fprintf(&h, "<meta name=\"description\" content=\"%s\">\n", html.EscapeString(prose(hashOf(s.seed, path, "desc"), 25, true)))
-	fmt.Fprintf(&h, "<meta property=\"og:type\" content=\"article\"><meta property=\"og:title\" content=\"%s\"><meta property=\"og:url\" content=\"%s\">"+
-		"<meta property=\"og:image\" content=\"%s\"><meta name=\"twitter:card\" content=\"summary_large_image\">\n",
-		html.EscapeString(title), s.URL(path), s.URL("/wp-content/uploads/cover.jpg"))
+	var h docWriter
+	h.Grow(budget/5 + 4096)
+	h.str("<meta name=\"description\" content=\"", html.EscapeString(prose(hashOf(s.seed, path, "desc"), 25, true)), "\">\n")
+	h.str("<meta property=\"og:type\" content=\"article\"><meta property=\"og:title\" content=\"", html.EscapeString(title), "\"><meta property=\"og:url\" content=\"", s.URL(path), "\">",
+		"<meta property=\"og:image\" content=\"", s.URL("/wp-content/uploads/cover.jpg"), "\"><meta name=\"twitter:card\" content=\"summary_large_image\">\n")
 	for i := range 6 {
-		fmt.Fprintf(&h, "<link rel=\"preload\" as=\"font\" type=\"font/woff2\" crossorigin href=\"/wp-content/themes/t/fonts/f%d.woff2\">\n", i)
+		h.str("<link rel=\"preload\" as=\"font\" type=\"font/woff2\" crossorigin href=\"/wp-content/themes/t/fonts/f")
+		h.int(i)
+		h.str(".woff2\">\n")
 	}
 	h.WriteString("<style id=\"global-styles-inline-css\">\n")
 	for i := 0; h.Len() < budget/5; i++ {
-		fmt.Fprintf(&h, ".wp-block-%s-%d{margin:0 0 %.2frem;padding:%dpx %dpx;color:#%06x;font-size:clamp(1rem,%.2fvw,%.1frem)}\n",
-			Words[r.IntN(len(Words))], i, r.Float64()*3, r.IntN(40), r.IntN(40), r.IntN(1<<24), 1+r.Float64()*2, 1+r.Float64()*2)
+		h.str(".wp-block-", Words[r.IntN(len(Words))], "-")
+		h.int(i)
+		h.str("{margin:0 0 ")
+		h.float(r.Float64()*3, 2)
+		h.str("rem;padding:")
+		h.int(r.IntN(40))
+		h.str("px ")
+		h.int(r.IntN(40))
+		h.str("px;color:#")
+		h.hex(uint64(r.IntN(1<<24)), 6)
+		h.str(";font-size:clamp(1rem,")
+		h.float(1+r.Float64()*2, 2)
+		h.str("vw,")
+		h.float(1+r.Float64()*2, 1)
+		h.str("rem)}\n")
 	}
 	h.WriteString("</style>\n")
-	fmt.Fprintf(&h, "<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"BlogPosting\",\"headline\":%q,\"url\":%q,\"publisher\":{\"@type\":\"Organization\",\"name\":%q}",
-		title, s.URL(path), s.Host)
+	h.str("<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"BlogPosting\",\"headline\":")
+	h.quote(title)
+	h.str(",\"url\":")
+	h.quote(s.URL(path))
+	h.str(",\"publisher\":{\"@type\":\"Organization\",\"name\":")
+	h.quote(s.Host)
+	h.WriteByte('}')
 	if !published.IsZero() {
-		fmt.Fprintf(&h, ",\"datePublished\":%q", published.Format(time.RFC3339))
+		h.str(",\"datePublished\":")
+		h.quote(published.Format(time.RFC3339))
 	}
 	h.WriteString("}</script>\n")
 	f.head = h.String()
 
 	// The menu: a few dozen categories.
-	var n strings.Builder
+	var n docWriter
+	n.Grow(4096)
 	n.WriteString("<nav class=\"main-navigation\" aria-label=\"Primary\"><ul class=\"menu\">\n")
 	for i := range 20 + r.IntN(40) {
 		w := Words[r.IntN(len(Words))]
-		fmt.Fprintf(&n, "<li class=\"menu-item menu-item-%d\"><a href=\"/category/%s/\">%s</a></li>\n", 100+i, w, w)
+		n.str("<li class=\"menu-item menu-item-")
+		n.int(100 + i)
+		n.str("\"><a href=\"/category/", w, "/\">", w, "</a></li>\n")
 	}
 	n.WriteString("</ul></nav>\n")
 	f.nav = n.String()
 
-	var a strings.Builder
+	var a docWriter
+	a.Grow(budget*3/10 + budget/6 + 8192)
 	// Related posts and an author box.
 	a.WriteString("<section class=\"related-posts\"><h2>Related</h2><ul>\n")
 	for i := 1; i <= min(6, s.Posts); i++ {
-		p := s.Post(1 + (int(hashOf(s.seed, path, fmt.Sprint(i)))%s.Posts+s.Posts)%s.Posts)
-		fmt.Fprintf(&a, "<li><a href=\"%s\">%s</a></li>\n", p.Path, html.EscapeString(p.Title))
+		p := s.Post(1 + (int(hashOf(s.seed, path, strconv.Itoa(i)))%s.Posts+s.Posts)%s.Posts)
+		a.str("<li><a href=\"", p.Path, "\">", html.EscapeString(p.Title), "</a></li>\n")
 	}
 	a.WriteString("</ul></section>\n")
-	fmt.Fprintf(&a, "<div class=\"author-bio\"><img src=\"/avatar.png\" alt=\"\" width=\"64\" height=\"64\"><p>%s</p></div>\n", prose(hashOf(s.seed, "bio"), 30, true))
+	a.str("<div class=\"author-bio\"><img src=\"/avatar.png\" alt=\"\" width=\"64\" height=\"64\"><p>")
+	a.prose(hashOf(s.seed, "bio"), 30, true)
+	a.str("</p></div>\n")
 	// Comments: three tenths of the budget.
 	stop := a.Len() + budget*3/10
 	a.WriteString("<section id=\"comments\" class=\"comments-area\"><h2 class=\"comments-title\">Comments</h2><ol class=\"comment-list\">\n")
 	for i := 0; a.Len() < stop; i++ {
-		fmt.Fprintf(&a, "<li id=\"comment-%d\" class=\"comment depth-1\"><div class=\"comment-body\"><footer class=\"comment-meta\"><b class=\"fn\">%s</b> "+
-			"<a href=\"#comment-%[1]d\"><time datetime=\"%s\">%s</time></a></footer><div class=\"comment-content\"><p>%s</p></div>"+
-			"<div class=\"reply\"><a rel=\"nofollow\" class=\"comment-reply-link\" href=\"#comment-%[1]d\">Reply</a></div></div></li>\n",
-			1000+i, prose(uint64(r.IntN(500)), 2, false), s.farm.cfg.Start.Add(-time.Duration(r.IntN(5000))*time.Hour).Format(time.RFC3339),
-			"a while ago", prose(hashOf(s.seed, path, "c", fmt.Sprint(i)), 15+r.IntN(80), true))
+		id := 1000 + i
+		a.str("<li id=\"comment-")
+		a.int(id)
+		a.str("\" class=\"comment depth-1\"><div class=\"comment-body\"><footer class=\"comment-meta\"><b class=\"fn\">")
+		// What the farm has always served, as its first rendering through
+		// fmt (whose %[1]d sent the arguments after it one place back)
+		// wrote it: the author's name again as the time's datetime, the
+		// time as its text, and "a while ago" as the comment. The
+		// comment's length is still drawn, so that the rest of the page
+		// stays as it was; the words it would have had are not written.
+		name := prose(uint64(r.IntN(500)), 2, false)
+		a.str(name, "</b> <a href=\"#comment-")
+		a.int(id)
+		a.str("\"><time datetime=\"", name, "\">")
+		a.time(s.farm.cfg.Start.Add(-time.Duration(r.IntN(5000))*time.Hour), time.RFC3339)
+		a.str("</time></a></footer><div class=\"comment-content\"><p>a while ago")
+		_ = r.IntN(80)
+		a.str("</p></div><div class=\"reply\"><a rel=\"nofollow\" class=\"comment-reply-link\" href=\"#comment-")
+		a.int(id)
+		a.str("\">Reply</a></div></div></li>\n")
 	}
 	a.WriteString("</ol></section>\n")
 	// The sidebar: a sixth of the budget in widgets.
@@ -183,30 +257,47 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 	a.WriteString("<section class=\"widget widget_recent_entries\"><h2>Recent posts</h2><ul>\n")
 	for n := s.Posts; n > max(0, s.Posts-10); n-- {
 		p := s.Post(n)
-		fmt.Fprintf(&a, "<li><a href=\"%s\">%s</a></li>\n", p.Path, html.EscapeString(p.Title))
+		a.str("<li><a href=\"", p.Path, "\">", html.EscapeString(p.Title), "</a></li>\n")
 	}
 	a.WriteString("</ul></section>\n<section class=\"widget widget_archive\"><h2>Archives</h2><ul>\n")
 	for m := 0; m < 36 && a.Len() < stop; m++ {
 		t := s.farm.cfg.Start.AddDate(0, -m, 0)
-		fmt.Fprintf(&a, "<li><a href=\"/%s/\">%s</a></li>\n", t.Format("2006/01"), t.Format("January 2006"))
+		a.str("<li><a href=\"/")
+		a.time(t, "2006/01")
+		a.str("/\">")
+		a.time(t, "January 2006")
+		a.str("</a></li>\n")
 	}
 	a.WriteString("</ul></section>\n<section class=\"widget widget_tag_cloud\"><h2>Tags</h2><div class=\"tagcloud\">\n")
 	for a.Len() < stop {
 		w := Words[r.IntN(len(Words))]
-		fmt.Fprintf(&a, "<a href=\"/tag/%s/\" class=\"tag-cloud-link\" style=\"font-size: %.1fpt;\" aria-label=\"%s (%d items)\">%s</a>\n", w, 8+r.Float64()*14, w, 1+r.IntN(40), w)
+		a.str("<a href=\"/tag/", w, "/\" class=\"tag-cloud-link\" style=\"font-size: ")
+		a.float(8+r.Float64()*14, 1)
+		a.str("pt;\" aria-label=\"", w, " (")
+		a.int(1 + r.IntN(40))
+		a.str(" items)\">", w, "</a>\n")
 	}
 	a.WriteString("</div></section>\n</aside>\n")
 	f.after = a.String()
 
 	// After the footer: a theme's script state, the rest of the budget.
-	var t strings.Builder
+	var t docWriter
 	stop = budget - len(f.head) - len(f.nav) - len(f.after)
+	t.Grow(max(stop, 0) + 1024)
 	t.WriteString("<script id=\"theme-state\">window.__THEME_STATE__={\"posts\":[")
 	for i := 0; t.Len() < stop; i++ {
 		if i > 0 {
 			t.WriteByte(',')
 		}
-		fmt.Fprintf(&t, "{\"id\":%d,\"slug\":%q,\"excerpt\":%q,\"views\":%d}", 4000+i, Words[r.IntN(len(Words))], prose(uint64(r.IntN(1<<20)), 12+r.IntN(20), true), r.IntN(100000))
+		t.str("{\"id\":")
+		t.int(4000 + i)
+		t.str(",\"slug\":")
+		t.quote(Words[r.IntN(len(Words))])
+		t.str(",\"excerpt\":")
+		t.quote(prose(uint64(r.IntN(1<<20)), 12+r.IntN(20), true))
+		t.str(",\"views\":")
+		t.int(r.IntN(100000))
+		t.WriteByte('}')
 	}
 	t.WriteString("]};</script>\n")
 	f.tail = t.String()
