@@ -3,6 +3,8 @@ package crawl
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strconv"
 	"time"
 
 	"corpus.blog/corpusbot/feed"
@@ -101,4 +103,24 @@ func (c *Crawler) interruptWalk(ctx, sctx context.Context, f store.Feed) error {
 		return err
 	}
 	return ctx.Err()
+}
+
+// firstCataloguePage is the feed's declared next page, or ?paged=2.
+func firstCataloguePage(feedURL, next string) string {
+	if next != "" {
+		return next
+	}
+	return pagedURL(feedURL, 2)
+}
+
+// pagedURL is feedURL with paged=n (WordPress's archive pages).
+func pagedURL(feedURL string, n int) string {
+	u, err := url.Parse(feedURL)
+	if err != nil {
+		return ""
+	}
+	q := u.Query()
+	q.Set("paged", strconv.Itoa(n))
+	u.RawQuery = q.Encode()
+	return u.String()
 }

@@ -15,7 +15,6 @@ import (
 	"corpus.blog/corpusbot/internal/config"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/logging"
-	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/schedule"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -94,38 +93,6 @@ type Crawler struct {
 	schedMu    sync.Mutex
 	sched      schedule.Strategy // nil: the fixed rotation; set by calibrate
 	calibrated time.Time
-}
-
-// Observe is the fetcher's Options.Observe: every request goes to the
-// store's request log, in batches written behind the fetcher's back (see
-// requestlog.go; Flush waits for them), and robots.txt statuses are kept
-// for the origin records.
-func (c *Crawler) Observe(rec model.RequestRecord) {
-	c.progress.Load().observe(rec)
-	if rec.Purpose == model.PurposeRobots && rec.Outcome != model.OutcomeRedirect {
-		c.robotsStatus.Store(rec.Origin, rec.Status)
-		if rec.Status == 0 || rec.Status >= 500 || rec.Status == 429 {
-			c.robotsWhy.Store(rec.Origin, fetch.RecordReason(rec))
-		} else {
-			c.robotsWhy.Delete(rec.Origin)
-		}
-	}
-	if c.requests.add(c.requestSink(), c.Log, rec) {
-		return
-	}
-	// After Close: stored at once.
-	if err := c.requestSink().LogRequests(context.Background(), []model.RequestRecord{rec}); err != nil {
-		c.Log.Warn("request log write failed", "url", rec.URL, "err", err)
-	}
-}
-
-// requestSink is where the request log is stored: Store, unless a test
-// set requestStore.
-func (c *Crawler) requestSink() requestLogStore {
-	if c.requestStore != nil {
-		return c.requestStore
-	}
-	return c.Store
 }
 
 func (c *Crawler) agent() string { return c.Settings.ProductToken() }

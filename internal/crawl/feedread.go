@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -188,26 +186,6 @@ func feedLanguage(tag string) string {
 		return ""
 	}
 	return b.String()
-}
-
-// firstCataloguePage is the feed's declared next page, or ?paged=2.
-func firstCataloguePage(feedURL, next string) string {
-	if next != "" {
-		return next
-	}
-	return pagedURL(feedURL, 2)
-}
-
-// pagedURL is feedURL with paged=n (WordPress's archive pages).
-func pagedURL(feedURL string, n int) string {
-	u, err := url.Parse(feedURL)
-	if err != nil {
-		return ""
-	}
-	q := u.Query()
-	q.Set("paged", strconv.Itoa(n))
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // followFeed records where a feed that moved for good (every redirect a

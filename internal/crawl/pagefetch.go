@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 
+	"corpus.blog/corpusbot/internal/extract"
 	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
@@ -144,4 +145,17 @@ func (c *Crawler) pageResult(r *store.PageResult, res fetch.Result, postURL stri
 		r.Citations = page.Links
 	}
 	return h
+}
+
+// Extractor turns a page body into an extract.Page; contentType is the response's
+// Content-Type header (its charset decides the decoding); agent is the
+// product token that meta tags addressed to us by name are matched against.
+// It is a field of Crawler so that tests can substitute one; the default is
+// extract.ParseResponse.
+type Extractor func(body []byte, pageURL *url.URL, contentType, agent string) (extract.Page, error)
+
+// DefaultExtractor is extract.ParseResponse: what the crawler does with a
+// fetched page body, and what `corpusbot page parse` runs.
+func DefaultExtractor(body []byte, pageURL *url.URL, contentType, agent string) (extract.Page, error) {
+	return extract.ParseResponse(body, pageURL, contentType, agent)
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"corpus.blog/corpusbot/internal/fetch"
 	"corpus.blog/corpusbot/internal/model"
 	"corpus.blog/corpusbot/internal/store"
 )
@@ -339,4 +340,66 @@ func (c *Crawler) flushRequests(ctx context.Context) {
 	if err := c.Flush(ctx); err != nil {
 		c.Log.Warn("request log flush failed", "err", err)
 	}
+}
+
+// Observe is the fetcher's Options.Observe: every request goes to the
+// store's request log, in batches written behind the fetcher's back (see
+// requestlog.go; Flush waits for them), and robots.txt statuses are kept
+// for the origin records.
+func (c *Crawler) Observe(rec model.RequestRecord) {
+	c.progress.Load().observe(rec)
+	if rec.Purpose == model.PurposeRobots && rec.Outcome != model.OutcomeRedirect {
+		c.robotsStatus.Store(rec.Origin, rec.Status)
+		if rec.Status == 0 || rec.Status >= 500 || rec.Status == 429 {
+			c.robotsWhy.Store(rec.Origin, fetch.RecordReason(rec))
+		} else {
+			c.robotsWhy.Delete(rec.Origin)
+		}
+	}
+	if c.requests.add(c.requestSink(), c.Log, rec) {
+		return
+	}
+	// After Close: stored at once.
+	if err := c.requestSink().LogRequests(context.Background(), []model.RequestRecord{rec}); err != nil {
+		c.Log.Warn("request log write failed", "url", rec.URL, "err", err)
+	}
+}
+
+// requestSink is where the request log is stored: Store, unless a test
+// set requestStore.
+func (c *Crawler) requestSink() requestLogStore {
+	if c.requestStore != nil {
+		return c.requestStore
+	}
+	return c.Store
+}
+
+// pruneBatch is how many request-log rows one prune transaction deletes.
+const pruneBatch = 5000
+
+// pruneRequestLog deletes the request-log rows older than
+// REQUEST_LOG_RETENTION (0 keeps them all), a batch at a time so that the
+// crawl's own writes are never kept waiting long.
+func (c *Crawler) pruneRequestLog(ctx context.Context) error {
+	keep := c.Settings.RequestLogRetention
+	if keep <= 0 {
+		return nil
+	}
+	c.flushRequests(ctx)
+	before := c.Clock.Now().Add(-keep)
+	var total int64
+	for ctx.Err() == nil {
+		n, err := c.Store.PruneRequests(ctx, before, pruneBatch)
+		total += n
+		if err != nil {
+			return err
+		}
+		if n < pruneBatch {
+			break
+		}
+	}
+	if total > 0 {
+		c.Log.Info("request log pruned", "rows", total, "before", before.Format(time.RFC3339))
+	}
+	return nil
 }

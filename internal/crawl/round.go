@@ -2,10 +2,114 @@ package crawl
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
+
+	"corpus.blog/corpusbot/internal/store"
 )
+
+// round is one pass of the frontier: a round of `run`, or a batch
+// command's one round (jobs.go).
+type round struct {
+	id    string    // names the round in site_checkouts: finished sites are not taken up again
+	start time.Time // when it began (the clock's time)
+	steps step      // the steps of a site's work it takes (siteSteps)
+	// polls are the feeds chosen for a read by their schedule, by source:
+	// `run`'s re-reads under FEED_BUDGET, or `articles fetch`'s --limit;
+	// each is read if it is still due once its site is checked out.
+	polls map[int64][]store.Feed
+	// sites are offered first, in order: the sites of the polls (most
+	// overdue first), or a batch command's.
+	sites []string
+	// sweep: after sites, every site with due work is taken, sweep after
+	// sweep (`run`); else only sites (a batch command).
+	sweep bool
+	// only limits a batch command's round to what it chose; nil: all
+	// that is due.
+	only       *selection
+	progress   *Progress
+	stopReport context.CancelFunc // ends the round's progress reports
+	cands      *candidates
+	inFlight   int            // its sites still being worked
+	retakes    map[string]int // sites taken up again after leaving to wait, by the frontier's goroutine only
+	closed     bool           // no more sites are taken for it (done, or a newer round began)
+	reported   bool           // roundOver has run
+	wake       time.Time      // when to look for sites again, having found none due; zero: at a site's end
+	errs       []error
+}
+
+// newRound is a round beginning at the clock's now, taking the given steps.
+func (c *Crawler) newRound(steps step) *round {
+	b := make([]byte, 6)
+	rand.Read(b)
+	now := c.Clock.Now()
+	return &round{id: fmt.Sprintf("%d-%s", now.UnixNano(), hex.EncodeToString(b)), start: now, steps: steps,
+		polls: map[int64][]store.Feed{}, retakes: map[string]int{}}
+}
+
+// batchRound is a batch command's round, limited to sel.
+func (c *Crawler) batchRound(steps step, sel *selection) *round {
+	r := c.newRound(steps)
+	r.only = sel
+	return r
+}
+
+// runRound is a round of `run`: every step of every site with due work,
+// its feed re-reads chosen under FEED_BUDGET, most overdue first.
+func (c *Crawler) runRound(ctx context.Context) (*round, error) {
+	r := c.newRound(allSteps)
+	r.sweep = true
+	if err := c.calibrate(ctx); err != nil {
+		c.Log.Warn("schedule not recalibrated", "err", err) // the last one stays in force
+	}
+	now := r.start
+	feeds, err := c.Store.PollsDue(ctx, now, now.Add(-c.Settings.FeedInterval), now.Add(-c.Settings.DisallowedRecheck), c.feedBudget())
+	if err != nil {
+		return nil, fmt.Errorf("round: feeds due: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, f := range feeds {
+		src, err := c.Store.Source(ctx, f.SourceID)
+		if err != nil {
+			return nil, fmt.Errorf("round: source of feed %s: %w", f.URL, err)
+		}
+		r.polls[f.SourceID] = append(r.polls[f.SourceID], f)
+		if !seen[src.Site] {
+			seen[src.Site] = true
+			r.sites = append(r.sites, src.Site)
+		}
+	}
+	return r, nil
+}
+
+func (r *round) query(c *Crawler, after int64) store.SiteQuery {
+	now := c.Clock.Now()
+	return store.SiteQuery{Now: now, SitemapsBefore: r.sitemapsBefore(c), Round: r.id, After: after, WaitBefore: now.Add(Horizon)}
+}
+
+// sitemapsBefore is the last read before which a sitemap is due: older than
+// SITEMAP_INTERVAL, and read before the round began (so that an interval
+// of 0, "always due", means once a round).
+func (r *round) sitemapsBefore(c *Crawler) time.Time {
+	before := c.Clock.Now().Add(-c.Settings.SitemapInterval)
+	if r.start.Before(before) {
+		return r.start
+	}
+	return before
+}
+
+// fail keeps a failure of the round's own queries (its due sites, its
+// checkouts) and counts it in the round's errors, unless the round was
+// stopped.
+func (r *round) fail(err error) {
+	if !errors.Is(err, context.Canceled) {
+		r.progress.failure(reasonRound, 1)
+	}
+	r.errs = append(r.errs, err)
+}
 
 // Once does all the work that is due, as one round of the frontier
 // (frontier.go): every site with due work, up to CONCURRENCY at once, each
@@ -117,18 +221,6 @@ func (c *Crawler) roundOver(ctx context.Context, r *round) error {
 	return errors.Join(err, p.unreached())
 }
 
-// pushDue makes the WebSub requests that are due, a batch at a time, up to
-// a hundred batches.
-func (c *Crawler) pushDue(ctx context.Context) error {
-	for range 100 {
-		n, err := c.PushSubscriptions(ctx, batch)
-		if err != nil || n < batch || ctx.Err() != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // nextRoundAt is when the round begun at start is followed by the next:
 // a cadence after its start, or now when that is already past (a round
 // that took longer than the cadence), never a time gone by.
@@ -195,39 +287,6 @@ func (c *Crawler) reportWaiting(ctx context.Context, r *round) (int, error) {
 	}
 	return len(sites), nil
 }
-
-// pruneBatch is how many request-log rows one prune transaction deletes.
-const pruneBatch = 5000
-
-// pruneRequestLog deletes the request-log rows older than
-// REQUEST_LOG_RETENTION (0 keeps them all), a batch at a time so that the
-// crawl's own writes are never kept waiting long.
-func (c *Crawler) pruneRequestLog(ctx context.Context) error {
-	keep := c.Settings.RequestLogRetention
-	if keep <= 0 {
-		return nil
-	}
-	c.flushRequests(ctx)
-	before := c.Clock.Now().Add(-keep)
-	var total int64
-	for ctx.Err() == nil {
-		n, err := c.Store.PruneRequests(ctx, before, pruneBatch)
-		total += n
-		if err != nil {
-			return err
-		}
-		if n < pruneBatch {
-			break
-		}
-	}
-	if total > 0 {
-		c.Log.Info("request log pruned", "rows", total, "before", before.Format(time.RFC3339))
-	}
-	return nil
-}
-
-// batch is how many items one call of a batch job takes at a time.
-const batch = 1000
 
 // minCadence is the shortest time between the starts of two rounds of
 // Loop: a RUN_INTERVAL of 0 (compressed time) starts one a second, not one

@@ -92,8 +92,3 @@ func (c *Crawler) stretch(f *store.Feed, now, until time.Time) {
 		f.NextDue = safety
 	}
 }
-
-// callbackURL is a subscription's hub.callback.
-func (c *Crawler) callbackURL(s store.Subscription) string {
-	return strings.TrimRight(c.CallbackBase, "/") + "/websub/callback/" + s.Callback
-}

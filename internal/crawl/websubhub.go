@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"corpus.blog/corpusbot/internal/fetch"
@@ -159,4 +160,24 @@ func (c *Crawler) lease() time.Duration {
 		return c.Settings.PushLease
 	}
 	return push.DefaultLease
+}
+
+// batch is how many items one call of a batch job takes at a time.
+const batch = 1000
+
+// pushDue makes the WebSub requests that are due, a batch at a time, up to
+// a hundred batches.
+func (c *Crawler) pushDue(ctx context.Context) error {
+	for range 100 {
+		n, err := c.PushSubscriptions(ctx, batch)
+		if err != nil || n < batch || ctx.Err() != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// callbackURL is a subscription's hub.callback.
+func (c *Crawler) callbackURL(s store.Subscription) string {
+	return strings.TrimRight(c.CallbackBase, "/") + "/websub/callback/" + s.Callback
 }
