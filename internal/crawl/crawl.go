@@ -41,7 +41,7 @@ type Config struct {
 	// always done in order, by one goroutine.
 	Concurrency int
 
-	// Push keeps WebSub subscriptions (push*.go); nil: feeds are only
+	// Push keeps WebSub subscriptions (websub*.go); nil: feeds are only
 	// polled. CallbackBase is the public site's base URL
 	// (https://corpus.blog), under which hubs reach
 	// /websub/callback/<id>; "" : no subscription is made.

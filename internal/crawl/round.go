@@ -12,7 +12,7 @@ import (
 )
 
 // round is one pass of the frontier: a round of `run`, or a batch
-// command's one round (jobs.go).
+// command's one round (batch.go).
 type round struct {
 	id    string    // names the round in site_checkouts: finished sites are not taken up again
 	start time.Time // when it began (the clock's time)
