@@ -8,6 +8,7 @@ package crawl
 import (
 	"context"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,7 +68,7 @@ func New(cfg Config) *Crawler {
 	if cfg.Meter == nil {
 		cfg.Meter = noMeter{}
 	}
-	return &Crawler{Config: cfg}
+	return &Crawler{Config: cfg, extracting: make(chan struct{}, runtime.GOMAXPROCS(0))}
 }
 
 // Crawler holds what every job needs: its Config, defaults applied, and
@@ -89,6 +90,10 @@ type Crawler struct {
 	// checkouts, when set, checks sites out instead of Store (a test's
 	// checkouts that take a while on the clock).
 	checkouts siteCheckouts
+
+	// extracting holds a slot per page being extracted: no more at once
+	// than there are processors to do it (pagefetch.go).
+	extracting chan struct{}
 
 	schedMu    sync.Mutex
 	sched      schedule.Strategy // nil: the fixed rotation; set by calibrate

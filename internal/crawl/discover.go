@@ -157,11 +157,17 @@ func (c *Crawler) pageFeeds(ctx context.Context, src store.Source, pageURL strin
 	if res.Outcome != model.OutcomeFetched {
 		return 0, res, nil
 	}
+	// Only the feed links are wanted of the page: its body is not handed
+	// back, and its room in the fetcher's body budget is given back once
+	// they are read, not when a collection finds the body.
+	body := res.Body
+	res.Body = nil
+	defer res.Release()
 	// The feeds a page read whole names are stored, stop or not (cutoff.go).
 	sctx, done := saving(ctx)
 	defer done()
 	n := 0
-	for _, l := range feed.Discover(res.Body, res.FinalURL) {
+	for _, l := range feed.Discover(body, res.FinalURL) {
 		if feed.IsCommentFeedURL(l.URL) {
 			continue
 		}
