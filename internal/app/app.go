@@ -252,10 +252,28 @@ func (c *Crawl) SiteOptions(s config.Settings) web.Options {
 // peak RSS rose by about a quarter (BenchmarkFarmThroughput).
 const GCPercent = 200
 
-// TuneGC sets GCPercent, unless the environment sets GOGC (which then
-// rules, as always).
+// MemoryLimit is the soft limit on the Go runtime's memory
+// (runtime/debug.SetMemoryLimit, GOMEMLIMIT) the crawler runs with unless
+// GOMEMLIMIT is set. At GCPercent the heap may grow to three times what is
+// live before a collection; near this limit the collector runs sooner
+// instead, so a crawl's peak follows its live heap (about 300 MB at the
+// default CONCURRENCY with real page sizes: the sites in flight, their
+// bodies and parse trees) and not the collector's headroom. 700 MiB leaves
+// room under 1 GiB for what Go does not count: SQLite's page cache and
+// its statements, the binary, the threads' stacks. Far above the default
+// CONCURRENCY the live heap may approach the limit, and the collector
+// would then run nearly without pause: such a crawl wants GOMEMLIMIT set
+// higher (or to "off").
+const MemoryLimit = 700 << 20
+
+// TuneGC sets GCPercent, unless the environment sets GOGC, and
+// MemoryLimit, unless it sets GOMEMLIMIT (either of which then rules, as
+// always).
 func TuneGC(lookupEnv func(string) (string, bool)) {
 	if _, set := lookupEnv("GOGC"); !set {
 		debug.SetGCPercent(GCPercent)
+	}
+	if _, set := lookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(MemoryLimit)
 	}
 }

@@ -1,6 +1,7 @@
 package app_test
 
 import (
+	"math"
 	"path/filepath"
 	"runtime/debug"
 	"testing"
@@ -43,16 +44,27 @@ func TestWiring(t *testing.T) {
 
 func modelQuery() model.SitesQuery { return model.SitesQuery{Limit: 10} }
 
-// The binary collects garbage at GCPercent unless GOGC says otherwise.
+// The binary collects garbage at GCPercent and within MemoryLimit unless
+// GOGC and GOMEMLIMIT say otherwise.
 func TestTuneGC(t *testing.T) {
 	was := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(was)
+	wasLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(wasLimit)
 	app.TuneGC(func(string) (string, bool) { return "", false })
 	if got := debug.SetGCPercent(100); got != app.GCPercent {
 		t.Errorf("GOGC unset: GC percent %d, want %d", got, app.GCPercent)
 	}
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != app.MemoryLimit {
+		t.Errorf("GOMEMLIMIT unset: memory limit %d, want %d", got, app.MemoryLimit)
+	}
 	app.TuneGC(func(k string) (string, bool) { return "50", k == "GOGC" })
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GOGC set: GC percent changed to %d, want it left to GOGC", got)
+	}
+	debug.SetMemoryLimit(math.MaxInt64)
+	app.TuneGC(func(k string) (string, bool) { return "1GiB", k == "GOMEMLIMIT" })
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("GOMEMLIMIT set: memory limit changed to %d, want it left to GOMEMLIMIT", got)
 	}
 }
