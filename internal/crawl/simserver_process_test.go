@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -176,7 +177,13 @@ func startSimServer(ctx context.Context, spec simServerSpec) (*simServerProc, er
 	if err != nil {
 		return nil, fmt.Errorf("server process spec: %w", err)
 	}
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestSimServerProcess$", "-test.bench=^$", "-test.timeout=0", "-test.count=1")
+	args := []string{"-test.run=^TestSimServerProcess$", "-test.bench=^$", "-test.timeout=0", "-test.count=1"}
+	if dir := os.Getenv("CORPUSBOT_BENCH_PROFILE_DIR"); dir != "" {
+		// The server's own CPU profile beside the crawler's: what the
+		// simulated web costs the machine the pass runs on.
+		args = append(args, "-test.cpuprofile="+filepath.Join(dir, fmt.Sprintf("server-cpu-%d.pprof", time.Now().UnixNano())))
+	}
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(os.Environ(), simServeEnv+"="+string(v))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
