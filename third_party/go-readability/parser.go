@@ -746,7 +746,7 @@ func (ps *Parser) getNodeAncestors(node *html.Node, maxDepth int) []*html.Node {
 func (ps *Parser) grabArticle() *html.Node {
 	passNumber := 0
 	for {
-		doc := dom.Clone(ps.doc, true)
+		doc := cloneTree(ps.doc)
 
 		page := getElementByTagName(doc, "body")
 		// We can't grab an article if we don't have a page!

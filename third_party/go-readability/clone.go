@@ -1,0 +1,86 @@
+package readability
+
+import "golang.org/x/net/html"
+
+// cloneTree is dom.Clone(src, true) in two allocations: the nodes of the
+// copy in one slice and their attributes in another, where dom.Clone
+// allocates every node and every attribute list on its own. grabArticle
+// copies the whole document at the start of every pass, so this is the
+// allocation of a parse's largest copy.
+//
+// The copy is what dom.Clone makes, field by field: each node's Type,
+// DataAtom, Data and attributes (Namespace, Key, Val), a non-nil attribute
+// slice even where the source has none, and not the node's Namespace
+// (dom.Clone does not copy it). Each node's attributes are a slice of the
+// shared array whose capacity ends at its last attribute, so an append to
+// one node's attributes (dom.SetAttribute) reallocates rather than writing
+// over the next node's.
+//
+// The nodes share one array: it stays reachable as long as any of them is,
+// which for a parse is as long as its Article.
+func cloneTree(src *html.Node) *html.Node {
+	nodes, attrs := 0, 0
+	for n := src; n != nil; n = nextInTree(n, src) {
+		nodes++
+		attrs += len(n.Attr)
+	}
+	slab := make([]html.Node, nodes)
+	attrSlab := make([]html.Attribute, attrs)
+	copyNode := func(s *html.Node) *html.Node {
+		d := &slab[0]
+		slab = slab[1:]
+		d.Type, d.DataAtom, d.Data = s.Type, s.DataAtom, s.Data
+		d.Attr = attrSlab[:len(s.Attr):len(s.Attr)]
+		copy(d.Attr, s.Attr)
+		attrSlab = attrSlab[len(s.Attr):]
+		return d
+	}
+	root := copyNode(src)
+	// Walk src in document order, d the copy of s; each copy is appended
+	// to the copy of its source's parent as it is made.
+	s, d := src, root
+	for {
+		if s.FirstChild != nil {
+			s = s.FirstChild
+			d = appendCopy(d, copyNode(s))
+			continue
+		}
+		for s != src && s.NextSibling == nil {
+			s, d = s.Parent, d.Parent
+		}
+		if s == src {
+			return root
+		}
+		s = s.NextSibling
+		d = appendCopy(d.Parent, copyNode(s))
+	}
+}
+
+// appendCopy makes c, a fresh node, the last child of p, as
+// (*html.Node).AppendChild does, and returns c.
+func appendCopy(p, c *html.Node) *html.Node {
+	c.Parent = p
+	if last := p.LastChild; last != nil {
+		last.NextSibling = c
+		c.PrevSibling = last
+	} else {
+		p.FirstChild = c
+	}
+	p.LastChild = c
+	return c
+}
+
+// nextInTree is the node after n in document order within root's
+// subtree, or nil after its last.
+func nextInTree(n, root *html.Node) *html.Node {
+	if n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for n != root && n.NextSibling == nil {
+		n = n.Parent
+	}
+	if n == root {
+		return nil
+	}
+	return n.NextSibling
+}

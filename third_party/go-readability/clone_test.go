@@ -1,0 +1,135 @@
+package readability
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-shiori/dom"
+	"golang.org/x/net/html"
+)
+
+// cloneDocs are documents of every shape cloneTree meets: empty, text
+// only, attributes with namespaces (SVG and MathML in HTML), comments, a
+// doctype, templates, deep nesting.
+var cloneDocs = []string{
+	"",
+	"text only",
+	`<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><p class="a b" id=x>one<br>two</p><!-- c --></body></html>`,
+	`<body><svg xmlns:xlink="http://www.w3.org/1999/xlink"><use xlink:href="#a"/><foreignObject><p>in</p></foreignObject></svg><math><mi>x</mi></math></body>`,
+	`<table><tr><td>a<td>b</table><template><p>t</p></template><select><option>o</select>`,
+	strings.Repeat("<div>", 600) + "deep" + strings.Repeat("</div>", 600),
+}
+
+// sameTree reports where the trees under a and b first differ: in a
+// node's fields (Type, DataAtom, Data, Namespace, attributes, nil or not)
+// or in their links.
+func sameTree(t *testing.T, a, b *html.Node) {
+	t.Helper()
+	if a.Parent != nil || b.Parent != nil || a.NextSibling != nil || b.NextSibling != nil || a.PrevSibling != nil || b.PrevSibling != nil {
+		t.Fatal("a copy's root has a parent or siblings")
+	}
+	for a != nil || b != nil {
+		if a == nil || b == nil {
+			t.Fatalf("one tree ends first: %v %v", a, b)
+		}
+		if a.Type != b.Type || a.DataAtom != b.DataAtom || a.Data != b.Data || a.Namespace != b.Namespace ||
+			(a.Attr == nil) != (b.Attr == nil) || !slices.Equal(a.Attr, b.Attr) {
+			t.Fatalf("nodes differ: %+v and %+v", *a, *b)
+		}
+		for _, l := range []struct{ a, b *html.Node }{{a.FirstChild, b.FirstChild}, {a.LastChild, b.LastChild}, {a.NextSibling, b.NextSibling}, {a.PrevSibling, b.PrevSibling}} {
+			if (l.a == nil) != (l.b == nil) {
+				t.Fatalf("links differ at %q", a.Data)
+			}
+		}
+		if c := a.FirstChild; c != nil && (c.Parent != a || b.FirstChild.Parent != b) {
+			t.Fatalf("a child of %q has the wrong parent", a.Data)
+		}
+		if c := a.NextSibling; c != nil && (c.PrevSibling != a || b.NextSibling.PrevSibling != b) {
+			t.Fatalf("a sibling of %q has the wrong previous sibling", a.Data)
+		}
+		a, b = nextNode(a), nextNode(b)
+	}
+}
+
+// nextNode is the node after n in document order, through its parents'
+// siblings.
+func nextNode(n *html.Node) *html.Node {
+	if n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for n != nil && n.NextSibling == nil {
+		n = n.Parent
+	}
+	if n == nil {
+		return nil
+	}
+	return n.NextSibling
+}
+
+func checkClone(t *testing.T, doc *html.Node) {
+	t.Helper()
+	want := dom.Clone(doc, true)
+	got := cloneTree(doc)
+	sameTree(t, want, got)
+	// A subtree too: the copy stops at its root, not at the root's siblings.
+	if body := getElementByTagName(doc, "body"); body != nil {
+		sameTree(t, dom.Clone(body, true), cloneTree(body))
+	}
+	// An attribute added to one node of the copy is that node's alone.
+	for n := got; n != nil; n = nextNode(n) {
+		if n.Type == html.ElementNode {
+			before := slices.Clone(n.Attr)
+			next := nextNode(n)
+			var nextAttr []html.Attribute
+			if next != nil {
+				nextAttr = slices.Clone(next.Attr)
+			}
+			dom.SetAttribute(n, "data-added", "1")
+			if !slices.Equal(n.Attr[:len(before)], before) || next != nil && !slices.Equal(next.Attr, nextAttr) {
+				t.Fatalf("adding an attribute to %q changed another's", n.Data)
+			}
+		}
+	}
+}
+
+// TestCloneTreeMatchesClone: cloneTree copies what dom.Clone copies, on
+// the documents above and on the extractor's test pages.
+func TestCloneTreeMatchesClone(t *testing.T) {
+	for _, s := range cloneDocs {
+		doc, err := html.Parse(strings.NewReader(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkClone(t, doc)
+	}
+	pages, _ := filepath.Glob("../../internal/extract/testdata/*.html")
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkClone(t, doc)
+	}
+	t.Logf("%d test pages", len(pages))
+}
+
+func FuzzCloneTree(f *testing.F) {
+	for _, s := range cloneDocs {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		checkClone(t, doc)
+	})
+}
