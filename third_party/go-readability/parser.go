@@ -95,6 +95,12 @@ type Parser struct {
 	// AllowedVideoRegex is a regular expression that matches video URLs that should be
 	// allowed to be included in the article content. If undefined, it will use default filter.
 	AllowedVideoRegex *regexp.Regexp
+	// KeepMediaURLs leaves the src, poster and srcset attributes of the
+	// article's media as the page wrote them, where by default they are
+	// made absolute: rewriting every srcset, through a regular expression,
+	// is a large part of post-processing, wasted on a caller that never
+	// reads them. Links (<a href>) are made absolute either way.
+	KeepMediaURLs bool
 
 	doc             *html.Node
 	documentURI     *nurl.URL
@@ -256,6 +262,9 @@ func (ps *Parser) fixRelativeURIs(articleContent *html.Node) {
 		}
 	})
 
+	if ps.KeepMediaURLs {
+		return
+	}
 	medias := ps.getAllNodesWithTag(articleContent, "img", "picture", "figure", "video", "audio", "source")
 	ps.forEachNode(medias, func(media *html.Node, _ int) {
 		src := dom.GetAttribute(media, "src")
