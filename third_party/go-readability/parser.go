@@ -191,11 +191,7 @@ func (ps *Parser) everyNode(nodeList []*html.Node, fn func(*html.Node) bool) boo
 
 // getAllNodesWithTag returns all nodes that has tag inside tagNames.
 func (ps *Parser) getAllNodesWithTag(node *html.Node, tagNames ...string) []*html.Node {
-	result := make([]*html.Node, 0, len(tagNames))
-	for i := range tagNames {
-		result = append(result, dom.GetElementsByTagName(node, tagNames[i])...)
-	}
-	return result
+	return getElementsByTagNames(node, tagNames...)
 }
 
 // cleanClasses removes the class="" attribute from every element in the
@@ -370,7 +366,7 @@ func (ps *Parser) getArticleTitle() string {
 			}
 		}
 	} else if charCount(curTitle) > 150 || charCount(curTitle) < 15 {
-		if hOnes := dom.GetElementsByTagName(doc, "h1"); len(hOnes) == 1 {
+		if hOnes := getElementsByTagName(doc, "h1"); len(hOnes) == 1 {
 			curTitle = ps.getInnerText(hOnes[0], true)
 		}
 	}
@@ -403,13 +399,13 @@ func (ps *Parser) prepDocument() {
 	ps.removeComments(doc)
 
 	// Remove all style tags in head
-	ps.removeNodes(dom.GetElementsByTagName(doc, "style"), nil)
+	ps.removeNodes(getElementsByTagName(doc, "style"), nil)
 
 	if body := getElementByTagName(doc, "body"); body != nil {
 		ps.replaceBrs(body)
 	}
 
-	ps.replaceNodeTags(dom.GetElementsByTagName(doc, "font"), "span")
+	ps.replaceNodeTags(getElementsByTagName(doc, "font"), "span")
 }
 
 // nextNode finds the next element, starting from the given node, and
@@ -579,7 +575,7 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 	ps.replaceNodeTags(ps.getAllNodesWithTag(articleContent, "h1"), "h2")
 
 	// Remove extra paragraphs
-	ps.removeNodes(dom.GetElementsByTagName(articleContent, "p"), func(p *html.Node) bool {
+	ps.removeNodes(getElementsByTagName(articleContent, "p"), func(p *html.Node) bool {
 		// Detect any content that looks like images, embeds, or text
 		var findContent func(*html.Node) bool
 		findContent = func(node *html.Node) bool {
@@ -607,7 +603,7 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 		return !findContent(p)
 	})
 
-	ps.forEachNode(dom.GetElementsByTagName(articleContent, "br"), func(br *html.Node, _ int) {
+	ps.forEachNode(getElementsByTagName(articleContent, "br"), func(br *html.Node, _ int) {
 		next := ps.nextNode(br.NextSibling)
 		if next != nil && dom.TagName(next) == "p" {
 			br.Parent.RemoveChild(br)
@@ -617,7 +613,7 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 	ps.cleanStyles(articleContent)
 
 	// Remove single-cell tables
-	ps.forEachNode(dom.GetElementsByTagName(articleContent, "table"), func(table *html.Node, _ int) {
+	ps.forEachNode(getElementsByTagName(articleContent, "table"), func(table *html.Node, _ int) {
 		tbody := table
 		if ps.hasSingleTagInsideElement(table, "tbody") {
 			tbody = dom.FirstElementChild(table)
@@ -772,7 +768,7 @@ func (ps *Parser) grabArticle() *html.Node {
 		// tags where they have been used inappropriately (as in, where
 		// they contain no other block level elements.)
 		var elementsToScore []*html.Node
-		node := dom.DocumentElement(doc)
+		node := documentElement(doc)
 		shouldRemoveTitleHeader := true
 
 	grabLoop:
@@ -1448,7 +1444,7 @@ func (ps *Parser) getJSONLD() map[string]string {
 // metadata for the article.
 func (ps *Parser) getArticleMetadata(jsonLd map[string]string) map[string]string {
 	values := make(map[string]string)
-	metaElements := dom.GetElementsByTagName(ps.doc, "meta")
+	metaElements := getElementsByTagName(ps.doc, "meta")
 
 	// Find description tags.
 	ps.forEachNode(metaElements, func(element *html.Node, _ int) {
@@ -1598,7 +1594,7 @@ func (ps *Parser) unwrapNoscriptImages(doc *html.Node) {
 	// Find img without source or attributes that might contains image, and
 	// remove it. This is done to prevent a placeholder img is replaced by
 	// img from noscript in next step.
-	imgs := dom.GetElementsByTagName(doc, "img")
+	imgs := getElementsByTagName(doc, "img")
 	ps.forEachNode(imgs, func(img *html.Node, _ int) {
 		for _, attr := range img.Attr {
 			switch attr.Key {
@@ -1615,7 +1611,7 @@ func (ps *Parser) unwrapNoscriptImages(doc *html.Node) {
 	})
 
 	// Next find noscript and try to extract its image
-	noscripts := dom.GetElementsByTagName(doc, "noscript")
+	noscripts := getElementsByTagName(doc, "noscript")
 	ps.forEachNode(noscripts, func(noscript *html.Node, _ int) {
 		// Parse content of noscript and make sure it only contains image
 		noscriptContent := dom.TextContent(noscript)
@@ -1958,7 +1954,7 @@ func (ps *Parser) getClassWeight(node *html.Node) int {
 // clean cleans a node of all elements of type "tag".
 // (Unless it's a youtube/vimeo video. People love movies.)
 func (ps *Parser) clean(node *html.Node, tag string) {
-	ps.removeNodes(dom.GetElementsByTagName(node, tag), func(element *html.Node) bool {
+	ps.removeNodes(getElementsByTagName(node, tag), func(element *html.Node) bool {
 		return !ps.isVideoEmbed(element)
 	})
 }
@@ -2013,7 +2009,7 @@ func (ps *Parser) hasAncestorTag(node *html.Node, tag string, maxDepth int, filt
 func (ps *Parser) getRowAndColumnCount(table *html.Node) (int, int) {
 	rows := 0
 	columns := 0
-	trs := dom.GetElementsByTagName(table, "tr")
+	trs := getElementsByTagName(table, "tr")
 	for i := range trs {
 		strRowSpan := dom.GetAttribute(trs[i], "rowspan")
 		rowSpan, _ := strconv.Atoi(strRowSpan)
@@ -2024,7 +2020,7 @@ func (ps *Parser) getRowAndColumnCount(table *html.Node) (int, int) {
 
 		// Now look for column-related info
 		columnsInThisRow := 0
-		cells := dom.GetElementsByTagName(trs[i], "td")
+		cells := getElementsByTagName(trs[i], "td")
 		for j := range cells {
 			strColSpan := dom.GetAttribute(cells[j], "colspan")
 			colSpan, _ := strconv.Atoi(strColSpan)
@@ -2046,7 +2042,7 @@ func (ps *Parser) getRowAndColumnCount(table *html.Node) (int, int) {
 // and mark it, which similar as used in Firefox:
 // https://searchfox.org/mozilla-central/rev/f82d5c549f046cb64ce5602bfd894b7ae807c8f8/accessible/generic/TableAccessible.cpp#19
 func (ps *Parser) markDataTables(root *html.Node) {
-	tables := dom.GetElementsByTagName(root, "table")
+	tables := getElementsByTagName(root, "table")
 	for i := range tables {
 		table := tables[i]
 
@@ -2209,7 +2205,7 @@ func (ps *Parser) cleanConditionally(element *html.Node, tag string) {
 	// Traverse backwards so we can remove nodes at the same time
 	// without effecting the traversal.
 	// TODO: Consider taking into account original contentScore here.
-	ps.removeNodes(dom.GetElementsByTagName(element, tag), func(node *html.Node) bool {
+	ps.removeNodes(getElementsByTagName(element, tag), func(node *html.Node) bool {
 		logger := ps.Logger.With(slog.Any("cleanConditionally", inspectNode(node)))
 
 		// First check if this node IS data table, in which case don't remove it.
@@ -2462,7 +2458,7 @@ func (ps *Parser) isProbablyVisible(node *html.Node) bool {
 func (ps *Parser) getArticleFavicon() string {
 	favicon := ""
 	faviconSize := -1
-	linkElements := dom.GetElementsByTagName(ps.doc, "link")
+	linkElements := getElementsByTagName(ps.doc, "link")
 
 	ps.forEachNode(linkElements, func(link *html.Node, _ int) {
 		linkRel := strings.TrimSpace(dom.GetAttribute(link, "rel"))

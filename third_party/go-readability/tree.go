@@ -84,3 +84,55 @@ func nextInTree(n, root *html.Node) *html.Node {
 	}
 	return n.NextSibling
 }
+
+// getElementsByTagName is dom.GetElementsByTagName (the elements under
+// root named tagName, or all of them for "*", in document order, root
+// itself left out) walking the tree in a loop rather than by recursion
+// through a closure.
+func getElementsByTagName(root *html.Node, tagName string) []*html.Node {
+	var found []*html.Node
+	for n := nextInTree(root, root); n != nil; n = nextInTree(n, root) {
+		if n.Type == html.ElementNode && (tagName == "*" || n.Data == tagName) {
+			found = append(found, n)
+		}
+	}
+	return found
+}
+
+// getElementsByTagNames is the elements under root named by tagNames,
+// those of the first name in document order, then those of the second...:
+// dom.GetElementsByTagName once per name, appended, in one walk.
+func getElementsByTagNames(root *html.Node, tagNames ...string) []*html.Node {
+	if len(tagNames) == 1 {
+		return getElementsByTagName(root, tagNames[0])
+	}
+	byName := make([][]*html.Node, len(tagNames))
+	total := 0
+	for n := nextInTree(root, root); n != nil; n = nextInTree(n, root) {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		for i, name := range tagNames {
+			if name == "*" || n.Data == name {
+				byName[i] = append(byName[i], n)
+				total++
+			}
+		}
+	}
+	found := make([]*html.Node, 0, total)
+	for _, nodes := range byName {
+		found = append(found, nodes...)
+	}
+	return found
+}
+
+// documentElement is dom.DocumentElement, the first <html> element under
+// doc, found without listing every other one.
+func documentElement(doc *html.Node) *html.Node {
+	for n := nextInTree(doc, doc); n != nil; n = nextInTree(n, doc) {
+		if n.Type == html.ElementNode && n.Data == "html" {
+			return n
+		}
+	}
+	return nil
+}

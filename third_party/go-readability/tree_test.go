@@ -79,6 +79,7 @@ func checkClone(t *testing.T, doc *html.Node) {
 	if body := getElementByTagName(doc, "body"); body != nil {
 		sameTree(t, dom.Clone(body, true), cloneTree(body))
 	}
+	checkFinders(t, doc)
 	// An attribute added to one node of the copy is that node's alone.
 	for n := got; n != nil; n = nextNode(n) {
 		if n.Type == html.ElementNode {
@@ -96,8 +97,9 @@ func checkClone(t *testing.T, doc *html.Node) {
 	}
 }
 
-// TestCloneTreeMatchesClone: cloneTree copies what dom.Clone copies, on
-// the documents above and on the extractor's test pages.
+// TestCloneTreeMatchesClone: cloneTree copies what dom.Clone copies, and
+// the element finders find what dom's find, on the documents above and on
+// the extractor's test pages.
 func TestCloneTreeMatchesClone(t *testing.T) {
 	for _, s := range cloneDocs {
 		doc, err := html.Parse(strings.NewReader(s))
@@ -132,4 +134,38 @@ func FuzzCloneTree(f *testing.F) {
 		}
 		checkClone(t, doc)
 	})
+}
+
+// checkFinders: the element finders give what dom's do, for every tag of
+// doc and for several at once.
+func checkFinders(t *testing.T, doc *html.Node) {
+	t.Helper()
+	if got, want := documentElement(doc), dom.DocumentElement(doc); got != want {
+		t.Fatalf("documentElement: %v, want %v", got, want)
+	}
+	tags := map[string]bool{"*": true, "nothing": true}
+	for n := doc; n != nil; n = nextNode(n) {
+		if n.Type == html.ElementNode {
+			tags[n.Data] = true
+		}
+	}
+	for _, root := range []*html.Node{doc, getElementByTagName(doc, "body")} {
+		if root == nil {
+			continue
+		}
+		for tag := range tags {
+			if got, want := getElementsByTagName(root, tag), dom.GetElementsByTagName(root, tag); !slices.Equal(got, want) {
+				t.Fatalf("getElementsByTagName(%q): %d elements, want %d", tag, len(got), len(want))
+			}
+		}
+		for _, names := range [][]string{{"p"}, {"h1", "h2"}, {"img", "picture", "figure", "video", "audio", "source"}, {"a", "a"}, {"*", "div"}} {
+			var want []*html.Node
+			for _, name := range names {
+				want = append(want, dom.GetElementsByTagName(root, name)...)
+			}
+			if got := getElementsByTagNames(root, names...); !slices.Equal(got, want) {
+				t.Fatalf("getElementsByTagNames(%q): %d elements, want %d", names, len(got), len(want))
+			}
+		}
+	}
 }
