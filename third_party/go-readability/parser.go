@@ -24,7 +24,6 @@ import (
 // Defined up here so we don't instantiate them repeatedly in loops *.
 var (
 	rxVideos               = regexp.MustCompile(`(?i)//(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq|bilibili|live\.bilibili)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)`)
-	rxTokenize             = regexp.MustCompile(`(?i)\W+`)
 	rxPropertyPattern      = regexp.MustCompile(`(?i)\s*(dc|dcterm|og|article|twitter)\s*:\s*(author|creator|description|title|site_name|published_time|modified_time|image\S*)\s*`)
 	rxNamePattern          = regexp.MustCompile(`(?i)^\s*(?:(dc|dcterm|article|og|twitter|parsely|weibo:(article|webpage))\s*[-\.:]\s*)?(author|creator|pub-date|description|title|site_name|published_time|modified_time|image)\s*$`)
 	rxTitleSeparator       = regexp.MustCompile(`(?i) [\|\-–—\\/>»] `)
@@ -703,20 +702,31 @@ func (ps *Parser) getNextNode(node *html.Node, ignoreSelfAndKids bool) *html.Nod
 // The way it works: it splits both texts into words and then finds words that are unique in
 // second text the result is given by the lower length of unique parts.
 func (ps *Parser) textSimilarity(textA, textB string) float64 {
-	tokensA := rxTokenize.Split(strings.ToLower(textA), -1)
-	tokensA = strFilter(tokensA, func(s string) bool { return s != "" })
-	mapTokensA := sliceToMap(tokensA...)
-
-	tokensB := rxTokenize.Split(strings.ToLower(textB), -1)
-	tokensB = strFilter(tokensB, func(s string) bool { return s != "" })
-	uniqueTokensB := strFilter(tokensB, func(s string) bool {
-		_, existInA := mapTokensA[s]
-		return !existInA
-	})
-
-	mergedB := strings.Join(tokensB, " ")
-	mergedUniqueB := strings.Join(uniqueTokensB, " ")
-	distanceB := float64(charCount(mergedUniqueB)) / float64(charCount(mergedB))
+	tokensA := wordTokens(strings.ToLower(textA))
+	inA := func(t string) bool { return slices.Contains(tokensA, t) }
+	if len(tokensA) > 32 {
+		mapTokensA := sliceToMap(tokensA...)
+		inA = func(t string) bool { _, ok := mapTokensA[t]; return ok }
+	}
+	// The characters of B's tokens joined by spaces, and of those of its
+	// tokens that are not in A, joined the same way: what the strings
+	// joined would count, without joining them.
+	merged, unique, nUnique := 0, 0, 0
+	for i, t := range wordTokens(strings.ToLower(textB)) {
+		n := charCount(t)
+		if i > 0 {
+			merged++
+		}
+		merged += n
+		if !inA(t) {
+			if nUnique > 0 {
+				unique++
+			}
+			unique += n
+			nUnique++
+		}
+	}
+	distanceB := float64(unique) / float64(merged)
 
 	return 1 - distanceB
 }

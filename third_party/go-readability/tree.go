@@ -1,6 +1,10 @@
 package readability
 
-import "golang.org/x/net/html"
+import (
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
 
 // cloneTree is dom.Clone(src, true) in two allocations: the nodes of the
 // copy in one slice and their attributes in another, where dom.Clone
@@ -135,4 +139,29 @@ func documentElement(doc *html.Node) *html.Node {
 		}
 	}
 	return nil
+}
+
+// wordTokens is regexp `(?i)\W+`'s Split(s, -1) without its empty strings: the
+// runs of word characters of s, which for `(?i)\W` are ASCII letters,
+// digits and '_', and the two runes that fold to ASCII letters, U+017F
+// (ſ, folds to s) and U+212A (Kelvin sign, folds to k). A byte that is not
+// UTF-8 is not a word character, as for the regexp.
+func wordTokens(s string) []string {
+	var tokens []string
+	start := -1
+	for i, r := range s {
+		word := r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_') ||
+			r == 0x17F || r == 0x212A
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			tokens = append(tokens, s[start:i])
+			start = -1
+		}
+	}
+	if start >= 0 {
+		tokens = append(tokens, s[start:])
+	}
+	return tokens
 }

@@ -1,0 +1,66 @@
+package readability
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// upstreamTextSimilarity is textSimilarity as go-readability v2.1.3 wrote
+// it, through a regular expression and joined strings: the oracle.
+func upstreamTextSimilarity(textA, textB string) float64 {
+	rxTokenize := regexp.MustCompile(`(?i)\W+`)
+	tokensA := rxTokenize.Split(strings.ToLower(textA), -1)
+	tokensA = strFilter(tokensA, func(s string) bool { return s != "" })
+	mapTokensA := sliceToMap(tokensA...)
+
+	tokensB := rxTokenize.Split(strings.ToLower(textB), -1)
+	tokensB = strFilter(tokensB, func(s string) bool { return s != "" })
+	uniqueTokensB := strFilter(tokensB, func(s string) bool {
+		_, existInA := mapTokensA[s]
+		return !existInA
+	})
+
+	mergedB := strings.Join(tokensB, " ")
+	mergedUniqueB := strings.Join(uniqueTokensB, " ")
+	distanceB := float64(charCount(mergedUniqueB)) / float64(charCount(mergedB))
+
+	return 1 - distanceB
+}
+
+var similarityTexts = []string{
+	"", " ", "--", "A long post about crawling", "a long post about crawling – Bench Blog",
+	"Crawling, a long post", "post_about crawling 2026", "ſome Kelvin \u212a text", "x\xffy bad\xfe",
+	"日本語のタイトル", "Émile Zola: J'accuse", "İstanbul IS big", strings.Repeat("many words here ", 40),
+}
+
+func sameFloat(a, b float64) bool {
+	return a == b || math.IsNaN(a) && math.IsNaN(b)
+}
+
+// TestTextSimilarityMatchesUpstream: the tokens found without the regexp,
+// and the lengths counted without joining them, give the same similarity,
+// to the bit.
+func TestTextSimilarityMatchesUpstream(t *testing.T) {
+	var ps Parser
+	for _, a := range similarityTexts {
+		for _, b := range similarityTexts {
+			if got, want := ps.textSimilarity(a, b), upstreamTextSimilarity(a, b); !sameFloat(got, want) {
+				t.Errorf("textSimilarity(%q, %q) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}
+
+func FuzzTextSimilarity(f *testing.F) {
+	for i, a := range similarityTexts {
+		f.Add(a, similarityTexts[(i+1)%len(similarityTexts)])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		var ps Parser
+		if got, want := ps.textSimilarity(a, b), upstreamTextSimilarity(a, b); !sameFloat(got, want) {
+			t.Errorf("textSimilarity(%q, %q) = %v, want %v", a, b, got, want)
+		}
+	})
+}
