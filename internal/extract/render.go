@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -67,7 +68,12 @@ func (t *textBuilder) word(w string) {
 // text adds running text, white space collapsed.
 func (t *textBuilder) text(s string) {
 	start := -1
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		// ASCII, nearly all of most pages, without decoding.
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		if isSpace(r) {
 			if start >= 0 {
 				t.word(s[start:i])
@@ -77,6 +83,7 @@ func (t *textBuilder) text(s string) {
 		} else if start < 0 {
 			start = i
 		}
+		i += size
 	}
 	if start >= 0 {
 		t.word(s[start:])
