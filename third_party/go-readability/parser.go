@@ -1302,7 +1302,7 @@ func (ps *Parser) grabArticle() *html.Node {
 func (ps *Parser) getJSONLD() map[string]string {
 	var metadata map[string]string
 
-	scripts := dom.QuerySelectorAll(ps.doc, `script[type="application/ld+json"]`)
+	scripts := jsonLDScripts(ps.doc)
 	ps.forEachNode(scripts, func(jsonLdElement *html.Node, _ int) {
 		if metadata != nil {
 			return

@@ -165,3 +165,24 @@ func wordTokens(s string) []string {
 	}
 	return tokens
 }
+
+// jsonLDScripts is dom.QuerySelectorAll(doc,
+// `script[type="application/ld+json"]`) without compiling the selector on
+// every parse: the <script> elements under doc, in document order, with a
+// type attribute (of any namespace, as cascadia matches) whose value is
+// exactly application/ld+json.
+func jsonLDScripts(doc *html.Node) []*html.Node {
+	var found []*html.Node
+	for n := nextInTree(doc, doc); n != nil; n = nextInTree(n, doc) {
+		if n.Type != html.ElementNode || n.Data != "script" {
+			continue
+		}
+		for _, a := range n.Attr {
+			if a.Key == "type" && a.Val == "application/ld+json" {
+				found = append(found, n)
+				break
+			}
+		}
+	}
+	return found
+}

@@ -21,6 +21,7 @@ var cloneDocs = []string{
 	`<!DOCTYPE html><html lang="en"><head><title>t</title></head><body><p class="a b" id=x>one<br>two</p><!-- c --></body></html>`,
 	`<body><svg xmlns:xlink="http://www.w3.org/1999/xlink"><use xlink:href="#a"/><foreignObject><p>in</p></foreignObject></svg><math><mi>x</mi></math></body>`,
 	`<table><tr><td>a<td>b</table><template><p>t</p></template><select><option>o</select>`,
+	`<head><script type="application/ld+json">{}</script><script type="Application/LD+JSON">{}</script></head><body><script type="application/ld+json" type="x">{}</script><svg><script type="application/ld+json"></script></svg><script>x</script></body>`,
 	strings.Repeat("<div>", 600) + "deep" + strings.Repeat("</div>", 600),
 }
 
@@ -148,6 +149,9 @@ func checkFinders(t *testing.T, doc *html.Node) {
 		if n.Type == html.ElementNode {
 			tags[n.Data] = true
 		}
+	}
+	if got, want := jsonLDScripts(doc), dom.QuerySelectorAll(doc, `script[type="application/ld+json"]`); !slices.Equal(got, want) {
+		t.Fatalf("jsonLDScripts: %d elements, want %d", len(got), len(want))
 	}
 	for _, root := range []*html.Node{doc, getElementByTagName(doc, "body")} {
 		if root == nil {
