@@ -1,10 +1,13 @@
 package readability
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // upstreamTextSimilarity is textSimilarity as go-readability v2.1.3 wrote
@@ -63,4 +66,16 @@ func FuzzTextSimilarity(f *testing.F) {
 			t.Errorf("textSimilarity(%q, %q) = %v, want %v", a, b, got, want)
 		}
 	})
+}
+
+// TestScoreFormat: a content score is written as fmt's %.4f writes it.
+func TestScoreFormat(t *testing.T) {
+	for _, v := range []float64{0, math.Copysign(0, -1), 1.23456789, -5.00005, 0.00005, 1e300, 5e-324, math.Inf(1), math.Inf(-1), math.NaN()} {
+		var ps Parser
+		n := &html.Node{Type: html.ElementNode, Data: "div"}
+		ps.setContentScore(n, v)
+		if got, want := n.Attr[0].Val, fmt.Sprintf("%.4f", v); got != want {
+			t.Errorf("score %v written %q, want %q", v, got, want)
+		}
+	}
 }
