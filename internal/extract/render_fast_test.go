@@ -1,9 +1,14 @@
 package extract
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
 )
 
 // textRuneByRune is textBuilder.text as it was, a rune at a time through
@@ -86,4 +91,86 @@ func FuzzFastPaths(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(checkFast)
+}
+
+// elementsByStack is elements as it was, over a stack of nodes: the
+// oracle for the walk by links.
+func elementsByStack(n *html.Node, fn func(*html.Node) bool) {
+	if n == nil {
+		return
+	}
+	stack := []*html.Node{n}
+	for len(stack) > 0 {
+		c := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		descend := true
+		if c.Type == html.ElementNode {
+			descend = fn(c)
+		}
+		if !descend {
+			continue
+		}
+		for k := c.LastChild; k != nil; k = k.PrevSibling {
+			stack = append(stack, k)
+		}
+	}
+}
+
+// TestElementsWalk: the walk by links calls fn on the same elements in the
+// same order as the walk by a stack, from the document and from inner
+// nodes, when fn skips the children of some.
+func TestElementsWalk(t *testing.T) {
+	pages, _ := filepath.Glob(filepath.Join("testdata", "*.html"))
+	if len(pages) == 0 {
+		t.Fatal("no test pages")
+	}
+	walked := 0
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var roots []*html.Node
+		elementsByStack(doc, func(n *html.Node) bool {
+			if len(roots) < 50 {
+				roots = append(roots, n)
+			}
+			return true
+		})
+		roots = append(roots, doc, doc.FirstChild)
+		for i, root := range roots {
+			skip := func(n *html.Node) bool { return len(n.Attr)%(2+i%3) != 1 && n.Data != "nav" }
+			var got, want []*html.Node
+			elements(root, func(n *html.Node) bool { got = append(got, n); return skip(n) })
+			elementsByStack(root, func(n *html.Node) bool { want = append(want, n); return skip(n) })
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: from %q, %d elements walked, want %d", p, root.Data, len(got), len(want))
+			}
+			walked += len(got)
+		}
+	}
+	t.Logf("%d pages, %d elements walked", len(pages), walked)
+}
+
+func FuzzElementsWalk(f *testing.F) {
+	for _, s := range fastTexts {
+		f.Add([]byte("<div><p>" + s + "</p><nav><a href=x>y</a></nav></div>"))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		skip := func(n *html.Node) bool { return len(n.Attr) != 1 && n.Data != "nav" }
+		var got, want []*html.Node
+		elements(doc, func(n *html.Node) bool { got = append(got, n); return skip(n) })
+		elementsByStack(doc, func(n *html.Node) bool { want = append(want, n); return skip(n) })
+		if !slices.Equal(got, want) {
+			t.Fatalf("%d elements walked, want %d", len(got), len(want))
+		}
+	})
 }
