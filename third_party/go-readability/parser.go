@@ -740,9 +740,13 @@ func (ps *Parser) isValidByline(node *html.Node, matchString string) bool {
 // getNodeAncestors gets the node's direct parent and grandparents.
 // In Readability.js, maxDepth default to 0.
 func (ps *Parser) getNodeAncestors(node *html.Node, maxDepth int) []*html.Node {
-	i := 0
-	var ancestors []*html.Node
+	return ps.appendNodeAncestors(nil, node, maxDepth)
+}
 
+// appendNodeAncestors is getNodeAncestors appended to ancestors: scoring
+// reuses one slice for every paragraph's ancestors.
+func (ps *Parser) appendNodeAncestors(ancestors []*html.Node, node *html.Node, maxDepth int) []*html.Node {
+	i := 0
 	for node.Parent != nil {
 		i++
 		ancestors = append(ancestors, node.Parent)
@@ -941,6 +945,7 @@ func (ps *Parser) grabArticle() *html.Node {
 		// parent node. A score is determined by things like number of
 		// commas, class names, etc. Maybe eventually link density.
 		var candidates []*html.Node
+		var ancestors []*html.Node // each paragraph's, in turn
 		ps.forEachNode(elementsToScore, func(elementToScore *html.Node, _ int) {
 			if elementToScore.Parent == nil || dom.TagName(elementToScore.Parent) == "" {
 				return
@@ -953,7 +958,7 @@ func (ps *Parser) grabArticle() *html.Node {
 			}
 
 			// Exclude nodes with no ancestor.
-			ancestors := ps.getNodeAncestors(elementToScore, 5)
+			ancestors = ps.appendNodeAncestors(ancestors[:0], elementToScore, 5)
 			if len(ancestors) == 0 {
 				return
 			}
