@@ -543,8 +543,11 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 		for child != nil {
 			next := child.NextSibling
 			if child.Type == html.ElementNode {
-				matchString := dom.GetAttribute(child, "class") + " " + dom.GetAttribute(child, "id")
-				if len(matchString) > 1 && rxShareElements.MatchString(matchString) && charCount(dom.TextContent(child)) < shareElementThreshold {
+				class, id := dom.GetAttribute(child, "class"), dom.GetAttribute(child, "id")
+				// rxShareElements can only match where "share" is, in some
+				// case: looked for first, the string and the regexp are
+				// spared on nearly every element.
+				if (mayHoldShare(class) || mayHoldShare(id)) && rxShareElements.MatchString(class+" "+id) && charCount(dom.TextContent(child)) < shareElementThreshold {
 					ps.Logger.Debug("removing share element", slog.Any("node", inspectNode(child)))
 					n.RemoveChild(child)
 				} else {

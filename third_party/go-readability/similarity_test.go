@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -78,4 +80,43 @@ func TestScoreFormat(t *testing.T) {
 			t.Errorf("score %v written %q, want %q", v, got, want)
 		}
 	}
+}
+
+// TestShareFolds: of the letters of "share", only s has a case fold
+// outside ASCII, ſ, which mayHoldShare looks for.
+func TestShareFolds(t *testing.T) {
+	for _, r := range "share" {
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f >= utf8.RuneSelf && f != 'ſ' {
+				t.Errorf("%c folds to %c, which mayHoldShare does not look for", r, f)
+			}
+		}
+	}
+}
+
+var shareTexts = []string{"", " ", "share", "post-share", "ShareDaddy", "sharing", "SHARE_buttons", "ſhare", "shar e", "xshare", "share_", "nothing here"}
+
+func checkShare(t *testing.T, class, id string) {
+	t.Helper()
+	want := rxShareElements.MatchString(class + " " + id)
+	if want && !mayHoldShare(class) && !mayHoldShare(id) {
+		t.Fatalf("rxShareElements matches %q %q, mayHoldShare says it cannot", class, id)
+	}
+}
+
+// TestMayHoldShare: wherever rxShareElements matches, mayHoldShare says
+// it may.
+func TestMayHoldShare(t *testing.T) {
+	for _, a := range shareTexts {
+		for _, b := range shareTexts {
+			checkShare(t, a, b)
+		}
+	}
+}
+
+func FuzzMayHoldShare(f *testing.F) {
+	for i, s := range shareTexts {
+		f.Add(s, shareTexts[(i+3)%len(shareTexts)])
+	}
+	f.Fuzz(checkShare)
 }

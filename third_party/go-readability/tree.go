@@ -1,6 +1,7 @@
 package readability
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -185,4 +186,18 @@ func jsonLDScripts(doc *html.Node) []*html.Node {
 		}
 	}
 	return found
+}
+
+// mayHoldShare reports whether s may hold a match of `(?i)share`, which
+// rxShareElements needs: "share" in any ASCII case, or a long s (U+017F),
+// which folds to s. (Of s, h, a, r and e, only s folds to a rune outside
+// ASCII.) False means rxShareElements cannot match s, nor a string joining
+// s to others with spaces.
+func mayHoldShare(s string) bool {
+	for i := 0; i+5 <= len(s); i++ {
+		if s[i]|0x20 == 's' && s[i+1]|0x20 == 'h' && s[i+2]|0x20 == 'a' && s[i+3]|0x20 == 'r' && s[i+4]|0x20 == 'e' {
+			return true
+		}
+	}
+	return strings.Contains(s, "\u017f")
 }
