@@ -1,5 +1,8 @@
 package extract
 
+// Tests of the fast paths of extraction against the code they replace:
+// each oracle here is the old code, kept only to be compared with.
+
 import (
 	"bytes"
 	"os"
