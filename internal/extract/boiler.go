@@ -202,7 +202,12 @@ var metaSeparators = strings.NewReplacer(" - ", "\x00", " – ", "\x00", "|", "\
 // por: Clarissa Borba - Categoria: Saúde - Tags: …").
 func metaLine(lower string) bool {
 	// Without a separator (or a NUL, which splits too) there is one part.
-	if len(lower) > 300 || !strings.ContainsAny(lower, "-–|•·\x00") {
+	// Dashes split only with a space either side: a hyphenated word alone
+	// makes no second part, and costs no replacing and splitting. Each
+	// separator is looked for as bytes: strings.ContainsAny with runes
+	// past ASCII tests every rune of the line against each of them.
+	if len(lower) > 300 || !strings.Contains(lower, " - ") && !strings.Contains(lower, " – ") && strings.IndexByte(lower, '|') < 0 &&
+		!strings.Contains(lower, "•") && !strings.Contains(lower, "·") && strings.IndexByte(lower, 0) < 0 {
 		return false
 	}
 	parts := strings.FieldsFunc(metaSeparators.Replace(lower), func(r rune) bool { return r == 0 })

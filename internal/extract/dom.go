@@ -37,26 +37,25 @@ func hasAttr(n *html.Node, key string) bool {
 
 // elements calls fn on every element under n in document order; fn returns
 // false to skip the element's children. Iterative, so that a deeply nested
-// page cannot exhaust the stack.
+// page cannot exhaust the stack, and by the nodes' own links rather than a
+// stack of them, which costs an allocation and a write barrier a node: fn
+// must not change the tree.
 func elements(n *html.Node, fn func(*html.Node) bool) {
 	if n == nil {
 		return
 	}
-	stack := []*html.Node{n}
-	for len(stack) > 0 {
-		c := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		descend := true
-		if c.Type == html.ElementNode {
-			descend = fn(c)
-		}
-		if !descend {
+	for c := n; ; {
+		if (c.Type != html.ElementNode || fn(c)) && c.FirstChild != nil {
+			c = c.FirstChild
 			continue
 		}
-		// Children pushed last-first so that they pop in document order.
-		for k := c.LastChild; k != nil; k = k.PrevSibling {
-			stack = append(stack, k)
+		for c != n && c.NextSibling == nil {
+			c = c.Parent
 		}
+		if c == n {
+			return
+		}
+		c = c.NextSibling
 	}
 }
 

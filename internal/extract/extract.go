@@ -90,6 +90,10 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 
 	parser := readability.NewParser()
 	parser.KeepClasses = true // class names are what prune reads (captions, share bars, author boxes)
+	// Nothing here reads the article's image or video URLs (only whether
+	// an element has a src, which stays as it is): they need not be made
+	// absolute.
+	parser.KeepMediaURLs = true
 	// Its default logger formats every record (a node's preview, the pass
 	// number) and throws the result away; a handler that is never enabled
 	// skips that work.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -32,9 +33,13 @@ var silentTags = map[string]bool{
 // textBuilder collects blocks of text: words within a block joined by one
 // space, blocks joined by one blank line.
 type textBuilder struct {
-	out strings.Builder
+	// parts are the text written: the blocks kept and the blank lines
+	// between them, joined once, at their total size (size), at the end;
+	// a builder grown block by block allocates twice the text, in copies.
+	parts []string
+	size  int
 	// block is the block being written; its bytes are reused from one
-	// block to the next, and each kept block is copied once, into out.
+	// block to the next, and each kept block is copied once, into parts.
 	block []byte
 	space bool // a space is owed before the next word of the block
 	// links are the hrefs of the blocks kept; blockLinks those of the
@@ -63,7 +68,12 @@ func (t *textBuilder) word(w string) {
 // text adds running text, white space collapsed.
 func (t *textBuilder) text(s string) {
 	start := -1
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		// ASCII, nearly all of most pages, without decoding.
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		if isSpace(r) {
 			if start >= 0 {
 				t.word(s[start:i])
@@ -73,6 +83,7 @@ func (t *textBuilder) text(s string) {
 		} else if start < 0 {
 			start = i
 		}
+		i += size
 	}
 	if start >= 0 {
 		t.word(s[start:])
@@ -118,12 +129,8 @@ func (t *textBuilder) pre(s string) {
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	if t.out.Len() > 0 {
-		t.out.WriteString("\n\n")
-	}
-	start := t.out.Len()
-	t.out.WriteString(strings.TrimRight(s, " \t\n"))
-	t.markBlock(start, t.out.Len(), true)
+	start := t.write(strings.TrimRight(s, " \t\n"))
+	t.markBlock(start, t.size, true)
 }
 
 // end closes the current block.
@@ -139,17 +146,37 @@ func (t *textBuilder) end() {
 		return
 	}
 	t.links = append(t.links, hrefs...)
-	if t.out.Len() > 0 {
-		t.out.WriteString("\n\n")
+	start := t.write(b)
+	t.markBlock(start, t.size, false)
+}
+
+// write adds block b to the text, after a blank line if it is not the
+// first, and returns where b starts.
+func (t *textBuilder) write(b string) int {
+	if t.size > 0 {
+		t.parts = append(t.parts, "\n\n")
+		t.size += 2
 	}
-	start := t.out.Len()
-	t.out.WriteString(b)
-	t.markBlock(start, t.out.Len(), false)
+	start := t.size
+	t.parts = append(t.parts, b)
+	t.size += len(b)
+	return start
 }
 
 func (t *textBuilder) String() string {
 	t.end()
-	return t.out.String()
+	if len(t.parts) > 1 {
+		var out strings.Builder
+		out.Grow(t.size)
+		for _, p := range t.parts {
+			out.WriteString(p)
+		}
+		t.parts = append(t.parts[:0], out.String())
+	}
+	if len(t.parts) == 0 {
+		return ""
+	}
+	return t.parts[0]
 }
 
 // rendered is the text written, with the marks of its blocks.

@@ -47,7 +47,7 @@ func (ps *Parser) ParseAndMutate(doc *html.Node, pageURL *nurl.URL) (Article, er
 
 	// Avoid parsing too large documents, as per configuration option
 	if ps.MaxElemsToParse > 0 {
-		numTags := len(dom.GetElementsByTagName(ps.doc, "*"))
+		numTags := len(getElementsByTagName(ps.doc, "*"))
 		if numTags > ps.MaxElemsToParse {
 			return Article{}, fmt.Errorf("documents too large: %d elements", numTags)
 		}

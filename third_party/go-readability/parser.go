@@ -2,7 +2,6 @@ package readability
 
 import (
 	"encoding/json"
-	"fmt"
 	shtml "html"
 	"io"
 	"log/slog"
@@ -24,7 +23,6 @@ import (
 // Defined up here so we don't instantiate them repeatedly in loops *.
 var (
 	rxVideos               = regexp.MustCompile(`(?i)//(www\.)?((dailymotion|youtube|youtube-nocookie|player\.vimeo|v\.qq|bilibili|live\.bilibili)\.com|(archive|upload\.wikimedia)\.org|player\.twitch\.tv)`)
-	rxTokenize             = regexp.MustCompile(`(?i)\W+`)
 	rxPropertyPattern      = regexp.MustCompile(`(?i)\s*(dc|dcterm|og|article|twitter)\s*:\s*(author|creator|description|title|site_name|published_time|modified_time|image\S*)\s*`)
 	rxNamePattern          = regexp.MustCompile(`(?i)^\s*(?:(dc|dcterm|article|og|twitter|parsely|weibo:(article|webpage))\s*[-\.:]\s*)?(author|creator|pub-date|description|title|site_name|published_time|modified_time|image)\s*$`)
 	rxTitleSeparator       = regexp.MustCompile(`(?i) [\|\-–—\\/>»] `)
@@ -95,6 +93,12 @@ type Parser struct {
 	// AllowedVideoRegex is a regular expression that matches video URLs that should be
 	// allowed to be included in the article content. If undefined, it will use default filter.
 	AllowedVideoRegex *regexp.Regexp
+	// KeepMediaURLs leaves the src, poster and srcset attributes of the
+	// article's media as the page wrote them, where by default they are
+	// made absolute: rewriting every srcset, through a regular expression,
+	// is a large part of post-processing, wasted on a caller that never
+	// reads them. Links (<a href>) are made absolute either way.
+	KeepMediaURLs bool
 
 	doc             *html.Node
 	documentURI     *nurl.URL
@@ -185,11 +189,7 @@ func (ps *Parser) everyNode(nodeList []*html.Node, fn func(*html.Node) bool) boo
 
 // getAllNodesWithTag returns all nodes that has tag inside tagNames.
 func (ps *Parser) getAllNodesWithTag(node *html.Node, tagNames ...string) []*html.Node {
-	result := make([]*html.Node, 0, len(tagNames))
-	for i := range tagNames {
-		result = append(result, dom.GetElementsByTagName(node, tagNames[i])...)
-	}
-	return result
+	return getElementsByTagNames(node, tagNames...)
 }
 
 // cleanClasses removes the class="" attribute from every element in the
@@ -256,6 +256,9 @@ func (ps *Parser) fixRelativeURIs(articleContent *html.Node) {
 		}
 	})
 
+	if ps.KeepMediaURLs {
+		return
+	}
 	medias := ps.getAllNodesWithTag(articleContent, "img", "picture", "figure", "video", "audio", "source")
 	ps.forEachNode(medias, func(media *html.Node, _ int) {
 		src := dom.GetAttribute(media, "src")
@@ -361,7 +364,7 @@ func (ps *Parser) getArticleTitle() string {
 			}
 		}
 	} else if charCount(curTitle) > 150 || charCount(curTitle) < 15 {
-		if hOnes := dom.GetElementsByTagName(doc, "h1"); len(hOnes) == 1 {
+		if hOnes := getElementsByTagName(doc, "h1"); len(hOnes) == 1 {
 			curTitle = ps.getInnerText(hOnes[0], true)
 		}
 	}
@@ -394,13 +397,13 @@ func (ps *Parser) prepDocument() {
 	ps.removeComments(doc)
 
 	// Remove all style tags in head
-	ps.removeNodes(dom.GetElementsByTagName(doc, "style"), nil)
+	ps.removeNodes(getElementsByTagName(doc, "style"), nil)
 
 	if body := getElementByTagName(doc, "body"); body != nil {
 		ps.replaceBrs(body)
 	}
 
-	ps.replaceNodeTags(dom.GetElementsByTagName(doc, "font"), "span")
+	ps.replaceNodeTags(getElementsByTagName(doc, "font"), "span")
 }
 
 // nextNode finds the next element, starting from the given node, and
@@ -540,8 +543,11 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 		for child != nil {
 			next := child.NextSibling
 			if child.Type == html.ElementNode {
-				matchString := dom.GetAttribute(child, "class") + " " + dom.GetAttribute(child, "id")
-				if len(matchString) > 1 && rxShareElements.MatchString(matchString) && charCount(dom.TextContent(child)) < shareElementThreshold {
+				class, id := dom.GetAttribute(child, "class"), dom.GetAttribute(child, "id")
+				// rxShareElements can only match where "share" is, in some
+				// case: looked for first, the string and the regexp are
+				// spared on nearly every element.
+				if (mayHoldShare(class) || mayHoldShare(id)) && rxShareElements.MatchString(class+" "+id) && charCount(dom.TextContent(child)) < shareElementThreshold {
 					ps.Logger.Debug("removing share element", slog.Any("node", inspectNode(child)))
 					n.RemoveChild(child)
 				} else {
@@ -570,7 +576,7 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 	ps.replaceNodeTags(ps.getAllNodesWithTag(articleContent, "h1"), "h2")
 
 	// Remove extra paragraphs
-	ps.removeNodes(dom.GetElementsByTagName(articleContent, "p"), func(p *html.Node) bool {
+	ps.removeNodes(getElementsByTagName(articleContent, "p"), func(p *html.Node) bool {
 		// Detect any content that looks like images, embeds, or text
 		var findContent func(*html.Node) bool
 		findContent = func(node *html.Node) bool {
@@ -598,7 +604,7 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 		return !findContent(p)
 	})
 
-	ps.forEachNode(dom.GetElementsByTagName(articleContent, "br"), func(br *html.Node, _ int) {
+	ps.forEachNode(getElementsByTagName(articleContent, "br"), func(br *html.Node, _ int) {
 		next := ps.nextNode(br.NextSibling)
 		if next != nil && dom.TagName(next) == "p" {
 			br.Parent.RemoveChild(br)
@@ -608,7 +614,7 @@ func (ps *Parser) prepArticle(articleContent *html.Node) {
 	ps.cleanStyles(articleContent)
 
 	// Remove single-cell tables
-	ps.forEachNode(dom.GetElementsByTagName(articleContent, "table"), func(table *html.Node, _ int) {
+	ps.forEachNode(getElementsByTagName(articleContent, "table"), func(table *html.Node, _ int) {
 		tbody := table
 		if ps.hasSingleTagInsideElement(table, "tbody") {
 			tbody = dom.FirstElementChild(table)
@@ -698,20 +704,31 @@ func (ps *Parser) getNextNode(node *html.Node, ignoreSelfAndKids bool) *html.Nod
 // The way it works: it splits both texts into words and then finds words that are unique in
 // second text the result is given by the lower length of unique parts.
 func (ps *Parser) textSimilarity(textA, textB string) float64 {
-	tokensA := rxTokenize.Split(strings.ToLower(textA), -1)
-	tokensA = strFilter(tokensA, func(s string) bool { return s != "" })
-	mapTokensA := sliceToMap(tokensA...)
-
-	tokensB := rxTokenize.Split(strings.ToLower(textB), -1)
-	tokensB = strFilter(tokensB, func(s string) bool { return s != "" })
-	uniqueTokensB := strFilter(tokensB, func(s string) bool {
-		_, existInA := mapTokensA[s]
-		return !existInA
-	})
-
-	mergedB := strings.Join(tokensB, " ")
-	mergedUniqueB := strings.Join(uniqueTokensB, " ")
-	distanceB := float64(charCount(mergedUniqueB)) / float64(charCount(mergedB))
+	tokensA := wordTokens(strings.ToLower(textA))
+	inA := func(t string) bool { return slices.Contains(tokensA, t) }
+	if len(tokensA) > 32 {
+		mapTokensA := sliceToMap(tokensA...)
+		inA = func(t string) bool { _, ok := mapTokensA[t]; return ok }
+	}
+	// The characters of B's tokens joined by spaces, and of those of its
+	// tokens that are not in A, joined the same way: what the strings
+	// joined would count, without joining them.
+	merged, unique, nUnique := 0, 0, 0
+	for i, t := range wordTokens(strings.ToLower(textB)) {
+		n := charCount(t)
+		if i > 0 {
+			merged++
+		}
+		merged += n
+		if !inA(t) {
+			if nUnique > 0 {
+				unique++
+			}
+			unique += n
+			nUnique++
+		}
+	}
+	distanceB := float64(unique) / float64(merged)
 
 	return 1 - distanceB
 }
@@ -726,9 +743,13 @@ func (ps *Parser) isValidByline(node *html.Node, matchString string) bool {
 // getNodeAncestors gets the node's direct parent and grandparents.
 // In Readability.js, maxDepth default to 0.
 func (ps *Parser) getNodeAncestors(node *html.Node, maxDepth int) []*html.Node {
-	i := 0
-	var ancestors []*html.Node
+	return ps.appendNodeAncestors(nil, node, maxDepth)
+}
 
+// appendNodeAncestors is getNodeAncestors appended to ancestors: scoring
+// reuses one slice for every paragraph's ancestors.
+func (ps *Parser) appendNodeAncestors(ancestors []*html.Node, node *html.Node, maxDepth int) []*html.Node {
+	i := 0
 	for node.Parent != nil {
 		i++
 		ancestors = append(ancestors, node.Parent)
@@ -746,7 +767,7 @@ func (ps *Parser) getNodeAncestors(node *html.Node, maxDepth int) []*html.Node {
 func (ps *Parser) grabArticle() *html.Node {
 	passNumber := 0
 	for {
-		doc := dom.Clone(ps.doc, true)
+		doc := cloneTree(ps.doc)
 
 		page := getElementByTagName(doc, "body")
 		// We can't grab an article if we don't have a page!
@@ -763,7 +784,7 @@ func (ps *Parser) grabArticle() *html.Node {
 		// tags where they have been used inappropriately (as in, where
 		// they contain no other block level elements.)
 		var elementsToScore []*html.Node
-		node := dom.DocumentElement(doc)
+		node := documentElement(doc)
 		shouldRemoveTitleHeader := true
 
 	grabLoop:
@@ -927,6 +948,7 @@ func (ps *Parser) grabArticle() *html.Node {
 		// parent node. A score is determined by things like number of
 		// commas, class names, etc. Maybe eventually link density.
 		var candidates []*html.Node
+		var ancestors []*html.Node // each paragraph's, in turn
 		ps.forEachNode(elementsToScore, func(elementToScore *html.Node, _ int) {
 			if elementToScore.Parent == nil || dom.TagName(elementToScore.Parent) == "" {
 				return
@@ -939,7 +961,7 @@ func (ps *Parser) grabArticle() *html.Node {
 			}
 
 			// Exclude nodes with no ancestor.
-			ancestors := ps.getNodeAncestors(elementToScore, 5)
+			ancestors = ps.appendNodeAncestors(ancestors[:0], elementToScore, 5)
 			if len(ancestors) == 0 {
 				return
 			}
@@ -1287,7 +1309,7 @@ func (ps *Parser) grabArticle() *html.Node {
 func (ps *Parser) getJSONLD() map[string]string {
 	var metadata map[string]string
 
-	scripts := dom.QuerySelectorAll(ps.doc, `script[type="application/ld+json"]`)
+	scripts := jsonLDScripts(ps.doc)
 	ps.forEachNode(scripts, func(jsonLdElement *html.Node, _ int) {
 		if metadata != nil {
 			return
@@ -1439,7 +1461,7 @@ func (ps *Parser) getJSONLD() map[string]string {
 // metadata for the article.
 func (ps *Parser) getArticleMetadata(jsonLd map[string]string) map[string]string {
 	values := make(map[string]string)
-	metaElements := dom.GetElementsByTagName(ps.doc, "meta")
+	metaElements := getElementsByTagName(ps.doc, "meta")
 
 	// Find description tags.
 	ps.forEachNode(metaElements, func(element *html.Node, _ int) {
@@ -1589,7 +1611,7 @@ func (ps *Parser) unwrapNoscriptImages(doc *html.Node) {
 	// Find img without source or attributes that might contains image, and
 	// remove it. This is done to prevent a placeholder img is replaced by
 	// img from noscript in next step.
-	imgs := dom.GetElementsByTagName(doc, "img")
+	imgs := getElementsByTagName(doc, "img")
 	ps.forEachNode(imgs, func(img *html.Node, _ int) {
 		for _, attr := range img.Attr {
 			switch attr.Key {
@@ -1606,7 +1628,7 @@ func (ps *Parser) unwrapNoscriptImages(doc *html.Node) {
 	})
 
 	// Next find noscript and try to extract its image
-	noscripts := dom.GetElementsByTagName(doc, "noscript")
+	noscripts := getElementsByTagName(doc, "noscript")
 	ps.forEachNode(noscripts, func(noscript *html.Node, _ int) {
 		// Parse content of noscript and make sure it only contains image
 		noscriptContent := dom.TextContent(noscript)
@@ -1949,7 +1971,7 @@ func (ps *Parser) getClassWeight(node *html.Node) int {
 // clean cleans a node of all elements of type "tag".
 // (Unless it's a youtube/vimeo video. People love movies.)
 func (ps *Parser) clean(node *html.Node, tag string) {
-	ps.removeNodes(dom.GetElementsByTagName(node, tag), func(element *html.Node) bool {
+	ps.removeNodes(getElementsByTagName(node, tag), func(element *html.Node) bool {
 		return !ps.isVideoEmbed(element)
 	})
 }
@@ -2004,7 +2026,7 @@ func (ps *Parser) hasAncestorTag(node *html.Node, tag string, maxDepth int, filt
 func (ps *Parser) getRowAndColumnCount(table *html.Node) (int, int) {
 	rows := 0
 	columns := 0
-	trs := dom.GetElementsByTagName(table, "tr")
+	trs := getElementsByTagName(table, "tr")
 	for i := range trs {
 		strRowSpan := dom.GetAttribute(trs[i], "rowspan")
 		rowSpan, _ := strconv.Atoi(strRowSpan)
@@ -2015,7 +2037,7 @@ func (ps *Parser) getRowAndColumnCount(table *html.Node) (int, int) {
 
 		// Now look for column-related info
 		columnsInThisRow := 0
-		cells := dom.GetElementsByTagName(trs[i], "td")
+		cells := getElementsByTagName(trs[i], "td")
 		for j := range cells {
 			strColSpan := dom.GetAttribute(cells[j], "colspan")
 			colSpan, _ := strconv.Atoi(strColSpan)
@@ -2037,7 +2059,7 @@ func (ps *Parser) getRowAndColumnCount(table *html.Node) (int, int) {
 // and mark it, which similar as used in Firefox:
 // https://searchfox.org/mozilla-central/rev/f82d5c549f046cb64ce5602bfd894b7ae807c8f8/accessible/generic/TableAccessible.cpp#19
 func (ps *Parser) markDataTables(root *html.Node) {
-	tables := dom.GetElementsByTagName(root, "table")
+	tables := getElementsByTagName(root, "table")
 	for i := range tables {
 		table := tables[i]
 
@@ -2200,7 +2222,7 @@ func (ps *Parser) cleanConditionally(element *html.Node, tag string) {
 	// Traverse backwards so we can remove nodes at the same time
 	// without effecting the traversal.
 	// TODO: Consider taking into account original contentScore here.
-	ps.removeNodes(dom.GetElementsByTagName(element, tag), func(node *html.Node) bool {
+	ps.removeNodes(getElementsByTagName(element, tag), func(node *html.Node) bool {
 		logger := ps.Logger.With(slog.Any("cleanConditionally", inspectNode(node)))
 
 		// First check if this node IS data table, in which case don't remove it.
@@ -2453,7 +2475,7 @@ func (ps *Parser) isProbablyVisible(node *html.Node) bool {
 func (ps *Parser) getArticleFavicon() string {
 	favicon := ""
 	faviconSize := -1
-	linkElements := dom.GetElementsByTagName(ps.doc, "link")
+	linkElements := getElementsByTagName(ps.doc, "link")
 
 	ps.forEachNode(linkElements, func(link *html.Node, _ int) {
 		linkRel := strings.TrimSpace(dom.GetAttribute(link, "rel"))
@@ -2536,7 +2558,9 @@ func (ps *Parser) isReadabilityDataTable(node *html.Node) bool {
 
 // setContentScore sets the readability score for a node.
 func (ps *Parser) setContentScore(node *html.Node, score float64) {
-	dom.SetAttribute(node, "data-readability-score", fmt.Sprintf("%.4f", score))
+	// strconv writes what fmt's %.4f writes (fmt calls it), +Inf and NaN
+	// included, without fmt's interface boxing and verb parsing.
+	dom.SetAttribute(node, "data-readability-score", strconv.FormatFloat(score, 'f', 4, 64))
 }
 
 // hasContentScore checks if node has readability score.
