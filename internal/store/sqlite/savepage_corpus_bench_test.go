@@ -192,3 +192,36 @@ func corpusPage(id int64, source int) store.PageResult {
 	p.Fetched = t0.Add(time.Duration(id) * time.Second)
 	return p
 }
+
+// BenchmarkSourceSitemaps is the crawler's look at one source's sitemaps
+// (sitemap discovery asks it for every source it works on) in a store of
+// 50,000 sources with two top-level sitemaps each: its cost should not
+// grow with the number of sources.
+//
+//	go test -run '^$' -bench SourceSitemaps -count 6 -benchmem ./internal/store/sqlite
+func BenchmarkSourceSitemaps(b *testing.B) {
+	const sources = 50_000
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	fill(b, db, sources, 0)
+	for _, q := range []string{
+		`INSERT INTO sitemaps(source_id, url, via, state) SELECT id, url || 'sitemap.xml', 'robots', 'active' FROM sources`,
+		`INSERT INTO sitemaps(source_id, url, via, state) SELECT id, url || 'wp-sitemap.xml', 'guess', 'active' FROM sources`,
+	} {
+		if _, err := db.Writer().ExecContext(ctx, q); err != nil {
+			b.Fatalf("%v\n%s", err, q)
+		}
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		got, err := db.SourceSitemaps(ctx, int64(i%sources+1))
+		if err != nil || len(got) != 2 {
+			b.Fatal(len(got), err)
+		}
+	}
+}
