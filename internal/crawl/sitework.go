@@ -334,7 +334,7 @@ func (c *Crawler) pagesStep(ctx context.Context, r *round, src *store.SourceWork
 			// merged into that record, and is not fetched again. One that
 			// cannot be looked up is not fetched either, and that is a
 			// failure, not a page done.
-			now, err := c.Store.Post(ctx, p.URL)
+			id, due, err := c.Store.PostDue(ctx, p.URL)
 			if err != nil && !errors.Is(err, model.ErrNotFound) {
 				if ctx.Err() == nil {
 					errs = append(errs, fmt.Errorf("page %s: %w", p.URL, err))
@@ -342,7 +342,7 @@ func (c *Crawler) pagesStep(ctx context.Context, r *round, src *store.SourceWork
 				}
 				continue
 			}
-			if err != nil || now.ID != p.ID || !now.Due {
+			if err != nil || id != p.ID || !due {
 				continue
 			}
 			if err := c.FetchPage(ctx, p); err != nil {

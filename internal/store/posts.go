@@ -160,6 +160,24 @@ func (d *DB) Post(ctx context.Context, u string) (Post, error) {
 	return p, err
 }
 
+// PostDue is the ID of the post any URL names (as Post finds it) and
+// whether its page is owed (Due): what a crawler checks before each fetch
+// of a batch read earlier, without the record's text and citations.
+func (d *DB) PostDue(ctx context.Context, u string) (id int64, due bool, err error) {
+	key, err := postKey(ctx, d.r, newSpellings(), u)
+	if err != nil {
+		return 0, false, fmt.Errorf("post %s: %w", u, err)
+	}
+	err = d.r.QueryRowContext(ctx, `SELECT id, due FROM posts WHERE url = $1`, key).Scan(&id, &due)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, fmt.Errorf("post %s: %w", u, model.ErrNotFound)
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("post %s: %w", u, err)
+	}
+	return id, due, nil
+}
+
 // PostsDue lists posts owed a page fetch (pageDue), oldest first: of one
 // source, or of any when sourceID is 0.
 func (d *DB) PostsDue(ctx context.Context, sourceID int64, now time.Time, limit int) ([]Post, error) {
