@@ -105,12 +105,24 @@ func (s Site) robotsBody() string {
 }
 
 func (s Site) head(b *strings.Builder, title, extra string) {
-	fmt.Fprintf(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s | %s</title>\n", html.EscapeString(title), s.Host)
+	var d docWriter
+	s.writeHeadOpen(&d, title)
+	d.WriteString(extra)
+	s.writeHeadClose(&d)
+	b.Write(d.buf)
+}
+
+// writeHeadOpen writes a page's head up to the extra markup a page puts
+// in it; writeHeadClose writes the rest, up to the body's content.
+func (s Site) writeHeadOpen(b *docWriter, title string) {
+	b.str("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", html.EscapeString(title), " | ", s.Host, "</title>\n")
 	if s.Shape.Feed != FeedNone && !s.Shape.Unlinked {
-		fmt.Fprintf(b, "<link rel=\"alternate\" type=\"%s\" title=\"%s\" href=\"%s\">\n", feedType(s.Shape.Feed), s.Host, FeedPath(s.Shape.Feed))
+		b.str("<link rel=\"alternate\" type=\"", feedType(s.Shape.Feed), "\" title=\"", s.Host, "\" href=\"", FeedPath(s.Shape.Feed), "\">\n")
 	}
-	b.WriteString(extra)
-	fmt.Fprintf(b, "</head>\n<body>\n<header><nav><a href=\"/\">%s</a></nav></header>\n", s.Host)
+}
+
+func (s Site) writeHeadClose(b *docWriter) {
+	b.str("</head>\n<body>\n<header><nav><a href=\"/\">", s.Host, "</a></nav></header>\n")
 }
 
 const foot = "<footer><p>Written by hand, served by a small server.</p></footer>\n</body></html>\n"
@@ -352,8 +364,6 @@ build measure compare write read walk fetch parse store change publish remove up
 // prose is n words of deterministic text for seed, capitalised; in
 // sentences when sentences is set.
 func prose(seed uint64, n int, sentences bool) string {
-	var b strings.Builder
-	b.Grow(n * 7)
-	writeProse(&b, seed, n, sentences)
-	return b.String()
+	var buf [256]byte // a title or a summary fits
+	return string(appendProse(buf[:0], seed, n, sentences))
 }
