@@ -364,6 +364,6 @@ build measure compare write read walk fetch parse store change publish remove up
 // prose is n words of deterministic text for seed, capitalised; in
 // sentences when sentences is set.
 func prose(seed uint64, n int, sentences bool) string {
-	var buf [256]byte // a title or a summary fits
+	var buf [1024]byte // a title or a summary fits, with appendProse's room to spare
 	return string(appendProse(buf[:0], seed, n, sentences))
 }

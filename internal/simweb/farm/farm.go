@@ -19,6 +19,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -53,9 +54,14 @@ type Config struct {
 	HTTPS bool
 }
 
-// Farm serves a generated population; it holds no state of its own and
-// is safe for concurrent use.
-type Farm struct{ cfg Config }
+// Farm serves a generated population; it holds no state of its own but
+// a table worked out on first use, and is safe for concurrent use.
+type Farm struct {
+	cfg Config
+	// commentTimesText is what commentTimes returns.
+	commentTimesOnce sync.Once
+	commentTimesText []string
+}
 
 // New makes a farm; the zero fields of cfg take their defaults.
 func New(cfg Config) *Farm {

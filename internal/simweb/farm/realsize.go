@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -164,7 +165,6 @@ func (s Site) realFurniture(b *docWriter, path, title string, published time.Tim
 	// The parts go one after another into b: h, n, a and t are b, under
 	// the names the parts had when each was a builder of its own.
 	h, n, a, t := b, b, b, b
-	var scratch [256]byte // a comment's author, an excerpt
 
 	// The head: social metadata, preloads, a theme's inline CSS (a fifth of
 	// the budget) and the article's JSON-LD.
@@ -245,15 +245,10 @@ func (s Site) realFurniture(b *docWriter, path, title string, published time.Tim
 		// time as its text, and "a while ago" as the comment. The
 		// comment's length is still drawn, so that the rest of the page
 		// stays as it was; the words it would have had are not written.
-		name := appendProse(scratch[:0], uint64(r.IntN(500)), 2, false)
-		a.Write(name)
-		a.str("</b> <a href=\"#comment-")
+		name := commentNames()[r.IntN(len(commentNames()))]
+		a.str(name, "</b> <a href=\"#comment-")
 		a.int(id)
-		a.str("\"><time datetime=\"")
-		a.Write(name)
-		a.str("\">")
-		a.time(s.farm.cfg.Start.Add(-time.Duration(r.IntN(5000))*time.Hour), time.RFC3339)
-		a.str("</time></a></footer><div class=\"comment-content\"><p>a while ago")
+		a.str("\"><time datetime=\"", name, "\">", s.farm.commentTimes()[r.IntN(commentHours)], "</time></a></footer><div class=\"comment-content\"><p>a while ago")
 		_ = r.IntN(80)
 		a.str("</p></div><div class=\"reply\"><a rel=\"nofollow\" class=\"comment-reply-link\" href=\"#comment-")
 		a.int(id)
@@ -302,14 +297,45 @@ func (s Site) realFurniture(b *docWriter, path, title string, published time.Tim
 		t.str(",\"slug\":")
 		t.quote(Words[r.IntN(len(Words))])
 		t.str(",\"excerpt\":")
+		// Prose quotes as itself (see wordTables): the quotes around it
+		// are all %q would add.
 		seed := uint64(r.IntN(1 << 20))
-		t.buf = appendQuote(t.buf, appendProse(scratch[:0], seed, 12+r.IntN(20), true))
+		t.WriteByte('"')
+		t.prose(seed, 12+r.IntN(20), true)
+		t.WriteByte('"')
 		t.str(",\"views\":")
 		t.int(r.IntN(100000))
 		t.WriteByte('}')
 	}
 	t.WriteString("]};</script>\n")
 	return furniture{head: b.buf[h0:n0], nav: b.buf[n0:a0], after: b.buf[a0:t0], tail: b.buf[t0:]}
+}
+
+// commentNames are the names comments are signed with: prose(i, 2,
+// false) for each i < 500, the seeds a page draws them from, worked out
+// once rather than for each of a page's hundred comments.
+var commentNames = sync.OnceValue(func() []string {
+	names := make([]string, 500)
+	for i := range names {
+		names[i] = prose(uint64(i), 2, false)
+	}
+	return names
+})
+
+// commentHours is how many hours before the farm's start a comment's
+// time is drawn from.
+const commentHours = 5000
+
+// commentTimes are the times comments are dated with, in RFC 3339: for
+// each i < commentHours, Start less i hours, formatted once per farm.
+func (f *Farm) commentTimes() []string {
+	f.commentTimesOnce.Do(func() {
+		f.commentTimesText = make([]string, commentHours)
+		for i := range f.commentTimesText {
+			f.commentTimesText[i] = f.cfg.Start.Add(-time.Duration(i) * time.Hour).Format(time.RFC3339)
+		}
+	})
+	return f.commentTimesText
 }
 
 // realPage is post p's page at SizesReal.

@@ -3,6 +3,7 @@ package farm
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -161,41 +162,99 @@ func (r *rng) IntN(n int) int {
 // Float64 is rand.Rand.Float64.
 func (r *rng) Float64() float64 { return float64(r.pcg.Uint64()<<11>>11) / (1 << 53) }
 
-// capitalWords is Words with their first letters upper-cased, for the
-// first word of a sentence.
-var capitalWords = func() []string {
-	out := make([]string, len(Words))
-	for i, w := range Words {
-		// Every word is lowercase ASCII.
-		out[i] = string(w[0]-'a'+'A') + w[1:]
+// below is IntN(int(n)) for an n that is not a power of two, with
+// thresh = -n % n worked out beforehand: the draw of a word, inlined.
+func (r *rng) below(n, thresh uint64) uint64 {
+	if strconv.IntSize == 32 {
+		return uint64(rand.New(&r.pcg).IntN(int(n)))
 	}
-	return out
-}()
+	// IntN redraws while the low half is under thresh, which is under n,
+	// after checking it against n first to spare the division: here the
+	// division is done.
+	for {
+		hi, lo := bits.Mul64(r.pcg.Uint64(), n)
+		if lo >= thresh {
+			return hi
+		}
+	}
+}
+
+// proseWord is a word of Words in a fixed-size array, which appendProse
+// copies whole, as two moves, instead of calling memmove for a few bytes.
+type proseWord struct {
+	b [16]byte
+	n int
+}
+
+// proseWords and capitalWords are Words as proseWords, the latter with
+// their first letters upper-cased, for the first word of a sentence;
+// wordsN and wordsThresh are how below draws one of them.
+var (
+	proseWords, capitalWords = wordTables()
+	wordsN                   = uint64(len(Words))
+	wordsThresh              = -wordsN % wordsN
+)
+
+// sentenceN and sentenceThresh are how below draws IntN(9).
+const sentenceN, sentenceThresh = 9, (1<<64 - 9) % 9
+
+func wordTables() (lower, capital []proseWord) {
+	if n := uint64(len(Words)); n&(n-1) == 0 {
+		panic("farm: IntN masks for a power of two; below does not")
+	}
+	lower = make([]proseWord, len(Words))
+	capital = make([]proseWord, len(Words))
+	for i, w := range Words {
+		if len(w) > len(lower[i].b) {
+			panic("farm: word too long for proseWord: " + w)
+		}
+		// Prose is then printable ASCII without quotes or backslashes,
+		// which %q leaves as it is (the theme state relies on it).
+		for _, c := range []byte(w) {
+			if c < 'a' || c > 'z' {
+				panic("farm: a word not in lowercase ASCII: " + w)
+			}
+		}
+		lower[i].n = copy(lower[i].b[:], w)
+		capital[i] = lower[i]
+		capital[i].b[0] = w[0] - 'a' + 'A'
+	}
+	return lower, capital
+}
 
 // appendProse appends n words of deterministic text for seed to dst (see
 // prose).
 func appendProse(dst []byte, seed uint64, n int, sentences bool) []byte {
+	// Room for n words and their separators, and for a whole proseWord
+	// written at the end.
+	dst = slices.Grow(dst, n*(len(proseWord{}.b)+2))
+	l := len(dst)
+	dst = dst[:cap(dst)]
 	r := newRNG(seed, 0x5eed)
 	start := true
 	for i := range n {
-		k := r.IntN(len(Words))
+		k := r.below(wordsN, wordsThresh)
+		w := &proseWords[k]
 		if start {
-			dst = append(dst, capitalWords[k]...)
+			w = &capitalWords[k]
 			start = false
-		} else {
-			dst = append(dst, Words[k]...)
 		}
+		*(*[16]byte)(dst[l:]) = w.b
+		l += w.n
 		switch {
 		case i == n-1:
 			if sentences {
-				dst = append(dst, '.')
+				dst[l] = '.'
+				l++
 			}
-		case sentences && r.IntN(9) == 0:
-			dst = append(dst, ". "...)
+		case sentences && r.below(sentenceN, sentenceThresh) == 0:
+			dst[l], dst[l+1] = '.', ' '
+			l += 2
 			start = true
 		default:
-			dst = append(dst, ' ')
+			dst[l] = ' '
+			l++
 		}
 	}
-	return dst
+	return dst[:l]
 }
