@@ -196,10 +196,19 @@ func (s Site) text(p Post) string {
 	return b.String()
 }
 
+// writeText writes text(p) to b.
+func (s Site) writeText(b *docWriter, p Post) {
+	if s.farm.cfg.Sizes == SizesReal {
+		s.writeRealText(b, p)
+		return
+	}
+	b.WriteString(s.text(p))
+}
+
 func (s Site) summary(p Post) string { return prose(p.seed^0x5a5a, 30, true) }
 
-// feed renders feed page n (from 1).
-func (s Site) feed(n int) string {
+// writeFeed writes feed page n (from 1) to b.
+func (s Site) writeFeed(b *docWriter, n int) {
 	entries := s.onPage(n)
 	next := ""
 	if s.Shape.Catalogue == CatalogueNext && n < s.FeedPages() {
@@ -207,11 +216,12 @@ func (s Site) feed(n int) string {
 	}
 	switch s.Shape.Feed {
 	case FeedAtom:
-		return s.atom(entries, next)
+		b.WriteString(s.atom(entries, next))
 	case FeedJSON:
-		return s.jsonFeed(entries, next)
+		s.writeJSONFeed(b, entries, next)
+	default:
+		s.writeRSS(b, entries, next)
 	}
-	return s.rss(entries, next)
 }
 
 func newest(entries []Post) time.Time {
@@ -224,29 +234,34 @@ func newest(entries []Post) time.Time {
 	return t
 }
 
-func (s Site) rss(entries []Post, next string) string {
-	var b strings.Builder
+// writeRSS writes an RSS feed page of entries to b, linking to next if
+// set.
+func (s Site) writeRSS(b *docWriter, entries []Post, next string) {
 	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\">\n<channel>\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n<link>%s</link>\n<description>Posts from %s</description>\n<atom:link rel=\"self\" href=\"%s\"/>\n",
-		s.Host, s.URL("/"), s.Host, s.FeedURL())
+	b.str("<title>", s.Host, "</title>\n<link>", s.URL("/"), "</link>\n<description>Posts from ", s.Host, "</description>\n<atom:link rel=\"self\" href=\"", s.FeedURL(), "\"/>\n")
 	if next != "" {
-		fmt.Fprintf(&b, "<atom:link rel=\"next\" href=\"%s\"/>\n", next)
+		b.str("<atom:link rel=\"next\" href=\"", next, "\"/>\n")
 	}
 	if t := newest(entries); !t.IsZero() {
-		fmt.Fprintf(&b, "<lastBuildDate>%s</lastBuildDate>\n", t.Format(time.RFC1123Z))
+		b.WriteString("<lastBuildDate>")
+		b.time(t, time.RFC1123Z)
+		b.WriteString("</lastBuildDate>\n")
 	}
 	for _, p := range entries {
-		fmt.Fprintf(&b, "<item><title>%s</title><link>%s</link><guid>%s</guid><pubDate>%s</pubDate>",
-			html.EscapeString(p.Title), s.URL(p.Path), s.URL(p.Path), p.Published.Format(time.RFC1123Z))
+		u := s.URL(p.Path)
+		b.str("<item><title>", html.EscapeString(p.Title), "</title><link>", u, "</link><guid>", u, "</guid><pubDate>")
+		b.time(p.Published, time.RFC1123Z)
+		b.WriteString("</pubDate>")
 		if s.Shape.Full {
-			fmt.Fprintf(&b, "<content:encoded><![CDATA[%s]]></content:encoded>", s.text(p))
+			b.WriteString("<content:encoded><![CDATA[")
+			s.writeText(b, p)
+			b.WriteString("]]></content:encoded>")
 		} else {
-			fmt.Fprintf(&b, "<description>%s</description>", html.EscapeString(s.summary(p)))
+			b.str("<description>", html.EscapeString(s.summary(p)), "</description>")
 		}
 		b.WriteString("</item>\n")
 	}
 	b.WriteString("</channel>\n</rss>\n")
-	return b.String()
 }
 
 func (s Site) atom(entries []Post, next string) string {
@@ -272,38 +287,99 @@ func (s Site) atom(entries []Post, next string) string {
 	return b.String()
 }
 
-type jsonItem struct {
-	ID            string `json:"id"`
-	URL           string `json:"url"`
-	Title         string `json:"title"`
-	ContentHTML   string `json:"content_html,omitempty"`
-	Summary       string `json:"summary,omitempty"`
-	DatePublished string `json:"date_published"`
+// writeJSONFeed writes a JSON Feed page of entries to b, linking to next
+// if set: what json.Marshal wrote for the struct the farm first built it
+// as (version, title, home_page_url, feed_url, next_url if set, items of
+// id, url, title, content_html or summary, date_published), field by
+// field, without each full text becoming a string and then an escaped
+// copy.
+func (s Site) writeJSONFeed(b *docWriter, entries []Post, next string) {
+	field := func(name, v string) {
+		b.str(",\"", name, "\":")
+		b.buf = appendJSONString(b.buf, v)
+	}
+	b.WriteString("{\"version\":")
+	b.buf = appendJSONString(b.buf, "https://jsonfeed.org/version/1.1")
+	field("title", s.Host)
+	field("home_page_url", s.URL("/"))
+	field("feed_url", s.FeedURL())
+	if next != "" {
+		field("next_url", next)
+	}
+	if len(entries) == 0 {
+		b.WriteString(",\"items\":null}\n")
+		return
+	}
+	b.WriteString(",\"items\":[")
+	var text *docWriter
+	if s.Shape.Full {
+		text = getWriter()
+		defer putWriter(text)
+	}
+	for i, p := range entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		u := s.URL(p.Path)
+		b.WriteString("{\"id\":")
+		b.buf = appendJSONString(b.buf, u)
+		field("url", u)
+		field("title", p.Title)
+		if s.Shape.Full {
+			text.buf = text.buf[:0]
+			s.writeText(text, p)
+			if text.Len() > 0 { // omitempty
+				b.WriteString(",\"content_html\":")
+				b.buf = appendJSONString(b.buf, text.buf)
+			}
+		} else if sum := s.summary(p); sum != "" {
+			field("summary", sum)
+		}
+		b.WriteString(",\"date_published\":\"")
+		b.time(p.Published, time.RFC3339)
+		b.WriteString("\"}")
+	}
+	b.WriteString("]}\n")
 }
 
-func (s Site) jsonFeed(entries []Post, next string) string {
-	doc := struct {
-		Version     string     `json:"version"`
-		Title       string     `json:"title"`
-		HomePageURL string     `json:"home_page_url"`
-		FeedURL     string     `json:"feed_url"`
-		NextURL     string     `json:"next_url,omitempty"`
-		Items       []jsonItem `json:"items"`
-	}{Version: "https://jsonfeed.org/version/1.1", Title: s.Host, HomePageURL: s.URL("/"), FeedURL: s.FeedURL(), NextURL: next}
-	for _, p := range entries {
-		it := jsonItem{ID: s.URL(p.Path), URL: s.URL(p.Path), Title: p.Title, DatePublished: p.Published.Format(time.RFC3339)}
-		if s.Shape.Full {
-			it.ContentHTML = s.text(p)
-		} else {
-			it.Summary = s.summary(p)
+// appendJSONString appends v as encoding/json writes a string: quoted,
+// with <, > and & escaped for HTML. Printable ASCII and newlines, all a
+// farm's documents hold, are escaped here; anything else goes through
+// json.Marshal.
+func appendJSONString[T string | []byte](dst []byte, v T) []byte {
+	start := len(dst)
+	dst = append(dst, '"')
+	last := 0 // v[last:i] is yet to be appended
+	for i := 0; i < len(v); i++ {
+		var esc string
+		switch c := v[i]; {
+		case c == '"':
+			esc = `\"`
+		case c == '\\':
+			esc = `\\`
+		case c == '\n':
+			esc = `\n`
+		case c == '<':
+			esc = `\u003c`
+		case c == '>':
+			esc = `\u003e`
+		case c == '&':
+			esc = `\u0026`
+		case c < ' ' || c > '~':
+			out, err := json.Marshal(string(v))
+			if err != nil {
+				panic(err) // a string: cannot fail
+			}
+			return append(dst[:start], out...)
+		default:
+			continue
 		}
-		doc.Items = append(doc.Items, it)
+		dst = append(dst, v[last:i]...)
+		dst = append(dst, esc...)
+		last = i + 1
 	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		panic(err) // plain strings only: cannot fail
-	}
-	return string(out) + "\n"
+	dst = append(dst, v[last:]...)
+	return append(dst, '"')
 }
 
 // years lists the years the site published in, oldest first, with the

@@ -82,7 +82,7 @@ func (s Site) route(r *http.Request) (doc, bool) {
 			return doc{}, false // past the last page: 404, as WordPress answers
 		}
 		return doc{feedType(s.Shape.Feed), s.etag(path, strconv.Itoa(n), version),
-			s.published(s.Posts - (n-1)*s.farm.cfg.PageSize), func() string { return s.feed(n) }, nil}, true
+			s.published(s.Posts - (n-1)*s.farm.cfg.PageSize), nil, func(b *docWriter) { s.writeFeed(b, n) }}, true
 	case path == "/sitemap.xml" && (s.Shape.Sitemap == SitemapRobots || s.Shape.Sitemap == SitemapWellKnown):
 		return doc{xmlType, s.etag(path, version), latest, func() string { return s.urlset(0) }, nil}, true
 	case path == "/sitemap_index.xml" && s.Shape.Sitemap == SitemapIndex:
