@@ -23,12 +23,35 @@ type Post struct {
 func (s Site) Post(n int) Post {
 	seed := s.seed ^ uint64(n)*0x9e3779b97f4a7c15
 	p := Post{N: n, Title: prose(seed^0x7177, 5, false), Published: s.published(n), seed: seed}
-	slug := strings.ToLower(strings.Join(strings.Fields(p.Title)[:3], "-"))
+	// The path, built without fmt: a page's furniture lists sixteen posts.
+	var buf [128]byte
+	path := buf[:0]
 	if s.Shape.Private > 0 && n%s.Shape.Private == 0 {
-		p.Path = fmt.Sprintf("/private/%s-%d/", slug, n)
+		path = append(path, "/private/"...)
 	} else {
-		p.Path = fmt.Sprintf("/%s/%s-%d/", p.Published.Format("2006/01/02"), slug, n)
+		path = append(path, '/')
+		path = p.Published.AppendFormat(path, "2006/01/02")
+		path = append(path, '/')
 	}
+	// The slug: the title's first three words, lowercased, joined by
+	// hyphens. A title is five words of lowercase ASCII, the first
+	// capitalised, one space apart.
+	for i, words := 0, 0; ; i++ {
+		c := p.Title[i]
+		if c == ' ' {
+			if words++; words == 3 {
+				break
+			}
+			c = '-'
+		} else if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		path = append(path, c)
+	}
+	path = append(path, '-')
+	path = strconv.AppendInt(path, int64(n), 10)
+	path = append(path, '/')
+	p.Path = string(path)
 	p.Noindex = s.Shape.Noindex > 0 && n%s.Shape.Noindex == 0
 	return p
 }

@@ -1,6 +1,7 @@
 package farm
 
 import (
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -95,7 +96,45 @@ func (w *docWriter) zeroPad(v, width int) {
 
 // float writes v with prec decimals (%.2f, %.1f).
 func (w *docWriter) float(v float64, prec int) {
-	w.buf = strconv.AppendFloat(w.buf, v, 'f', prec, 64)
+	w.buf = appendFixed(w.buf, v, prec)
+}
+
+// appendFixed is strconv.AppendFloat(dst, v, 'f', prec, 64) for the
+// farm's CSS and tag-cloud sizes (0 ≤ v < 10⁹, prec of 1 or 2), rounding
+// v·10^prec to an integer unless it falls too near a half to tell how
+// the exact decimal value rounds; other values, and those, go through
+// strconv.
+func appendFixed(dst []byte, v float64, prec int) []byte {
+	var scale float64
+	switch prec {
+	case 1:
+		scale = 10
+	case 2:
+		scale = 100
+	default:
+		return strconv.AppendFloat(dst, v, 'f', prec, 64)
+	}
+	x := v * scale // off from the exact product by far less than 1e-6
+	if !(v >= 0 && x < 1e11) {
+		return strconv.AppendFloat(dst, v, 'f', prec, 64)
+	}
+	fl := math.Floor(x)
+	frac := x - fl
+	if math.Abs(frac-0.5) < 1e-6 {
+		return strconv.AppendFloat(dst, v, 'f', prec, 64)
+	}
+	k := uint64(fl)
+	if frac > 0.5 {
+		k++
+	}
+	dst = strconv.AppendUint(dst, k/uint64(scale), 10)
+	dst = append(dst, '.')
+	frac10 := k % uint64(scale)
+	if prec == 2 {
+		dst = append(dst, byte('0'+frac10/10))
+		frac10 %= 10
+	}
+	return append(dst, byte('0'+frac10))
 }
 
 // quote writes s as a Go string literal (%q).
