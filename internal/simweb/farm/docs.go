@@ -164,19 +164,30 @@ func (s Site) home() string {
 // homeList is the homepage's list of the newest posts, with their
 // summaries if excerpts is set.
 func (s Site) homeList(excerpts bool) string {
-	var b strings.Builder
+	b := getWriter()
+	defer putWriter(b)
+	s.writeHomeList(b, excerpts)
+	return b.String()
+}
+
+// writeHomeList writes homeList(excerpts) to b.
+func (s Site) writeHomeList(b *docWriter, excerpts bool) {
 	b.WriteString("<ul class=\"posts\">\n")
 	for n := s.Posts; n > max(0, s.Posts-s.farm.cfg.PageSize); n-- {
 		p := s.Post(n)
-		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <time datetime=\"%s\">%s</time>",
-			p.Path, html.EscapeString(p.Title), p.Published.Format(time.RFC3339), p.Published.Format("2 January 2006"))
+		b.str("<li><a href=\"", p.Path, "\">", html.EscapeString(p.Title), "</a> <time datetime=\"")
+		b.time(p.Published, time.RFC3339)
+		b.WriteString("\">")
+		b.time(p.Published, "2 January 2006")
+		b.WriteString("</time>")
 		if excerpts {
-			fmt.Fprintf(&b, "<p class=\"excerpt\">%s</p>", s.summary(p))
+			b.WriteString("<p class=\"excerpt\">")
+			b.prose(p.seed^0x5a5a, 30, true) // summary(p)
+			b.WriteString("</p>")
 		}
 		b.WriteString("</li>\n")
 	}
 	b.WriteString("</ul>")
-	return b.String()
 }
 
 // page is post p's page (a client-rendered shell for a Shell site).

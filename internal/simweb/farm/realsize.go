@@ -89,7 +89,8 @@ func (s Site) writeRealText(b *docWriter, p Post) {
 			b.prose(seed^0x4242, 4+r.IntN(5), false)
 			b.str("</h2>\n")
 		case i%7 == 3:
-			var ib docWriter
+			var ibuf [64]byte // the image's path fits: built on the stack
+			ib := docWriter{buf: ibuf[:0]}
 			ib.str("/wp-content/uploads/")
 			ib.int(p.Published.Year())
 			ib.WriteByte('/')
@@ -397,16 +398,18 @@ func (s Site) realHome() string {
 
 // writeRealHome writes realHome() to b.
 func (s Site) writeRealHome(b *docWriter) {
-	list := s.homeList(true)
+	list := getWriter()
+	defer putWriter(list)
+	s.writeHomeList(list, true)
 	fb := getWriter()
 	defer putWriter(fb)
-	f := s.realFurniture(fb, "/", "Home", time.Time{}, s.realPageBytes("/")-len(list)-pageFrame)
+	f := s.realFurniture(fb, "/", "Home", time.Time{}, s.realPageBytes("/")-list.Len()-pageFrame)
 	s.writeHeadOpen(b, "Home")
 	b.Write(f.head)
 	s.writeHeadClose(b)
 	b.Write(f.nav)
 	b.WriteString("<main id=\"main\">")
-	b.WriteString(list)
+	b.Write(list.buf)
 	b.Write(f.after)
 	b.WriteString("</main>\n")
 	b.WriteString(strings.TrimSuffix(foot, "</body></html>\n"))

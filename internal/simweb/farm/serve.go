@@ -167,6 +167,10 @@ func notModified(r *http.Request, etag string, modified time.Time) bool {
 		}
 		return false
 	}
-	ims, err := http.ParseTime(r.Header.Get("If-Modified-Since"))
+	v := r.Header.Get("If-Modified-Since")
+	if v == "" {
+		return false // what ParseTime's error would say, without its three errors
+	}
+	ims, err := http.ParseTime(v)
 	return err == nil && !modified.Truncate(time.Second).After(ims)
 }
