@@ -1,7 +1,9 @@
 package farm
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -93,6 +95,26 @@ func TestAppendQuote(t *testing.T) {
 	for _, s := range []string{"", "word", "Two words.", `q"uote`, `b\s`, "tab\t", "caf\u00e9", "\xff", "~ !"} {
 		if got, want := string(appendQuote(nil, s)), strconv.Quote(s); got != want {
 			t.Errorf("appendQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestHashOfIsFNV1a checks hashOf against hash/fnv.
+func TestHashOfIsFNV1a(t *testing.T) {
+	for _, c := range []struct {
+		seed  uint64
+		parts []string
+	}{{0, nil}, {1, []string{""}}, {0xdeadbeefcafe, []string{"furniture", "/2026/03/01/a-b-c-1/"}}, {^uint64(0), []string{"x", "", "y"}}} {
+		h := fnv.New64a()
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], c.seed)
+		h.Write(b[:])
+		for _, p := range c.parts {
+			h.Write([]byte(p))
+			h.Write([]byte{0})
+		}
+		if got, want := hashOf(c.seed, c.parts...), h.Sum64(); got != want {
+			t.Errorf("hashOf(%#x, %q) = %#x, want %#x", c.seed, c.parts, got, want)
 		}
 	}
 }
