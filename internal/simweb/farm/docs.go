@@ -23,12 +23,35 @@ type Post struct {
 func (s Site) Post(n int) Post {
 	seed := s.seed ^ uint64(n)*0x9e3779b97f4a7c15
 	p := Post{N: n, Title: prose(seed^0x7177, 5, false), Published: s.published(n), seed: seed}
-	slug := strings.ToLower(strings.Join(strings.Fields(p.Title)[:3], "-"))
+	// The path, built without fmt: a page's furniture lists sixteen posts.
+	var buf [128]byte
+	path := buf[:0]
 	if s.Shape.Private > 0 && n%s.Shape.Private == 0 {
-		p.Path = fmt.Sprintf("/private/%s-%d/", slug, n)
+		path = append(path, "/private/"...)
 	} else {
-		p.Path = fmt.Sprintf("/%s/%s-%d/", p.Published.Format("2006/01/02"), slug, n)
+		path = append(path, '/')
+		path = p.Published.AppendFormat(path, "2006/01/02")
+		path = append(path, '/')
 	}
+	// The slug: the title's first three words, lowercased, joined by
+	// hyphens. A title is five words of lowercase ASCII, the first
+	// capitalised, one space apart.
+	for i, words := 0, 0; ; i++ {
+		c := p.Title[i]
+		if c == ' ' {
+			if words++; words == 3 {
+				break
+			}
+			c = '-'
+		} else if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		path = append(path, c)
+	}
+	path = append(path, '-')
+	path = strconv.AppendInt(path, int64(n), 10)
+	path = append(path, '/')
+	p.Path = string(path)
 	p.Noindex = s.Shape.Noindex > 0 && n%s.Shape.Noindex == 0
 	return p
 }
@@ -105,12 +128,24 @@ func (s Site) robotsBody() string {
 }
 
 func (s Site) head(b *strings.Builder, title, extra string) {
-	fmt.Fprintf(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s | %s</title>\n", html.EscapeString(title), s.Host)
+	var d docWriter
+	s.writeHeadOpen(&d, title)
+	d.WriteString(extra)
+	s.writeHeadClose(&d)
+	b.Write(d.buf)
+}
+
+// writeHeadOpen writes a page's head up to the extra markup a page puts
+// in it; writeHeadClose writes the rest, up to the body's content.
+func (s Site) writeHeadOpen(b *docWriter, title string) {
+	b.str("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", html.EscapeString(title), " | ", s.Host, "</title>\n")
 	if s.Shape.Feed != FeedNone && !s.Shape.Unlinked {
-		fmt.Fprintf(b, "<link rel=\"alternate\" type=\"%s\" title=\"%s\" href=\"%s\">\n", feedType(s.Shape.Feed), s.Host, FeedPath(s.Shape.Feed))
+		b.str("<link rel=\"alternate\" type=\"", feedType(s.Shape.Feed), "\" title=\"", s.Host, "\" href=\"", FeedPath(s.Shape.Feed), "\">\n")
 	}
-	b.WriteString(extra)
-	fmt.Fprintf(b, "</head>\n<body>\n<header><nav><a href=\"/\">%s</a></nav></header>\n", s.Host)
+}
+
+func (s Site) writeHeadClose(b *docWriter) {
+	b.str("</head>\n<body>\n<header><nav><a href=\"/\">", s.Host, "</a></nav></header>\n")
 }
 
 const foot = "<footer><p>Written by hand, served by a small server.</p></footer>\n</body></html>\n"
@@ -129,19 +164,30 @@ func (s Site) home() string {
 // homeList is the homepage's list of the newest posts, with their
 // summaries if excerpts is set.
 func (s Site) homeList(excerpts bool) string {
-	var b strings.Builder
+	b := getWriter()
+	defer putWriter(b)
+	s.writeHomeList(b, excerpts)
+	return b.String()
+}
+
+// writeHomeList writes homeList(excerpts) to b.
+func (s Site) writeHomeList(b *docWriter, excerpts bool) {
 	b.WriteString("<ul class=\"posts\">\n")
 	for n := s.Posts; n > max(0, s.Posts-s.farm.cfg.PageSize); n-- {
 		p := s.Post(n)
-		fmt.Fprintf(&b, "<li><a href=\"%s\">%s</a> <time datetime=\"%s\">%s</time>",
-			p.Path, html.EscapeString(p.Title), p.Published.Format(time.RFC3339), p.Published.Format("2 January 2006"))
+		b.str("<li><a href=\"", p.Path, "\">", html.EscapeString(p.Title), "</a> <time datetime=\"")
+		b.time(p.Published, time.RFC3339)
+		b.WriteString("\">")
+		b.time(p.Published, "2 January 2006")
+		b.WriteString("</time>")
 		if excerpts {
-			fmt.Fprintf(&b, "<p class=\"excerpt\">%s</p>", s.summary(p))
+			b.WriteString("<p class=\"excerpt\">")
+			b.prose(p.seed^0x5a5a, 30, true) // summary(p)
+			b.WriteString("</p>")
 		}
 		b.WriteString("</li>\n")
 	}
 	b.WriteString("</ul>")
-	return b.String()
 }
 
 // page is post p's page (a client-rendered shell for a Shell site).
@@ -184,10 +230,19 @@ func (s Site) text(p Post) string {
 	return b.String()
 }
 
+// writeText writes text(p) to b.
+func (s Site) writeText(b *docWriter, p Post) {
+	if s.farm.cfg.Sizes == SizesReal {
+		s.writeRealText(b, p)
+		return
+	}
+	b.WriteString(s.text(p))
+}
+
 func (s Site) summary(p Post) string { return prose(p.seed^0x5a5a, 30, true) }
 
-// feed renders feed page n (from 1).
-func (s Site) feed(n int) string {
+// writeFeed writes feed page n (from 1) to b.
+func (s Site) writeFeed(b *docWriter, n int) {
 	entries := s.onPage(n)
 	next := ""
 	if s.Shape.Catalogue == CatalogueNext && n < s.FeedPages() {
@@ -195,11 +250,12 @@ func (s Site) feed(n int) string {
 	}
 	switch s.Shape.Feed {
 	case FeedAtom:
-		return s.atom(entries, next)
+		b.WriteString(s.atom(entries, next))
 	case FeedJSON:
-		return s.jsonFeed(entries, next)
+		s.writeJSONFeed(b, entries, next)
+	default:
+		s.writeRSS(b, entries, next)
 	}
-	return s.rss(entries, next)
 }
 
 func newest(entries []Post) time.Time {
@@ -212,29 +268,34 @@ func newest(entries []Post) time.Time {
 	return t
 }
 
-func (s Site) rss(entries []Post, next string) string {
-	var b strings.Builder
+// writeRSS writes an RSS feed page of entries to b, linking to next if
+// set.
+func (s Site) writeRSS(b *docWriter, entries []Post, next string) {
 	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\">\n<channel>\n")
-	fmt.Fprintf(&b, "<title>%s</title>\n<link>%s</link>\n<description>Posts from %s</description>\n<atom:link rel=\"self\" href=\"%s\"/>\n",
-		s.Host, s.URL("/"), s.Host, s.FeedURL())
+	b.str("<title>", s.Host, "</title>\n<link>", s.URL("/"), "</link>\n<description>Posts from ", s.Host, "</description>\n<atom:link rel=\"self\" href=\"", s.FeedURL(), "\"/>\n")
 	if next != "" {
-		fmt.Fprintf(&b, "<atom:link rel=\"next\" href=\"%s\"/>\n", next)
+		b.str("<atom:link rel=\"next\" href=\"", next, "\"/>\n")
 	}
 	if t := newest(entries); !t.IsZero() {
-		fmt.Fprintf(&b, "<lastBuildDate>%s</lastBuildDate>\n", t.Format(time.RFC1123Z))
+		b.WriteString("<lastBuildDate>")
+		b.time(t, time.RFC1123Z)
+		b.WriteString("</lastBuildDate>\n")
 	}
 	for _, p := range entries {
-		fmt.Fprintf(&b, "<item><title>%s</title><link>%s</link><guid>%s</guid><pubDate>%s</pubDate>",
-			html.EscapeString(p.Title), s.URL(p.Path), s.URL(p.Path), p.Published.Format(time.RFC1123Z))
+		u := s.URL(p.Path)
+		b.str("<item><title>", html.EscapeString(p.Title), "</title><link>", u, "</link><guid>", u, "</guid><pubDate>")
+		b.time(p.Published, time.RFC1123Z)
+		b.WriteString("</pubDate>")
 		if s.Shape.Full {
-			fmt.Fprintf(&b, "<content:encoded><![CDATA[%s]]></content:encoded>", s.text(p))
+			b.WriteString("<content:encoded><![CDATA[")
+			s.writeText(b, p)
+			b.WriteString("]]></content:encoded>")
 		} else {
-			fmt.Fprintf(&b, "<description>%s</description>", html.EscapeString(s.summary(p)))
+			b.str("<description>", html.EscapeString(s.summary(p)), "</description>")
 		}
 		b.WriteString("</item>\n")
 	}
 	b.WriteString("</channel>\n</rss>\n")
-	return b.String()
 }
 
 func (s Site) atom(entries []Post, next string) string {
@@ -260,38 +321,99 @@ func (s Site) atom(entries []Post, next string) string {
 	return b.String()
 }
 
-type jsonItem struct {
-	ID            string `json:"id"`
-	URL           string `json:"url"`
-	Title         string `json:"title"`
-	ContentHTML   string `json:"content_html,omitempty"`
-	Summary       string `json:"summary,omitempty"`
-	DatePublished string `json:"date_published"`
+// writeJSONFeed writes a JSON Feed page of entries to b, linking to next
+// if set: what json.Marshal wrote for the struct the farm first built it
+// as (version, title, home_page_url, feed_url, next_url if set, items of
+// id, url, title, content_html or summary, date_published), field by
+// field, without each full text becoming a string and then an escaped
+// copy.
+func (s Site) writeJSONFeed(b *docWriter, entries []Post, next string) {
+	field := func(name, v string) {
+		b.str(",\"", name, "\":")
+		b.buf = appendJSONString(b.buf, v)
+	}
+	b.WriteString("{\"version\":")
+	b.buf = appendJSONString(b.buf, "https://jsonfeed.org/version/1.1")
+	field("title", s.Host)
+	field("home_page_url", s.URL("/"))
+	field("feed_url", s.FeedURL())
+	if next != "" {
+		field("next_url", next)
+	}
+	if len(entries) == 0 {
+		b.WriteString(",\"items\":null}\n")
+		return
+	}
+	b.WriteString(",\"items\":[")
+	var text *docWriter
+	if s.Shape.Full {
+		text = getWriter()
+		defer putWriter(text)
+	}
+	for i, p := range entries {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		u := s.URL(p.Path)
+		b.WriteString("{\"id\":")
+		b.buf = appendJSONString(b.buf, u)
+		field("url", u)
+		field("title", p.Title)
+		if s.Shape.Full {
+			text.buf = text.buf[:0]
+			s.writeText(text, p)
+			if text.Len() > 0 { // omitempty
+				b.WriteString(",\"content_html\":")
+				b.buf = appendJSONString(b.buf, text.buf)
+			}
+		} else if sum := s.summary(p); sum != "" {
+			field("summary", sum)
+		}
+		b.WriteString(",\"date_published\":\"")
+		b.time(p.Published, time.RFC3339)
+		b.WriteString("\"}")
+	}
+	b.WriteString("]}\n")
 }
 
-func (s Site) jsonFeed(entries []Post, next string) string {
-	doc := struct {
-		Version     string     `json:"version"`
-		Title       string     `json:"title"`
-		HomePageURL string     `json:"home_page_url"`
-		FeedURL     string     `json:"feed_url"`
-		NextURL     string     `json:"next_url,omitempty"`
-		Items       []jsonItem `json:"items"`
-	}{Version: "https://jsonfeed.org/version/1.1", Title: s.Host, HomePageURL: s.URL("/"), FeedURL: s.FeedURL(), NextURL: next}
-	for _, p := range entries {
-		it := jsonItem{ID: s.URL(p.Path), URL: s.URL(p.Path), Title: p.Title, DatePublished: p.Published.Format(time.RFC3339)}
-		if s.Shape.Full {
-			it.ContentHTML = s.text(p)
-		} else {
-			it.Summary = s.summary(p)
+// appendJSONString appends v as encoding/json writes a string: quoted,
+// with <, > and & escaped for HTML. Printable ASCII and newlines, all a
+// farm's documents hold, are escaped here; anything else goes through
+// json.Marshal.
+func appendJSONString[T string | []byte](dst []byte, v T) []byte {
+	start := len(dst)
+	dst = append(dst, '"')
+	last := 0 // v[last:i] is yet to be appended
+	for i := 0; i < len(v); i++ {
+		var esc string
+		switch c := v[i]; {
+		case c == '"':
+			esc = `\"`
+		case c == '\\':
+			esc = `\\`
+		case c == '\n':
+			esc = `\n`
+		case c == '<':
+			esc = `\u003c`
+		case c == '>':
+			esc = `\u003e`
+		case c == '&':
+			esc = `\u0026`
+		case c < ' ' || c > '~':
+			out, err := json.Marshal(string(v))
+			if err != nil {
+				panic(err) // a string: cannot fail
+			}
+			return append(dst[:start], out...)
+		default:
+			continue
 		}
-		doc.Items = append(doc.Items, it)
+		dst = append(dst, v[last:i]...)
+		dst = append(dst, esc...)
+		last = i + 1
 	}
-	out, err := json.Marshal(doc)
-	if err != nil {
-		panic(err) // plain strings only: cannot fail
-	}
-	return string(out) + "\n"
+	dst = append(dst, v[last:]...)
+	return append(dst, '"')
 }
 
 // years lists the years the site published in, oldest first, with the
@@ -352,8 +474,6 @@ build measure compare write read walk fetch parse store change publish remove up
 // prose is n words of deterministic text for seed, capitalised; in
 // sentences when sentences is set.
 func prose(seed uint64, n int, sentences bool) string {
-	var b strings.Builder
-	b.Grow(n * 7)
-	writeProse(&b, seed, n, sentences)
-	return b.String()
+	var buf [1024]byte // a title or a summary fits, with appendProse's room to spare
+	return string(appendProse(buf[:0], seed, n, sentences))
 }

@@ -15,10 +15,10 @@
 package farm
 
 import (
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -53,9 +53,14 @@ type Config struct {
 	HTTPS bool
 }
 
-// Farm serves a generated population; it holds no state of its own and
-// is safe for concurrent use.
-type Farm struct{ cfg Config }
+// Farm serves a generated population; it holds no state of its own but
+// a table worked out on first use, and is safe for concurrent use.
+type Farm struct {
+	cfg Config
+	// commentTimesText is what commentTimes returns.
+	commentTimesOnce sync.Once
+	commentTimesText []string
+}
 
 // New makes a farm; the zero fields of cfg take their defaults.
 func New(cfg Config) *Farm {
@@ -187,16 +192,22 @@ func (s Site) published(n int) time.Time {
 	}
 }
 
+// hashOf is FNV-1a (64-bit) of seed's eight bytes, little end first, and
+// of each part followed by a zero byte: what hash/fnv's New64a gives,
+// worked here so that a hash costs no hasher on the heap.
 func hashOf(seed uint64, parts ...string) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(seed >> (8 * i))
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for i := range 8 {
+		h ^= uint64(byte(seed >> (8 * i)))
+		h *= prime
 	}
-	h.Write(b[:])
 	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
+		for i := 0; i < len(p); i++ {
+			h ^= uint64(p[i])
+			h *= prime
+		}
+		h *= prime // the zero byte: h ^= 0 leaves h as it is
 	}
-	return h.Sum64()
+	return h
 }

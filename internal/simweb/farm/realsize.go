@@ -1,12 +1,12 @@
 package farm
 
 import (
-	"fmt"
 	"html"
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -67,11 +67,19 @@ func (s Site) realBodyBytes(p Post) int {
 // links, and between them the headings, figures, lists, quotes and code a
 // long post has, up to realBodyBytes.
 func (s Site) realText(p Post) string {
+	b := getWriter()
+	defer putWriter(b)
+	s.writeRealText(b, p)
+	return b.String()
+}
+
+// writeRealText writes realText(p) to b.
+func (s Site) writeRealText(b *docWriter, p Post) {
 	want := s.realBodyBytes(p)
-	var b docWriter
 	b.Grow(want + 4096)
-	r := rand.New(rand.NewPCG(p.seed, 0xb0d1))
-	for i := 0; b.Len() < want; i++ {
+	start := b.Len()
+	r := newRNG(p.seed, 0xb0d1)
+	for i := 0; b.Len()-start < want; i++ {
 		seed := p.seed*31 + uint64(i)
 		switch {
 		case i > 0 && i%4 == 0:
@@ -81,7 +89,8 @@ func (s Site) realText(p Post) string {
 			b.prose(seed^0x4242, 4+r.IntN(5), false)
 			b.str("</h2>\n")
 		case i%7 == 3:
-			var ib docWriter
+			var ibuf [64]byte // the image's path fits: built on the stack
+			ib := docWriter{buf: ibuf[:0]}
 			ib.str("/wp-content/uploads/")
 			ib.int(p.Published.Year())
 			ib.WriteByte('/')
@@ -138,27 +147,29 @@ func (s Site) realText(p Post) string {
 			b.WriteString("</p>\n")
 		}
 	}
-	return b.String()
 }
 
 // furniture is what a real blog page carries besides its content, sized
 // to fill the page to want bytes: the parts before the content (inline CSS
 // and JSON-LD in the head, the navigation menu) and after it (related
 // posts, comments, a sidebar of widgets, the footer, inline script state).
-type furniture struct{ head, nav, after, tail string }
+// Its parts are slices of the buffer they were written in.
+type furniture struct{ head, nav, after, tail []byte }
 
-// realFurniture builds the furniture of the page at path, about budget
-// bytes in all; title and published describe the page's own post (zero
-// for a homepage).
-func (s Site) realFurniture(path, title string, published time.Time, budget int) furniture {
-	r := rand.New(rand.NewPCG(hashOf(s.seed, "furniture", path), 0xf0f0))
+// realFurniture writes the furniture of the page at path to b, about
+// budget bytes in all, and returns its parts; title and published
+// describe the page's own post (zero for a homepage).
+func (s Site) realFurniture(b *docWriter, path, title string, published time.Time, budget int) furniture {
+	r := newRNG(hashOf(s.seed, "furniture", path), 0xf0f0)
 	budget = max(budget, 8<<10)
-	var f furniture
+	b.Grow(budget + 16<<10)
+	// The parts go one after another into b: h, n, a and t are b, under
+	// the names the parts had when each was a builder of its own.
+	h, n, a, t := b, b, b, b
 
 	// The head: social metadata, preloads, a theme's inline CSS (a fifth of
 	// the budget) and the article's JSON-LD.
-	var h docWriter
-	h.Grow(budget/5 + 4096)
+	h0 := b.Len()
 	h.str("<meta name=\"description\" content=\"", html.EscapeString(prose(hashOf(s.seed, path, "desc"), 25, true)), "\">\n")
 	h.str("<meta property=\"og:type\" content=\"article\"><meta property=\"og:title\" content=\"", html.EscapeString(title), "\"><meta property=\"og:url\" content=\"", s.URL(path), "\">",
 		"<meta property=\"og:image\" content=\"", s.URL("/wp-content/uploads/cover.jpg"), "\"><meta name=\"twitter:card\" content=\"summary_large_image\">\n")
@@ -168,7 +179,7 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 		h.str(".woff2\">\n")
 	}
 	h.WriteString("<style id=\"global-styles-inline-css\">\n")
-	for i := 0; h.Len() < budget/5; i++ {
+	for i := 0; h.Len()-h0 < budget/5; i++ {
 		h.str(".wp-block-", Words[r.IntN(len(Words))], "-")
 		h.int(i)
 		h.str("{margin:0 0 ")
@@ -198,11 +209,9 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 		h.quote(published.Format(time.RFC3339))
 	}
 	h.WriteString("}</script>\n")
-	f.head = h.String()
 
 	// The menu: a few dozen categories.
-	var n docWriter
-	n.Grow(4096)
+	n0 := b.Len()
 	n.WriteString("<nav class=\"main-navigation\" aria-label=\"Primary\"><ul class=\"menu\">\n")
 	for i := range 20 + r.IntN(40) {
 		w := Words[r.IntN(len(Words))]
@@ -211,10 +220,8 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 		n.str("\"><a href=\"/category/", w, "/\">", w, "</a></li>\n")
 	}
 	n.WriteString("</ul></nav>\n")
-	f.nav = n.String()
 
-	var a docWriter
-	a.Grow(budget*3/10 + budget/6 + 8192)
+	a0 := b.Len()
 	// Related posts and an author box.
 	a.WriteString("<section class=\"related-posts\"><h2>Related</h2><ul>\n")
 	for i := 1; i <= min(6, s.Posts); i++ {
@@ -239,12 +246,10 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 		// time as its text, and "a while ago" as the comment. The
 		// comment's length is still drawn, so that the rest of the page
 		// stays as it was; the words it would have had are not written.
-		name := prose(uint64(r.IntN(500)), 2, false)
+		name := commentNames()[r.IntN(len(commentNames()))]
 		a.str(name, "</b> <a href=\"#comment-")
 		a.int(id)
-		a.str("\"><time datetime=\"", name, "\">")
-		a.time(s.farm.cfg.Start.Add(-time.Duration(r.IntN(5000))*time.Hour), time.RFC3339)
-		a.str("</time></a></footer><div class=\"comment-content\"><p>a while ago")
+		a.str("\"><time datetime=\"", name, "\">", s.farm.commentTimes()[r.IntN(commentHours)], "</time></a></footer><div class=\"comment-content\"><p>a while ago")
 		_ = r.IntN(80)
 		a.str("</p></div><div class=\"reply\"><a rel=\"nofollow\" class=\"comment-reply-link\" href=\"#comment-")
 		a.int(id)
@@ -278,14 +283,13 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 		a.str(" items)\">", w, "</a>\n")
 	}
 	a.WriteString("</div></section>\n</aside>\n")
-	f.after = a.String()
 
 	// After the footer: a theme's script state, the rest of the budget.
-	var t docWriter
-	stop = budget - len(f.head) - len(f.nav) - len(f.after)
+	t0 := b.Len()
+	stop = budget - (t0 - h0)
 	t.Grow(max(stop, 0) + 1024)
 	t.WriteString("<script id=\"theme-state\">window.__THEME_STATE__={\"posts\":[")
-	for i := 0; t.Len() < stop; i++ {
+	for i := 0; t.Len()-t0 < stop; i++ {
 		if i > 0 {
 			t.WriteByte(',')
 		}
@@ -294,57 +298,121 @@ func (s Site) realFurniture(path, title string, published time.Time, budget int)
 		t.str(",\"slug\":")
 		t.quote(Words[r.IntN(len(Words))])
 		t.str(",\"excerpt\":")
-		t.quote(prose(uint64(r.IntN(1<<20)), 12+r.IntN(20), true))
+		// Prose quotes as itself (see wordTables): the quotes around it
+		// are all %q would add.
+		seed := uint64(r.IntN(1 << 20))
+		t.WriteByte('"')
+		t.prose(seed, 12+r.IntN(20), true)
+		t.WriteByte('"')
 		t.str(",\"views\":")
 		t.int(r.IntN(100000))
 		t.WriteByte('}')
 	}
 	t.WriteString("]};</script>\n")
-	f.tail = t.String()
-	return f
+	return furniture{head: b.buf[h0:n0], nav: b.buf[n0:a0], after: b.buf[a0:t0], tail: b.buf[t0:]}
+}
+
+// commentNames are the names comments are signed with: prose(i, 2,
+// false) for each i < 500, the seeds a page draws them from, worked out
+// once rather than for each of a page's hundred comments.
+var commentNames = sync.OnceValue(func() []string {
+	names := make([]string, 500)
+	for i := range names {
+		names[i] = prose(uint64(i), 2, false)
+	}
+	return names
+})
+
+// commentHours is how many hours before the farm's start a comment's
+// time is drawn from.
+const commentHours = 5000
+
+// commentTimes are the times comments are dated with, in RFC 3339: for
+// each i < commentHours, Start less i hours, formatted once per farm.
+func (f *Farm) commentTimes() []string {
+	f.commentTimesOnce.Do(func() {
+		f.commentTimesText = make([]string, commentHours)
+		for i := range f.commentTimesText {
+			f.commentTimesText[i] = f.cfg.Start.Add(-time.Duration(i) * time.Hour).Format(time.RFC3339)
+		}
+	})
+	return f.commentTimesText
 }
 
 // realPage is post p's page at SizesReal.
 func (s Site) realPage(p Post) string {
-	body := s.realText(p)
-	budget := s.realPageBytes(p.Path) - len(body) - pageFrame
-	f := s.realFurniture(p.Path, p.Title, p.Published, budget)
-	var b strings.Builder
-	b.Grow(len(body) + budget + 4096)
-	extra := fmt.Sprintf("<meta property=\"article:published_time\" content=\"%s\">\n", p.Published.Format(time.RFC3339))
+	b := getWriter()
+	defer putWriter(b)
+	s.writeRealPage(b, p)
+	return b.String()
+}
+
+// writeRealPage writes realPage(p) to b.
+func (s Site) writeRealPage(b *docWriter, p Post) {
+	body := getWriter()
+	defer putWriter(body)
+	s.writeRealText(body, p)
+	budget := s.realPageBytes(p.Path) - body.Len() - pageFrame
+	fb := getWriter()
+	defer putWriter(fb)
+	f := s.realFurniture(fb, p.Path, p.Title, p.Published, budget)
+	b.Grow(body.Len() + budget + 4096)
+	s.writeHeadOpen(b, p.Title)
+	b.str("<meta property=\"article:published_time\" content=\"")
+	b.time(p.Published, time.RFC3339)
+	b.str("\">\n")
 	if p.Noindex {
-		extra += "<meta name=\"robots\" content=\"noindex\">\n"
+		b.WriteString("<meta name=\"robots\" content=\"noindex\">\n")
 	}
-	s.head(&b, p.Title, extra+f.head)
-	b.WriteString(f.nav)
-	fmt.Fprintf(&b, "<div id=\"page\" class=\"site\"><main id=\"main\" class=\"site-main\"><article class=\"post type-post\">\n<header class=\"entry-header\"><h1 class=\"entry-title\">%s</h1>\n"+
-		"<p class=\"meta\"><time datetime=\"%s\">%s</time></p></header>\n<div class=\"entry-content\">\n",
-		html.EscapeString(p.Title), p.Published.Format(time.RFC3339), p.Published.Format("2 January 2006"))
-	b.WriteString(body)
-	fmt.Fprintf(&b, "<p>See <a href=\"https://cited-%d.example/notes/%d\">as argued elsewhere</a>.</p>\n", p.seed%7, p.seed%97)
+	b.Write(f.head)
+	s.writeHeadClose(b)
+	b.Write(f.nav)
+	b.str("<div id=\"page\" class=\"site\"><main id=\"main\" class=\"site-main\"><article class=\"post type-post\">\n<header class=\"entry-header\"><h1 class=\"entry-title\">",
+		html.EscapeString(p.Title), "</h1>\n<p class=\"meta\"><time datetime=\"")
+	b.time(p.Published, time.RFC3339)
+	b.str("\">")
+	b.time(p.Published, "2 January 2006")
+	b.str("</time></p></header>\n<div class=\"entry-content\">\n")
+	b.Write(body.buf)
+	b.str("<p>See <a href=\"https://cited-")
+	b.uint(p.seed % 7)
+	b.str(".example/notes/")
+	b.uint(p.seed % 97)
+	b.str("\">as argued elsewhere</a>.</p>\n")
 	b.WriteString("</div></article>\n")
-	b.WriteString(f.after)
+	b.Write(f.after)
 	b.WriteString("</main></div>\n")
 	b.WriteString(strings.TrimSuffix(foot, "</body></html>\n"))
-	b.WriteString(f.tail)
+	b.Write(f.tail)
 	b.WriteString("</body></html>\n")
-	return b.String()
 }
 
 // realHome is the homepage at SizesReal: the list of newest posts, with
 // their excerpts, in a page's furniture.
 func (s Site) realHome() string {
-	list := s.homeList(true)
-	f := s.realFurniture("/", "Home", time.Time{}, s.realPageBytes("/")-len(list)-pageFrame)
-	var b strings.Builder
-	s.head(&b, "Home", f.head)
-	b.WriteString(f.nav)
+	b := getWriter()
+	defer putWriter(b)
+	s.writeRealHome(b)
+	return b.String()
+}
+
+// writeRealHome writes realHome() to b.
+func (s Site) writeRealHome(b *docWriter) {
+	list := getWriter()
+	defer putWriter(list)
+	s.writeHomeList(list, true)
+	fb := getWriter()
+	defer putWriter(fb)
+	f := s.realFurniture(fb, "/", "Home", time.Time{}, s.realPageBytes("/")-list.Len()-pageFrame)
+	s.writeHeadOpen(b, "Home")
+	b.Write(f.head)
+	s.writeHeadClose(b)
+	b.Write(f.nav)
 	b.WriteString("<main id=\"main\">")
-	b.WriteString(list)
-	b.WriteString(f.after)
+	b.Write(list.buf)
+	b.Write(f.after)
 	b.WriteString("</main>\n")
 	b.WriteString(strings.TrimSuffix(foot, "</body></html>\n"))
-	b.WriteString(f.tail)
+	b.Write(f.tail)
 	b.WriteString("</body></html>\n")
-	return b.String()
 }

@@ -6,8 +6,11 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +26,8 @@ const servedGolden = "testdata/served.sha256"
 // TestServedDocumentsUnchanged serves every document of a sample of sites
 // (robots.txt, the homepage, every feed page, the sitemaps, every post's
 // page), at both sizes, over http and https, on day 1 and day 3, and
-// compares a hash of their status, validators and bodies with the one
+// compares a hash of their status, headers and bodies (and those of the
+// conditional requests their validators make) with the one
 // recorded (go test -run TestServedDocumentsUnchanged -update-served to
 // record a deliberate change).
 func TestServedDocumentsUnchanged(t *testing.T) {
@@ -78,11 +82,26 @@ func servedHash(sizes Sizes, https bool, day int) string {
 		}
 		for _, p := range paths {
 			a := get(f, s.URL(p))
-			fmt.Fprintf(h, "%s %d %s %s %s %d\n", p, a.status, a.header.Get("Content-Type"), a.header.Get("ETag"), a.header.Get("Last-Modified"), len(a.body))
-			h.Write(a.body)
+			hashAnswer(h, p, a)
+			if etag := a.header.Get("ETag"); etag != "" {
+				// The conditional request a second day sends: a 304's
+				// headers are served too.
+				hashAnswer(h, p+" If-None-Match", get(f, s.URL(p), "If-None-Match", etag))
+				hashAnswer(h, p+" If-Modified-Since", get(f, s.URL(p), "If-Modified-Since", a.header.Get("Last-Modified")))
+			}
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// hashAnswer writes a's status, every header in name order and its body
+// to h.
+func hashAnswer(h io.Writer, p string, a answer) {
+	fmt.Fprintf(h, "%s %d %d\n", p, a.status, len(a.body))
+	for _, k := range slices.Sorted(maps.Keys(a.header)) {
+		fmt.Fprintf(h, "%s: %q\n", k, a.header[k])
+	}
+	h.Write(a.body)
 }
 
 func readServedGolden(t *testing.T) map[string]string {
