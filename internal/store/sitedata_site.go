@@ -14,7 +14,7 @@ import (
 )
 
 // Site implements web.DirectoryData: a dozen queries, each over one site's range
-// of an index (sources_site, links_from, links_to, requests_site …).
+// of an index (sources_site, site_links, requests_site …).
 func (s *SiteData) Site(ctx context.Context, site string, now time.Time) (model.SiteDetail, error) {
 	d := model.SiteDetail{Site: site, Sources: []model.SourceDetail{}, Posts: []model.StateCount{}, Recent: []model.PostMeta{}, Robots: []model.Origin{}}
 	var err error
@@ -157,14 +157,15 @@ func (s *SiteData) siteRecent(ctx context.Context, site string, d *model.SiteDet
 }
 
 // siteCitations counts links out of and into the site by the other site
-// (links_from, links_to); the store keeps no link within a site.
+// (site_links, by its key and by site_links_to); the store keeps no link
+// within a site.
 func (s *SiteData) siteCitations(ctx context.Context, site string, d *model.SiteDetail) error {
 	var err error
-	d.Citations.Out, d.Citations.TopOut, err = s.linkCounts(ctx, `SELECT to_site, count(*) FROM links WHERE from_site = $1 GROUP BY to_site`, site)
+	d.Citations.Out, d.Citations.TopOut, err = s.linkCounts(ctx, `SELECT to_site, links FROM site_links WHERE from_site = $1 AND links > 0`, site)
 	if err != nil {
 		return fmt.Errorf("citations out: %w", err)
 	}
-	d.Citations.In, d.Citations.TopIn, err = s.linkCounts(ctx, `SELECT from_site, count(*) FROM links WHERE to_site = $1 GROUP BY from_site`, site)
+	d.Citations.In, d.Citations.TopIn, err = s.linkCounts(ctx, `SELECT from_site, links FROM site_links WHERE to_site = $1 AND links > 0`, site)
 	if err != nil {
 		return fmt.Errorf("citations in: %w", err)
 	}

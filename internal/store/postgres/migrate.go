@@ -206,6 +206,21 @@ var dialectDDL = map[string]string{
 	CREATE TRIGGER posts_record_gone AFTER DELETE ON posts
 		FOR EACH ROW EXECUTE FUNCTION posts_record_gone();
 	INSERT INTO store_meta(name, value) VALUES ('db_id', replace(gen_random_uuid()::text, '-', ''));`,
+	// site_links follows links: every row inserted counts once for its
+	// pair of sites, every row deleted or moved to another pair once less.
+	"site link counts": `CREATE FUNCTION links_count() RETURNS trigger LANGUAGE plpgsql AS $$
+	BEGIN
+		IF TG_OP <> 'INSERT' THEN
+			UPDATE site_links SET links = links - 1 WHERE from_site = OLD.from_site AND to_site = OLD.to_site;
+		END IF;
+		IF TG_OP <> 'DELETE' THEN
+			INSERT INTO site_links(from_site, to_site, links) VALUES (NEW.from_site, NEW.to_site, 1)
+				ON CONFLICT (from_site, to_site) DO UPDATE SET links = site_links.links + 1;
+		END IF;
+		RETURN NULL;
+	END $$;
+	CREATE TRIGGER links_counted AFTER INSERT OR DELETE OR UPDATE OF from_site, to_site ON links
+		FOR EACH ROW EXECUTE FUNCTION links_count();`,
 }
 
 // migrateLock is the pg_advisory_xact_lock key that serialises migrations

@@ -98,6 +98,10 @@ func TestMigrationBackfillsFirstSeen(t *testing.T) {
 	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "ADD COLUMN markdown") }) {
 		undo = append([]string{`ALTER TABLE posts DROP COLUMN markdown`}, undo...)
 	}
+	if slices.ContainsFunc(store.Migrations, func(m string) bool { return strings.Contains(m, "CREATE TABLE site_links") }) {
+		undo = append([]string{`DROP TRIGGER links_counted`, `DROP TRIGGER links_uncounted`, `DROP TRIGGER links_recounted`, `DROP TABLE site_links`,
+			`CREATE INDEX links_from ON links(from_site, to_site)`, `CREATE INDEX links_to ON links(to_site, from_site)`}, undo...)
+	}
 	for _, q := range append(undo, []string{`DROP INDEX posts_state_dated`, `CREATE INDEX posts_state_published ON posts(state, published)`, `ALTER TABLE posts DROP COLUMN first_seen`,
 		`CREATE INDEX posts_source ON posts(source_id)`, `CREATE INDEX feeds_source ON feeds(source_id)`, `CREATE INDEX requests_start ON requests(start)`,
 		fmt.Sprintf(`UPDATE schema_version SET version = %d`, firstSeen)}...) {

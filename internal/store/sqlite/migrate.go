@@ -184,6 +184,20 @@ var dialectDDL = map[string]string{
 		UPDATE posts SET duplicate_of = 0 WHERE duplicate_of = OLD.id;
 	END;
 	INSERT INTO store_meta(name, value) VALUES ('db_id', lower(hex(randomblob(16))));`,
+	// site_links follows links: every row inserted counts once for its
+	// pair of sites, every row deleted or moved to another pair once less.
+	"site link counts": `CREATE TRIGGER links_counted AFTER INSERT ON links BEGIN
+		INSERT INTO site_links(from_site, to_site, links) VALUES (NEW.from_site, NEW.to_site, 1)
+			ON CONFLICT (from_site, to_site) DO UPDATE SET links = links + 1;
+	END;
+	CREATE TRIGGER links_uncounted AFTER DELETE ON links BEGIN
+		UPDATE site_links SET links = links - 1 WHERE from_site = OLD.from_site AND to_site = OLD.to_site;
+	END;
+	CREATE TRIGGER links_recounted AFTER UPDATE OF from_site, to_site ON links BEGIN
+		UPDATE site_links SET links = links - 1 WHERE from_site = OLD.from_site AND to_site = OLD.to_site;
+		INSERT INTO site_links(from_site, to_site, links) VALUES (NEW.from_site, NEW.to_site, 1)
+			ON CONFLICT (from_site, to_site) DO UPDATE SET links = links + 1;
+	END;`,
 }
 
 func migrate(ctx context.Context, db *sql.DB) error {

@@ -5,6 +5,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"maps"
 	"testing"
 	"time"
 
@@ -56,7 +57,39 @@ func RunSuite(t *testing.T, newStore func(t *testing.T) *store.DB) {
 		{"RemoveSources", testRemoveSources},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t)
+			tc.fn(t, s)
+			siteLinksAgree(t, s)
+		})
+	}
+}
+
+// siteLinksAgree checks, after whatever a test did to posts and their
+// links (saves, re-saves, merges, removals, re-extraction), that the
+// "cited by" counts the triggers keep are the links counted afresh.
+func siteLinksAgree(t *testing.T, s *store.DB) {
+	t.Helper()
+	read := func(q string) map[[2]string]int64 {
+		rows, err := s.Writer().QueryContext(bg, q)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		defer rows.Close()
+		out := map[[2]string]int64{}
+		for rows.Next() {
+			var k [2]string
+			var n int64
+			must(t, rows.Scan(&k[0], &k[1], &n))
+			out[k] = n
+		}
+		must(t, rows.Err())
+		return out
+	}
+	counted := read(`SELECT from_site, to_site, links FROM site_links WHERE links <> 0`)
+	links := read(`SELECT from_site, to_site, count(*) FROM links GROUP BY from_site, to_site`)
+	if !maps.Equal(counted, links) {
+		t.Errorf("site_links %v, links counted afresh %v", counted, links)
 	}
 }
 
