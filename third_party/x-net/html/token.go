@@ -148,6 +148,10 @@ type Tokenizer struct {
 	buf []byte
 	// maxBuf limits the data buffered in buf. A value of 0 means unlimited.
 	maxBuf int
+	// fast is buf when maxBuf is 0, otherwise nil: readByte reads
+	// buf[raw.end] itself, with no further check, while raw.end < len(fast).
+	// (corpusbot)
+	fast []byte
 	// buf[data.start:data.end] holds the raw bytes of the current token's data:
 	// a text token's text, a tag token's tag name, etc.
 	data span
@@ -232,7 +236,19 @@ func (z *Tokenizer) Err() error {
 // slice that holds all the bytes read so far for the current token.
 // It sets z.err if the underlying reader returns an error.
 // Pre-condition: z.err == nil.
+//
+// corpusbot: the byte in the buffer is read here, in a function small enough
+// to be inlined; the reader is called, and maxBuf checked, in readByteSlow.
 func (z *Tokenizer) readByte() byte {
+	if i := z.raw.end; i < len(z.fast) {
+		z.raw.end = i + 1
+		return z.fast[i]
+	}
+	return z.readByteSlow()
+}
+
+// readByteSlow is readByte as upstream has it.
+func (z *Tokenizer) readByteSlow() byte {
 	if z.raw.end >= len(z.buf) {
 		// Our buffer is exhausted and we have to read from z.r. Check if the
 		// previous read resulted in an error.
@@ -268,6 +284,7 @@ func (z *Tokenizer) readByte() byte {
 			}
 		}
 		z.raw.start, z.raw.end, z.buf = 0, d, buf1[:d]
+		z.setFast()
 		// Now that we have copied the live bytes to the start of the buffer,
 		// we read from z.r into the remainder.
 		var n int
@@ -277,6 +294,7 @@ func (z *Tokenizer) readByte() byte {
 			return 0
 		}
 		z.buf = buf1[:d+n]
+		z.setFast()
 	}
 	x := z.buf[z.raw.end]
 	z.raw.end++
@@ -285,6 +303,32 @@ func (z *Tokenizer) readByte() byte {
 		return 0
 	}
 	return x
+}
+
+// setFast sets z.fast after z.buf or z.maxBuf changes.
+func (z *Tokenizer) setFast() {
+	z.fast = nil
+	if z.maxBuf == 0 {
+		z.fast = z.buf
+	}
+}
+
+// skipTo moves z.raw.end over the buffered bytes before the next c, or over
+// all of them: what a loop of readByte calls that goes on past every byte
+// but c does, while no read from z.r is needed. It does nothing when maxBuf
+// is set (z.fast is nil).
+//
+// corpusbot: text, raw text and script text are read with it, and quoted
+// attribute values, a bytes.IndexByte where upstream calls readByte for each
+// byte.
+func (z *Tokenizer) skipTo(c byte) {
+	if i := z.raw.end; i < len(z.fast) {
+		if j := bytes.IndexByte(z.fast[i:], c); j >= 0 {
+			z.raw.end = i + j
+		} else {
+			z.raw.end = len(z.fast)
+		}
+	}
 }
 
 // Buffered returns a slice containing data buffered but not yet tokenized.
@@ -335,6 +379,7 @@ func (z *Tokenizer) readRawOrRCDATA() {
 	}
 loop:
 	for {
+		z.skipTo('<')
 		c := z.readByte()
 		if z.err != nil {
 			break loop
@@ -398,6 +443,7 @@ func (z *Tokenizer) readScript() {
 	var c byte
 
 scriptData:
+	z.skipTo('<')
 	c = z.readByte()
 	if z.err != nil {
 		return
@@ -886,7 +932,9 @@ func (z *Tokenizer) readStartTag() TokenType {
 func (z *Tokenizer) readTag(saveAttr bool) {
 	z.attr = z.attr[:0]
 	z.nAttrReturned = 0
-	clear(z.attrNames)
+	if len(z.attrNames) != 0 {
+		clear(z.attrNames)
+	}
 	// Read the tag name and attribute key/value pairs.
 	z.readTagName()
 	if z.skipWhiteSpace(); z.err != nil {
@@ -901,15 +949,72 @@ func (z *Tokenizer) readTag(saveAttr bool) {
 		z.readTagAttrKey()
 		z.readTagAttrVal()
 		// Save pendingAttr if saveAttr and that attribute has a non-empty key, and the key hasn't been seen before.
-		key := string(lower(bytes.Clone(z.buf[z.pendingAttr[0].start:z.pendingAttr[0].end])))
-		if saveAttr && z.pendingAttr[0].start != z.pendingAttr[0].end && !z.attrNames[key] {
+		if saveAttr && z.pendingAttr[0].start != z.pendingAttr[0].end && z.newAttrName() {
 			z.attr = append(z.attr, z.pendingAttr)
-			z.attrNames[key] = true
 		}
 		if z.skipWhiteSpace(); z.err != nil {
 			break
 		}
 	}
+}
+
+// attrScanMax is how many attributes a tag has before readTag looks a new
+// attribute's name up in z.attrNames rather than comparing it with each.
+const attrScanMax = 16
+
+// newAttrName reports whether the name of z.pendingAttr, lower-cased, is not
+// that of an attribute already in z.attr, and if so, notes it as seen.
+//
+// corpusbot: upstream lower-cases a copy of every attribute name into a new
+// string and keeps it in z.attrNames (two allocations an attribute, and the
+// map cleared for every tag). A tag's few attributes are compared in place,
+// ASCII letters folded as lower folds them; past attrScanMax, the names go
+// into the map as upstream did.
+func (z *Tokenizer) newAttrName() bool {
+	k := z.buf[z.pendingAttr[0].start:z.pendingAttr[0].end]
+	if len(z.attr) < attrScanMax {
+		for _, x := range z.attr {
+			if equalLower(z.buf[x[0].start:x[0].end], k) {
+				return false
+			}
+		}
+		return true
+	}
+	if len(z.attrNames) == 0 {
+		for _, x := range z.attr {
+			z.attrNames[string(lower(bytes.Clone(z.buf[x[0].start:x[0].end])))] = true
+		}
+	}
+	key := string(lower(bytes.Clone(k)))
+	if z.attrNames[key] {
+		return false
+	}
+	z.attrNames[key] = true
+	return true
+}
+
+// equalLower reports whether lower(a) and lower(b) would be equal, without
+// changing either.
+func equalLower(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, c := range a {
+		d := b[i]
+		if c == d {
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
 }
 
 // readTagName sets z.data to the "div" in "<div k=v>". The reader (z.raw.end)
@@ -998,6 +1103,7 @@ func (z *Tokenizer) readTagAttrVal() {
 	case '\'', '"':
 		z.pendingAttr[1].start = z.raw.end
 		for {
+			z.skipTo(quote)
 			c := z.readByte()
 			if z.err != nil {
 				z.pendingAttr[1].end = z.raw.end
@@ -1061,6 +1167,7 @@ func (z *Tokenizer) Next() TokenType {
 
 loop:
 	for {
+		z.skipTo('<')
 		c := z.readByte()
 		if z.err != nil {
 			break loop
@@ -1224,7 +1331,12 @@ func (z *Tokenizer) TagName() (name []byte, hasAttr bool) {
 	if z.data.start < z.data.end {
 		switch z.tt {
 		case StartTagToken, EndTagToken, SelfClosingTagToken:
-			s := bytes.ReplaceAll(z.buf[z.data.start:z.data.end], nul, replacement)
+			// corpusbot: copied only when it holds a NUL (to replace it);
+			// otherwise lower-cased in place, in the token's own bytes.
+			s := z.buf[z.data.start:z.data.end]
+			if bytes.IndexByte(s, 0) >= 0 {
+				s = bytes.ReplaceAll(s, nul, replacement)
+			}
 			z.data.start = z.raw.end
 			z.data.end = z.raw.end
 			return lower(s), z.nAttrReturned < len(z.attr)
@@ -1242,8 +1354,16 @@ func (z *Tokenizer) TagAttr() (key, val []byte, moreAttr bool) {
 		case StartTagToken, SelfClosingTagToken:
 			x := z.attr[z.nAttrReturned]
 			z.nAttrReturned++
-			key = bytes.ReplaceAll(z.buf[x[0].start:x[0].end], nul, replacement)
-			val = bytes.ReplaceAll(z.buf[x[1].start:x[1].end], nul, replacement)
+			// corpusbot: key and value copied only when they hold a NUL (to
+			// replace it); otherwise lower-cased, and unescaped, in place.
+			key = z.buf[x[0].start:x[0].end]
+			if bytes.IndexByte(key, 0) >= 0 {
+				key = bytes.ReplaceAll(key, nul, replacement)
+			}
+			val = z.buf[x[1].start:x[1].end]
+			if bytes.IndexByte(val, 0) >= 0 {
+				val = bytes.ReplaceAll(val, nul, replacement)
+			}
 			return lower(key), unescape(convertNewlines(val), true), z.nAttrReturned < len(z.attr)
 		}
 	}
@@ -1259,6 +1379,10 @@ func (z *Tokenizer) Token() Token {
 		t.Data = string(z.Text())
 	case StartTagToken, SelfClosingTagToken, EndTagToken:
 		name, moreAttr := z.TagName()
+		if moreAttr {
+			// corpusbot: the attribute slice made once, at its size.
+			t.Attr = make([]Attribute, 0, len(z.attr)-z.nAttrReturned)
+		}
 		for moreAttr {
 			var key, val []byte
 			key, val, moreAttr = z.TagAttr()
@@ -1277,6 +1401,7 @@ func (z *Tokenizer) Token() Token {
 // A value of 0 means unlimited.
 func (z *Tokenizer) SetMaxBuf(n int) {
 	z.maxBuf = n
+	z.setFast()
 }
 
 // NewTokenizer returns a new HTML Tokenizer for the given Reader.
