@@ -4,6 +4,7 @@ package html
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -74,4 +75,37 @@ func TestTagAttrInPlace(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+}
+
+// BenchmarkParsePages parses the pages listed in the file that
+// CORPUSBOT_HTML_PAGES names (one path a line), each once per iteration.
+func BenchmarkParsePages(b *testing.B) {
+	list := os.Getenv("CORPUSBOT_HTML_PAGES")
+	if list == "" {
+		b.Skip("CORPUSBOT_HTML_PAGES is not set")
+	}
+	names, err := os.ReadFile(list)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var pages [][]byte
+	size := 0
+	for name := range strings.Lines(string(names)) {
+		p, err := os.ReadFile(strings.TrimSpace(name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, p)
+		size += len(p)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range pages {
+			if _, err := Parse(bytes.NewReader(p)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pages)), "ns/page")
 }

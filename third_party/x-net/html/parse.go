@@ -89,6 +89,26 @@ var (
 	}
 )
 
+// scopeStopTags is defaultScopeStopTags[namespace], without the map lookup
+// (corpusbot: indexOfElementInScope looks once for each open element).
+func scopeStopTags(namespace string) []a.Atom {
+	switch namespace {
+	case "":
+		return htmlScopeStopTags
+	case "math":
+		return mathScopeStopTags
+	case "svg":
+		return svgScopeStopTags
+	}
+	return nil
+}
+
+var (
+	htmlScopeStopTags = defaultScopeStopTags[""]
+	mathScopeStopTags = defaultScopeStopTags["math"]
+	svgScopeStopTags  = defaultScopeStopTags["svg"]
+)
+
 type scope int
 
 const (
@@ -158,7 +178,7 @@ func (p *parser) indexOfElementInScope(s scope, matchTags ...a.Atom) int {
 		}
 		switch s {
 		case defaultScope, listItemScope, buttonScope:
-			for _, t := range defaultScopeStopTags[p.oe[i].Namespace] {
+			for _, t := range scopeStopTags(p.oe[i].Namespace) {
 				if t == tagAtom {
 					return -1
 				}
