@@ -354,6 +354,16 @@ func (z *Tokenizer) skipWhiteSpace() {
 		return
 	}
 	for {
+		// corpusbot: a buffered byte is looked at where it is, not read
+		// and then unread.
+		if i := z.raw.end; i < len(z.fast) {
+			switch z.fast[i] {
+			case ' ', '\n', '\r', '\t', '\f':
+				z.raw.end = i + 1
+				continue
+			}
+			return
+		}
 		c := z.readByte()
 		if z.err != nil {
 			return
@@ -366,6 +376,33 @@ func (z *Tokenizer) skipWhiteSpace() {
 			return
 		}
 	}
+}
+
+// Bytes that end a tag name, an attribute name or an unquoted attribute
+// value, for skipOver (corpusbot).
+var (
+	tagNameEnd = byteSet(" \n\r\t\f/>")
+	attrKeyEnd = byteSet(" \n\r\t\f/>=")
+	attrValEnd = byteSet(" \n\r\t\f>")
+)
+
+func byteSet(s string) (set [256]bool) {
+	for i := 0; i < len(s); i++ {
+		set[s[i]] = true
+	}
+	return set
+}
+
+// skipOver moves z.raw.end over the buffered bytes that are not in end: what
+// a loop of readByte calls that goes on past every byte but those does,
+// while no read from z.r is needed. It does nothing when maxBuf is set.
+// (corpusbot)
+func (z *Tokenizer) skipOver(end *[256]bool) {
+	i := z.raw.end
+	for i < len(z.fast) && !end[z.fast[i]] {
+		i++
+	}
+	z.raw.end = i
 }
 
 // readRawOrRCDATA reads until the next "</foo>", where "foo" is z.rawTag and
@@ -1023,6 +1060,7 @@ func equalLower(a, b []byte) bool {
 func (z *Tokenizer) readTagName() {
 	z.data.start = z.raw.end - 1
 	for {
+		z.skipOver(&tagNameEnd)
 		c := z.readByte()
 		if z.err != nil {
 			z.data.end = z.raw.end
@@ -1045,6 +1083,7 @@ func (z *Tokenizer) readTagName() {
 func (z *Tokenizer) readTagAttrKey() {
 	z.pendingAttr[0].start = z.raw.end
 	for {
+		z.skipOver(&attrKeyEnd)
 		c := z.readByte()
 		if z.err != nil {
 			z.pendingAttr[0].end = z.raw.end
@@ -1118,6 +1157,7 @@ func (z *Tokenizer) readTagAttrVal() {
 	default:
 		z.pendingAttr[1].start = z.raw.end - 1
 		for {
+			z.skipOver(&attrValEnd)
 			c := z.readByte()
 			if z.err != nil {
 				z.pendingAttr[1].end = z.raw.end
@@ -1270,8 +1310,14 @@ func (z *Tokenizer) Raw() []byte {
 // convertNewlines converts "\r" and "\r\n" in s to "\n".
 // The conversion happens in place, but the resulting slice may be shorter.
 func convertNewlines(s []byte) []byte {
-	for i, c := range s {
-		if c != '\r' {
+	// corpusbot: most text has no "\r": found with bytes.IndexByte, not
+	// looked for byte by byte.
+	i := bytes.IndexByte(s, '\r')
+	if i < 0 {
+		return s
+	}
+	for ; i < len(s); i++ {
+		if s[i] != '\r' {
 			continue
 		}
 
