@@ -111,7 +111,8 @@ func benchSizes(def farm.Sizes) farm.Sizes {
 type seedWallPass struct {
 	wallPass
 	concurrency      int
-	concurrencyFloor time.Duration // every site's floor summed, over CONCURRENCY
+	group            store.GroupStats // the store's transactions during the pass, and the writes they carried
+	concurrencyFloor time.Duration    // every site's floor summed, over CONCURRENCY
 	connections      int
 	overlaps         int64
 	undiscovered     int     // robots.txt 503: discovery postponed by design
@@ -140,6 +141,9 @@ func (m seedWallPass) report(b *testing.B) {
 		b.ReportMetric(float64(m.server.PeakRSS)/(1<<20), "server-peak-rss-MiB")
 	}
 	b.ReportMetric(float64(m.overlaps), "overlaps")
+	if m.group.Batches > 0 {
+		b.ReportMetric(float64(m.group.Writes)/float64(m.group.Batches), "writes/commit")
+	}
 	b.ReportMetric(float64(m.undiscovered), "undiscovered-sources")
 	b.ReportMetric(float64(m.mem.goHeld)/(1<<20), "peak-go-MiB")
 	b.ReportMetric(float64(m.mem.other())/(1<<20), "peak-not-go-MiB")
@@ -208,15 +212,16 @@ func runSeedWall(b *testing.B, sources int, tls bool, sizes farm.Sizes) seedWall
 	stopWatch := watchMemory()
 	load0 := loadAverage()
 	prof := startProfile(b)
-	began, u0 := time.Now(), rusage()
+	began, u0, g0 := time.Now(), rusage(), db.GroupStats()
 	if err := c.Once(ctx); err != nil {
 		b.Errorf("round: %v", err)
 	}
-	wall, cpu := time.Since(began), rusage().cpu-u0.cpu
+	wall, cpu, g1 := time.Since(began), rusage().cpu-u0.cpu, db.GroupStats()
 	maxRSS := peakRSS()
 	p := seedWallPass{
 		wallPass:    wallPass{runs: 1, wall: wall, cpu: cpu, sites: sources, load: (load0 + loadAverage()) / 2, tls: tls, maxRSS: maxRSS},
 		concurrency: s.Concurrency, connections: route.dials(), inProcess: inProcess,
+		group: store.GroupStats{Batches: g1.Batches - g0.Batches, Writes: g1.Writes - g0.Writes},
 	}
 	p.kinds = prof.stop(b)
 	p.mem = stopWatch()
