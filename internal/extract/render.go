@@ -52,6 +52,8 @@ type textBuilder struct {
 	// block being written; marks the blocks kept, for the Markdown form.
 	nest  []container
 	marks []mark
+	// prefix and contPrefix are scratch for markBlock's prefixes.
+	prefix, contPrefix []byte
 }
 
 func (t *textBuilder) word(w string) {
