@@ -158,13 +158,30 @@ type rendered struct {
 // markdown is r as Markdown: each block normalised as the plain text is,
 // the chunks that are only one of self (the page's own address, taken out
 // of the plain text by withoutSelf) left out, then written with its marks.
-func (r rendered) markdown(self ...string) string {
+// normal is r's whole text normalised (normalise of its ToValidUTF8), as
+// the plain text was made.
+//
+// The blocks of r.text are apart by "\n\n", and normalising carries
+// nothing across a line break: no run of invalid bytes, invisible
+// character or composition spans one, and a line feed is a starter that
+// nothing composes with. So normal is r's blocks normalised one by one,
+// joined the same way: when it is r.text itself, every block is normal
+// already, and when it holds none of self, no block does. Each check was
+// the most of the Markdown's time, block by block.
+func (r rendered) markdown(normal string, self ...string) string {
 	var b strings.Builder
 	b.Grow(len(r.text) + len(r.text)/16)
+	blocksNormal := normal == r.text
+	selfFree := !containsAny(normal, self)
 	var prevCont string
 	for _, m := range r.marks {
-		s := normalise(strings.ToValidUTF8(r.text[m.start:m.end], "\uFFFD"))
-		s = withoutSelf(s, self...)
+		s := r.text[m.start:m.end]
+		if !blocksNormal {
+			s = normalise(strings.ToValidUTF8(s, "\uFFFD"))
+		}
+		if !selfFree {
+			s = withoutSelf(s, self...)
+		}
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
