@@ -126,8 +126,12 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
+	// Every credit label ends with a colon, and most of the agencies'
+	// names hold a slash: a block without one skips those searches, each
+	// a scan of the block.
+	hasColon, hasSlash := strings.IndexByte(lower, ':') >= 0, strings.IndexByte(lower, '/') >= 0
 	for _, l := range creditLabels {
-		if !strings.Contains(lower, l) {
+		if !hasColon || !strings.Contains(lower, l) {
 			continue
 		}
 		if i := strings.LastIndex(lower, l); i == 0 || !strings.Contains(lower[i:], ".") {
@@ -135,7 +139,7 @@ func boilerBlock(b string, heading bool) bool {
 		}
 	}
 	for _, a := range agencies {
-		if !strings.Contains(lower, a) {
+		if !hasSlash && strings.IndexByte(a, '/') >= 0 || !strings.Contains(lower, a) {
 			continue
 		}
 		if i := strings.LastIndex(lower, a); !strings.Contains(lower[i+len(a):], ".") {
@@ -206,7 +210,9 @@ func metaLine(lower string) bool {
 	// makes no second part, and costs no replacing and splitting. Each
 	// separator is looked for as bytes: strings.ContainsAny with runes
 	// past ASCII tests every rune of the line against each of them.
-	if len(lower) > 300 || !strings.Contains(lower, " - ") && !strings.Contains(lower, " – ") && strings.IndexByte(lower, '|') < 0 &&
+	// " - " is looked for only where there is a dash: it starts with a
+	// space, and a search for it stops at every space of the line.
+	if len(lower) > 300 || !(strings.IndexByte(lower, '-') >= 0 && strings.Contains(lower, " - ")) && !strings.Contains(lower, " – ") && strings.IndexByte(lower, '|') < 0 &&
 		!strings.Contains(lower, "•") && !strings.Contains(lower, "·") && strings.IndexByte(lower, 0) < 0 {
 		return false
 	}
@@ -292,7 +298,11 @@ func tagLine(lower string) bool {
 
 // counter reports whether b is a gallery's counter: "Image 1 of 9".
 func counter(lower string) bool {
-	if !strings.Contains(lower, "of") {
+	// Its first word is one of four, checked before the words are split
+	// apart (most blocks hold an "of").
+	first := strings.TrimLeftFunc(lower, func(r rune) bool { return r == '/' || unicode.IsSpace(r) })
+	if !strings.HasPrefix(first, "image") && !strings.HasPrefix(first, "photo") && !strings.HasPrefix(first, "picture") && !strings.HasPrefix(first, "slide") ||
+		!strings.Contains(lower, "of") {
 		return false
 	}
 	f := strings.Fields(strings.ReplaceAll(lower, "/", " "))
