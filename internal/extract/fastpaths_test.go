@@ -177,3 +177,46 @@ func FuzzElementsWalk(f *testing.F) {
 		}
 	})
 }
+
+// textOfByStrings is textOf as it was, a string an element: the oracle
+// for the one builder.
+func textOfByStrings(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil && b.Len() < 64; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			b.WriteString(c.Data)
+		case html.ElementNode:
+			b.WriteString(textOfByStrings(c))
+		}
+	}
+	return b.String()
+}
+
+// FuzzTextOf: textOf is the oracle's under every element of any page,
+// and lowerHasPrefix lowers as much as it needs to for a "skip to " link
+// (or any prefix) of any text.
+func FuzzTextOf(f *testing.F) {
+	for _, s := range fastTexts {
+		f.Add([]byte("<a href=#main><span>"+s+"</span> Skip To <b>"+strings.Repeat(s, 9)+"</b></a>"), "skip to ")
+	}
+	f.Add([]byte("<a>SKİP TO \u212aelvin</a>"), "skip to ")
+	f.Add([]byte("<a>\xe2\x80Skip</a>"), "\ufffdskip")
+	f.Fuzz(func(t *testing.T, b []byte, prefix string) {
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		elements(doc, func(n *html.Node) bool {
+			if got, want := textOf(n), textOfByStrings(n); got != want {
+				t.Fatalf("textOf(<%s>) = %q, want %q", n.Data, got, want)
+			}
+			return true
+		})
+		for _, s := range []string{textOf(doc), string(b)} {
+			if got, want := lowerHasPrefix(s, prefix), strings.HasPrefix(strings.ToLower(s), prefix); got != want {
+				t.Fatalf("lowerHasPrefix(%q, %q) = %v, want %v", s, prefix, got, want)
+			}
+		}
+	})
+}
