@@ -221,18 +221,23 @@ func TestMinHashMatchesReference(t *testing.T) {
 		for i := range shingles {
 			shingles[i] = rng.Uint64()
 		}
-		if got, want := minHash(shingles), referenceShingleMinHash(shingles); got != want {
+		want := referenceShingleMinHash(shingles)
+		if got := minHash(shingles); got != want {
 			t.Fatalf("%d random shingles: minHash = %x\nreference %x", n, got, want)
+		}
+		if got := minHashScalar(shingles); got != want {
+			t.Fatalf("%d random shingles: minHashScalar = %x\nreference %x", n, got, want)
 		}
 	}
 	step := uint64(0x9e3779b97f4a7c15) // what tells the functions apart
 	edges := []uint64{0, 1, ^uint64(0), 1 << 63, -step, -(2 * step), -(31 * step), step}
-	if got, want := minHash(edges), referenceShingleMinHash(edges); got != want {
-		t.Fatalf("edge shingles: minHash = %x\nreference %x", got, want)
+	if got, want := minHash(edges), referenceShingleMinHash(edges); got != want || minHashScalar(edges) != want {
+		t.Fatalf("edge shingles: minHash = %x, minHashScalar = %x\nreference %x", got, minHashScalar(edges), want)
 	}
 }
 
-// FuzzMinHashMatchesReference: on any shingle hashes, minHash is the
+// FuzzMinHashMatchesReference: on any shingle hashes, minHash (with
+// AVX-512 where the processor has it) and minHashScalar are the
 // reference.
 func FuzzMinHashMatchesReference(f *testing.F) {
 	f.Add([]byte{})
@@ -240,8 +245,12 @@ func FuzzMinHashMatchesReference(f *testing.F) {
 	f.Add([]byte("0123456789abcdef0123456789abcdef01234567"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		shingles := shinglesOf(b)
-		if got, want := minHash(shingles), referenceShingleMinHash(shingles); got != want {
+		want := referenceShingleMinHash(shingles)
+		if got := minHash(shingles); got != want {
 			t.Fatalf("minHash(%x) = %x\nreference %x", shingles, got, want)
+		}
+		if got := minHashScalar(shingles); got != want {
+			t.Fatalf("minHashScalar(%x) = %x\nreference %x", shingles, got, want)
 		}
 	})
 }

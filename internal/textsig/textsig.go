@@ -140,8 +140,9 @@ func FromBytes(b []byte) (MinHash, bool) {
 	return m, true
 }
 
-// minHash keeps, for each of Hashes hash functions, the least hash of any
-// shingle, given the shingles' FNV-1a hashes: function k's hash of a
+// minHashScalar is minHash in Go, where AVX-512 is not to be had (see
+// minhash_amd64.go): for each of Hashes hash functions, the least hash of
+// any shingle, given the shingles' FNV-1a hashes: function k's hash of a
 // shingle hashed h is the low half of mix(h + k·0x9e3779b97f4a7c15).
 //
 // One function at a time over all the shingles, so that the running
@@ -152,7 +153,7 @@ func FromBytes(b []byte) (MinHash, bool) {
 // registers too) measured no faster (BenchmarkMinHash, 47–54 us either
 // way): each hash is two 64-bit multiplies and a dozen other instructions
 // whatever the order, and four chains at once spill registers.
-func minHash(shingles []uint64) MinHash {
+func minHashScalar(shingles []uint64) MinHash {
 	var m MinHash
 	for k := range m {
 		step := uint64(k) * 0x9e3779b97f4a7c15
