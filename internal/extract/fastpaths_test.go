@@ -65,16 +65,27 @@ var fastTexts = []string{
 	"", " ", "one", " two  words ", "tab\tand\nnewline\r\n", "nbsp\u00a0here", "ideo\u3000space",
 	"bad\xffbyte \xe2\x80", "日本語 の テキスト", "05/10/2018 - Publicado por: Clarissa Borba - Categoria: Saúde",
 	"well-known word", "a – b | c • d · e", "x\x00y", "by jane doe | 12 march 2024",
+	"one two three  four\tfive six\u00a0seven eight ", "a b\xff c\u3000d e", " x y", "x y\n", "x \n y",
 }
 
 func checkFast(t *testing.T, s string) {
 	t.Helper()
-	var fast, slow textBuilder
-	fast.inLink, slow.inLink = 1, 1
-	fast.text(s)
-	slow.textRuneByRune(s)
-	if !slices.Equal(fast.block, slow.block) || fast.space != slow.space || fast.linked != slow.linked {
-		t.Fatalf("text(%q): block %q space %v linked %d, want %q %v %d", s, fast.block, fast.space, fast.linked, slow.block, slow.space, slow.linked)
+	// Into an empty block, and after text that did or did not end with a
+	// space or a line break, inside a link and not.
+	for _, before := range []struct {
+		block  string
+		space  bool
+		inLink int
+	}{{"", false, 1}, {"x", true, 1}, {"x", false, 0}, {"x\n", true, 1}, {"", true, 0}} {
+		var fast, slow textBuilder
+		fast.block, slow.block = []byte(before.block), []byte(before.block)
+		fast.space, slow.space = before.space, before.space
+		fast.inLink, slow.inLink = before.inLink, before.inLink
+		fast.text(s)
+		slow.textRuneByRune(s)
+		if !slices.Equal(fast.block, slow.block) || fast.space != slow.space || fast.linked != slow.linked {
+			t.Fatalf("text(%q) after %+v: block %q space %v linked %d, want %q %v %d", s, before, fast.block, fast.space, fast.linked, slow.block, slow.space, slow.linked)
+		}
 	}
 	if got, want := metaLine(s), metaLineSlow(s); got != want {
 		t.Fatalf("metaLine(%q) = %v, want %v", s, got, want)
