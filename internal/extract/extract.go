@@ -138,7 +138,7 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if !p.Noindex && !p.Shell {
 		p.Text = text
 		if text != "" {
-			p.Markdown = r.markdown(normal, self...)
+			p.Markdown = r.markdown(normal, text != normal, self...)
 		}
 	}
 	return p, nil

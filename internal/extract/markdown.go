@@ -159,27 +159,28 @@ type rendered struct {
 // the chunks that are only one of self (the page's own address, taken out
 // of the plain text by withoutSelf) left out, then written with its marks.
 // normal is r's whole text normalised (normalise of its ToValidUTF8), as
-// the plain text was made.
+// the plain text was made, and selfTaken whether withoutSelf took
+// anything out of it.
 //
 // The blocks of r.text are apart by "\n\n", and normalising carries
 // nothing across a line break: no run of invalid bytes, invisible
 // character or composition spans one, and a line feed is a starter that
 // nothing composes with. So normal is r's blocks normalised one by one,
 // joined the same way: when it is r.text itself, every block is normal
-// already, and when it holds none of self, no block does. Each check was
-// the most of the Markdown's time, block by block.
-func (r rendered) markdown(normal string, self ...string) string {
+// already; and the chunks withoutSelf cuts a block into are chunks of
+// normal, so when it took none out of normal it takes none out of a
+// block. Each check was the most of the Markdown's time, block by block.
+func (r rendered) markdown(normal string, selfTaken bool, self ...string) string {
 	var b strings.Builder
 	b.Grow(len(r.text) + len(r.text)/16)
 	blocksNormal := normal == r.text
-	selfFree := !containsAny(normal, self)
 	var prevCont string
 	for _, m := range r.marks {
 		s := r.text[m.start:m.end]
 		if !blocksNormal {
 			s = normalise(strings.ToValidUTF8(s, "\uFFFD"))
 		}
-		if !selfFree {
+		if selfTaken {
 			s = withoutSelf(s, self...)
 		}
 		if strings.TrimSpace(s) == "" {
