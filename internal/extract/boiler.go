@@ -105,19 +105,25 @@ func boilerBlock(b string, heading bool) bool {
 		}
 	}
 	// The words are walked rather than split into a slice: this runs on
-	// every short block.
-	var first, second string
-	words := 0
-	for w := range strings.FieldsSeq(b) {
-		switch words {
-		case 0:
-			first = w
-		case 1:
-			second = w
-		}
-		words++
+	// every short block. The first is read lowercased from lower (its
+	// words are b's, each lowercased: no rune lowercases into or out of
+	// white space), and the rest only after a byline's first word.
+	var firstLower string
+	for w := range strings.FieldsSeq(lower) {
+		firstLower = w
+		break
 	}
-	if words >= 2 && bylineWords[strings.ToLower(first)] {
+	var second string
+	words := 0
+	if bylineWords[firstLower] {
+		for w := range strings.FieldsSeq(b) {
+			if words == 1 {
+				second = w
+			}
+			words++
+		}
+	}
+	if words >= 2 {
 		r, _ := utf8.DecodeRuneInString(second)
 		// "By Jane Doe", or a byline run into a dateline: "By HNN Staff |
 		// November 18, 2019 at 2:26 PM HST - Updated November 18".
@@ -160,7 +166,7 @@ func boilerBlock(b string, heading bool) bool {
 			return false
 		}
 	}
-	return words > 0
+	return firstLower != "" // a word, all of them a share bar's
 }
 
 // creditedCaption reports whether a block ends with a picture's credit in
@@ -350,7 +356,10 @@ func headlineLink(b string, linked int) bool {
 // newsletter." Its last sentence asks the reader to sign up, subscribe or
 // join, and the block names a newsletter or an inbox.
 func pitchEnd(lower string) bool {
-	if !strings.Contains(lower, "newsletter") && !strings.Contains(lower, "inbox") {
+	// Each word looked for only where its rarest letter is: a search
+	// for "newsletter" or "inbox" stops at every n or i.
+	if !(strings.IndexByte(lower, 'w') >= 0 && strings.Contains(lower, "newsletter")) &&
+		!(strings.IndexByte(lower, 'x') >= 0 && strings.Contains(lower, "inbox")) {
 		return false
 	}
 	body := strings.TrimRight(lower, " .!")

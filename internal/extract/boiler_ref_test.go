@@ -24,7 +24,7 @@ func referenceBoilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	if tagLine(lower) || contributed(lower) || creditedCaption(lower) || referenceMetaLine(lower) || shortcodeBlock(b) || pitchEnd(lower) {
+	if tagLine(lower) || contributed(lower) || creditedCaption(lower) || referenceMetaLine(lower) || shortcodeBlock(b) || referencePitchEnd(lower) {
 		return true
 	}
 	if len(b) > maxBoilerBlock {
@@ -148,6 +148,21 @@ func referenceCounter(lower string) bool {
 	return isDigits(f[1]) && isDigits(f[3])
 }
 
+func referencePitchEnd(lower string) bool {
+	if !strings.Contains(lower, "newsletter") && !strings.Contains(lower, "inbox") {
+		return false
+	}
+	body := strings.TrimRight(lower, " .!")
+	i := strings.LastIndexAny(body, ".!?")
+	last := strings.TrimSpace(body[i+1:])
+	for _, p := range []string{"sign up", "subscribe", "join", "get our", "get the"} {
+		if startsWord(last, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // FuzzBoilerBlockMatchesReference: boilerBlock, with its searches skipped
 // where a byte they need is missing, judges every block as the reference
 // does.
@@ -157,6 +172,8 @@ func FuzzBoilerBlockMatchesReference(f *testing.F) {
 		"05/10/2018 - Publicado por: Clarissa - Categoria: Saúde", "By Jane | Nov 18, 2019", "a – b · c • d",
 		"Credit: EPA", "A dog. (Image: GETTY)", "A dog. Photo: x. More.", "… | Getty Images", "(AP Photo/David)",
 		"REUTERS/Jane Doe", "Jane/AFP", "x/EPA.", "Share this: Facebook Twitter", "Email x at y@z.com",
+		"By Jane Doe", "BY JANE DOE", "by  jane", "By\u00a0Jane Doe", "Von Max Muster | 12.3.2024", "By", "  ", "",
+		"Start your day. Sign up for our Newsletter.", "Get it in your INBOX. Subscribe.", "Facebook Twitter Email",
 	} {
 		f.Add(b, false)
 		f.Add(b, true)
