@@ -105,19 +105,25 @@ func boilerBlock(b string, heading bool) bool {
 		}
 	}
 	// The words are walked rather than split into a slice: this runs on
-	// every short block.
-	var first, second string
-	words := 0
-	for w := range strings.FieldsSeq(b) {
-		switch words {
-		case 0:
-			first = w
-		case 1:
-			second = w
-		}
-		words++
+	// every short block. The first is read lowercased from lower (its
+	// words are b's, each lowercased: no rune lowercases into or out of
+	// white space), and the rest only after a byline's first word.
+	var firstLower string
+	for w := range strings.FieldsSeq(lower) {
+		firstLower = w
+		break
 	}
-	if words >= 2 && bylineWords[strings.ToLower(first)] {
+	var second string
+	words := 0
+	if bylineWords[firstLower] {
+		for w := range strings.FieldsSeq(b) {
+			if words == 1 {
+				second = w
+			}
+			words++
+		}
+	}
+	if words >= 2 {
 		r, _ := utf8.DecodeRuneInString(second)
 		// "By Jane Doe", or a byline run into a dateline: "By HNN Staff |
 		// November 18, 2019 at 2:26 PM HST - Updated November 18".
@@ -126,8 +132,12 @@ func boilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
+	// Every credit label ends with a colon, and most of the agencies'
+	// names hold a slash: a block without one skips those searches, each
+	// a scan of the block.
+	hasColon, hasSlash := strings.IndexByte(lower, ':') >= 0, strings.IndexByte(lower, '/') >= 0
 	for _, l := range creditLabels {
-		if !strings.Contains(lower, l) {
+		if !hasColon || !strings.Contains(lower, l) {
 			continue
 		}
 		if i := strings.LastIndex(lower, l); i == 0 || !strings.Contains(lower[i:], ".") {
@@ -135,7 +145,7 @@ func boilerBlock(b string, heading bool) bool {
 		}
 	}
 	for _, a := range agencies {
-		if !strings.Contains(lower, a) {
+		if !hasSlash && strings.IndexByte(a, '/') >= 0 || !strings.Contains(lower, a) {
 			continue
 		}
 		if i := strings.LastIndex(lower, a); !strings.Contains(lower[i+len(a):], ".") {
@@ -156,7 +166,7 @@ func boilerBlock(b string, heading bool) bool {
 			return false
 		}
 	}
-	return words > 0
+	return firstLower != "" // a word, all of them a share bar's
 }
 
 // creditedCaption reports whether a block ends with a picture's credit in
@@ -206,7 +216,9 @@ func metaLine(lower string) bool {
 	// makes no second part, and costs no replacing and splitting. Each
 	// separator is looked for as bytes: strings.ContainsAny with runes
 	// past ASCII tests every rune of the line against each of them.
-	if len(lower) > 300 || !strings.Contains(lower, " - ") && !strings.Contains(lower, " – ") && strings.IndexByte(lower, '|') < 0 &&
+	// " - " is looked for only where there is a dash: it starts with a
+	// space, and a search for it stops at every space of the line.
+	if len(lower) > 300 || !(strings.IndexByte(lower, '-') >= 0 && strings.Contains(lower, " - ")) && !strings.Contains(lower, " – ") && strings.IndexByte(lower, '|') < 0 &&
 		!strings.Contains(lower, "•") && !strings.Contains(lower, "·") && strings.IndexByte(lower, 0) < 0 {
 		return false
 	}
@@ -292,7 +304,11 @@ func tagLine(lower string) bool {
 
 // counter reports whether b is a gallery's counter: "Image 1 of 9".
 func counter(lower string) bool {
-	if !strings.Contains(lower, "of") {
+	// Its first word is one of four, checked before the words are split
+	// apart (most blocks hold an "of").
+	first := strings.TrimLeftFunc(lower, func(r rune) bool { return r == '/' || unicode.IsSpace(r) })
+	if !strings.HasPrefix(first, "image") && !strings.HasPrefix(first, "photo") && !strings.HasPrefix(first, "picture") && !strings.HasPrefix(first, "slide") ||
+		!strings.Contains(lower, "of") {
 		return false
 	}
 	f := strings.Fields(strings.ReplaceAll(lower, "/", " "))
@@ -340,7 +356,10 @@ func headlineLink(b string, linked int) bool {
 // newsletter." Its last sentence asks the reader to sign up, subscribe or
 // join, and the block names a newsletter or an inbox.
 func pitchEnd(lower string) bool {
-	if !strings.Contains(lower, "newsletter") && !strings.Contains(lower, "inbox") {
+	// Each word looked for only where its rarest letter is: a search
+	// for "newsletter" or "inbox" stops at every n or i.
+	if !(strings.IndexByte(lower, 'w') >= 0 && strings.Contains(lower, "newsletter")) &&
+		!(strings.IndexByte(lower, 'x') >= 0 && strings.Contains(lower, "inbox")) {
 		return false
 	}
 	body := strings.TrimRight(lower, " .!")

@@ -118,7 +118,8 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 		r, hrefs = renderText(article.Node, prunedLive)
 	}
 	self := []string{pageURL.String(), p.Canonical}
-	text := withoutSelf(normalise(strings.ToValidUTF8(r.text, "\uFFFD")), self...)
+	normal := normalise(strings.ToValidUTF8(r.text, "\uFFFD"))
+	text := withoutSelf(normal, self...)
 	if !p.Nofollow {
 		p.Links = citations(hrefs, base, pageURL)
 	}
@@ -126,7 +127,8 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 		// A page that renders in the browser may still carry its article
 		// in its own data; then it is a page like any other.
 		if data := shellText(ld.body, f); data.text != "" {
-			p.Shell, text = false, normalise(strings.ToValidUTF8(data.text, "\uFFFD"))
+			normal = normalise(strings.ToValidUTF8(data.text, "\uFFFD"))
+			p.Shell, text = false, normal
 			r, self = data, nil
 		} else {
 			text = ""
@@ -136,7 +138,7 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if !p.Noindex && !p.Shell {
 		p.Text = text
 		if text != "" {
-			p.Markdown = r.markdown(self...)
+			p.Markdown = r.markdown(normal, text != normal, self...)
 		}
 	}
 	return p, nil

@@ -98,7 +98,7 @@ func readFacts(doc *html.Node, agent string) *facts {
 				f.relAuthor = shortText(n, 200)
 			}
 			if strings.HasPrefix(attr(n, "href"), "#") &&
-				(hasClass(n, "skip-link", "skip-to-content", "skip-main") || strings.HasPrefix(strings.ToLower(strings.TrimSpace(textOf(n))), "skip to ")) {
+				(hasClass(n, "skip-link", "skip-to-content", "skip-main") || lowerHasPrefix(strings.TrimSpace(textOf(n)), "skip to ")) {
 				f.skipLinks = append(f.skipLinks, n)
 				return false
 			}

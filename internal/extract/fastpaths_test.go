@@ -65,16 +65,27 @@ var fastTexts = []string{
 	"", " ", "one", " two  words ", "tab\tand\nnewline\r\n", "nbsp\u00a0here", "ideo\u3000space",
 	"bad\xffbyte \xe2\x80", "日本語 の テキスト", "05/10/2018 - Publicado por: Clarissa Borba - Categoria: Saúde",
 	"well-known word", "a – b | c • d · e", "x\x00y", "by jane doe | 12 march 2024",
+	"one two three  four\tfive six\u00a0seven eight ", "a b\xff c\u3000d e", " x y", "x y\n", "x \n y",
 }
 
 func checkFast(t *testing.T, s string) {
 	t.Helper()
-	var fast, slow textBuilder
-	fast.inLink, slow.inLink = 1, 1
-	fast.text(s)
-	slow.textRuneByRune(s)
-	if !slices.Equal(fast.block, slow.block) || fast.space != slow.space || fast.linked != slow.linked {
-		t.Fatalf("text(%q): block %q space %v linked %d, want %q %v %d", s, fast.block, fast.space, fast.linked, slow.block, slow.space, slow.linked)
+	// Into an empty block, and after text that did or did not end with a
+	// space or a line break, inside a link and not.
+	for _, before := range []struct {
+		block  string
+		space  bool
+		inLink int
+	}{{"", false, 1}, {"x", true, 1}, {"x", false, 0}, {"x\n", true, 1}, {"", true, 0}} {
+		var fast, slow textBuilder
+		fast.block, slow.block = []byte(before.block), []byte(before.block)
+		fast.space, slow.space = before.space, before.space
+		fast.inLink, slow.inLink = before.inLink, before.inLink
+		fast.text(s)
+		slow.textRuneByRune(s)
+		if !slices.Equal(fast.block, slow.block) || fast.space != slow.space || fast.linked != slow.linked {
+			t.Fatalf("text(%q) after %+v: block %q space %v linked %d, want %q %v %d", s, before, fast.block, fast.space, fast.linked, slow.block, slow.space, slow.linked)
+		}
 	}
 	if got, want := metaLine(s), metaLineSlow(s); got != want {
 		t.Fatalf("metaLine(%q) = %v, want %v", s, got, want)
@@ -174,6 +185,49 @@ func FuzzElementsWalk(f *testing.F) {
 		elementsByStack(doc, func(n *html.Node) bool { want = append(want, n); return skip(n) })
 		if !slices.Equal(got, want) {
 			t.Fatalf("%d elements walked, want %d", len(got), len(want))
+		}
+	})
+}
+
+// textOfByStrings is textOf as it was, a string an element: the oracle
+// for the one builder.
+func textOfByStrings(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil && b.Len() < 64; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			b.WriteString(c.Data)
+		case html.ElementNode:
+			b.WriteString(textOfByStrings(c))
+		}
+	}
+	return b.String()
+}
+
+// FuzzTextOf: textOf is the oracle's under every element of any page,
+// and lowerHasPrefix lowers as much as it needs to for a "skip to " link
+// (or any prefix) of any text.
+func FuzzTextOf(f *testing.F) {
+	for _, s := range fastTexts {
+		f.Add([]byte("<a href=#main><span>"+s+"</span> Skip To <b>"+strings.Repeat(s, 9)+"</b></a>"), "skip to ")
+	}
+	f.Add([]byte("<a>SKİP TO \u212aelvin</a>"), "skip to ")
+	f.Add([]byte("<a>\xe2\x80Skip</a>"), "\ufffdskip")
+	f.Fuzz(func(t *testing.T, b []byte, prefix string) {
+		doc, err := html.Parse(bytes.NewReader(b))
+		if err != nil {
+			return
+		}
+		elements(doc, func(n *html.Node) bool {
+			if got, want := textOf(n), textOfByStrings(n); got != want {
+				t.Fatalf("textOf(<%s>) = %q, want %q", n.Data, got, want)
+			}
+			return true
+		})
+		for _, s := range []string{textOf(doc), string(b)} {
+			if got, want := lowerHasPrefix(s, prefix), strings.HasPrefix(strings.ToLower(s), prefix); got != want {
+				t.Fatalf("lowerHasPrefix(%q, %q) = %v, want %v", s, prefix, got, want)
+			}
 		}
 	})
 }

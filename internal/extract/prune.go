@@ -2,6 +2,8 @@ package extract
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -10,15 +12,42 @@ import (
 // to recognise a label.
 func textOf(n *html.Node) string {
 	var b strings.Builder
-	for c := n.FirstChild; c != nil && b.Len() < 64; c = c.NextSibling {
+	writeTextOf(&b, n)
+	return b.String()
+}
+
+// writeTextOf writes textOf(n) to b: each element's children are added
+// until its own text holds 64 bytes, all into the one builder rather
+// than a string an element, each copied into its parent's.
+func writeTextOf(b *strings.Builder, n *html.Node) {
+	start := b.Len()
+	for c := n.FirstChild; c != nil && b.Len()-start < 64; c = c.NextSibling {
 		switch c.Type {
 		case html.TextNode:
 			b.WriteString(c.Data)
 		case html.ElementNode:
-			b.WriteString(textOf(c))
+			writeTextOf(b, c)
 		}
 	}
-	return b.String()
+}
+
+// lowerHasPrefix is strings.HasPrefix(strings.ToLower(s), prefix),
+// lowering only as many runes of s as it takes, each alone (as ToLower
+// does, an invalid byte as U+FFFD), into no new string.
+func lowerHasPrefix(s, prefix string) bool {
+	var lowered [utf8.UTFMax]byte
+	for _, r := range s {
+		if prefix == "" {
+			break
+		}
+		l := lowered[:utf8.EncodeRune(lowered[:], unicode.ToLower(r))]
+		n := min(len(l), len(prefix))
+		if string(l[:n]) != prefix[:n] {
+			return false
+		}
+		prefix = prefix[n:]
+	}
+	return prefix == ""
 }
 
 // hoist lifts an embedded post out of the wrappers that hold only it

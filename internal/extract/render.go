@@ -52,6 +52,8 @@ type textBuilder struct {
 	// block being written; marks the blocks kept, for the Markdown form.
 	nest  []container
 	marks []mark
+	// prefix and contPrefix are scratch for markBlock's prefixes.
+	prefix, contPrefix []byte
 }
 
 func (t *textBuilder) word(w string) {
@@ -495,13 +497,7 @@ func textLen(n *html.Node, limit int) int {
 // address (a "copy link" field, a print stylesheet's URL line): that is
 // not something the author wrote.
 func withoutSelf(text string, self ...string) string {
-	drop := false
-	for _, u := range self {
-		if u != "" && strings.Contains(text, u) {
-			drop = true
-		}
-	}
-	if !drop {
+	if !containsAny(text, self) {
 		return text
 	}
 	blocks := strings.Split(text, "\n\n")
@@ -512,6 +508,16 @@ func withoutSelf(text string, self ...string) string {
 		}
 	}
 	return strings.Join(kept, "\n\n")
+}
+
+// containsAny reports whether text contains one of subs ("" not counted).
+func containsAny(text string, subs []string) bool {
+	for _, s := range subs {
+		if s != "" && strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Hover cards: an inline element inside a paragraph that holds a link (a

@@ -2,7 +2,9 @@ package textsig
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -175,4 +177,80 @@ func BenchmarkOfReference(b *testing.B) {
 	for b.Loop() {
 		referenceOf(text)
 	}
+}
+
+// referenceShingleMinHash is minHash as first written, one shingle at a
+// time with every function's minimum updated for it: what the faster
+// minHash must give for any shingles.
+func referenceShingleMinHash(shingles []uint64) MinHash {
+	var m MinHash
+	for k := range m {
+		m[k] = ^uint32(0)
+	}
+	for _, h := range shingles {
+		for k := range m {
+			if v := uint32(mix(h + uint64(k)*0x9e3779b97f4a7c15)); v < m[k] {
+				m[k] = v
+			}
+		}
+	}
+	return m
+}
+
+// shinglesOf reads b as little-endian shingle hashes (a short tail
+// ignored), for fuzzing minHash with any hashes, not only FNV's.
+func shinglesOf(b []byte) []uint64 {
+	shingles := make([]uint64, 0, len(b)/8)
+	for ; len(b) >= 8; b = b[8:] {
+		shingles = append(shingles, binary.LittleEndian.Uint64(b))
+	}
+	return shingles
+}
+
+// TestMinHashMatchesReference: minHash is the reference on random
+// shingles of every count from none to a long post's, and on hashes
+// chosen to land on the functions' edges (zero, all ones, near the
+// steps that set them apart).
+func TestMinHashMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 2000 {
+		if n > 100 {
+			n = n * 7 % 3000
+		}
+		shingles := make([]uint64, n)
+		for i := range shingles {
+			shingles[i] = rng.Uint64()
+		}
+		want := referenceShingleMinHash(shingles)
+		if got := minHash(shingles); got != want {
+			t.Fatalf("%d random shingles: minHash = %x\nreference %x", n, got, want)
+		}
+		if got := minHashScalar(shingles); got != want {
+			t.Fatalf("%d random shingles: minHashScalar = %x\nreference %x", n, got, want)
+		}
+	}
+	step := uint64(0x9e3779b97f4a7c15) // what tells the functions apart
+	edges := []uint64{0, 1, ^uint64(0), 1 << 63, -step, -(2 * step), -(31 * step), step}
+	if got, want := minHash(edges), referenceShingleMinHash(edges); got != want || minHashScalar(edges) != want {
+		t.Fatalf("edge shingles: minHash = %x, minHashScalar = %x\nreference %x", got, minHashScalar(edges), want)
+	}
+}
+
+// FuzzMinHashMatchesReference: on any shingle hashes, minHash (with
+// AVX-512 where the processor has it) and minHashScalar are the
+// reference.
+func FuzzMinHashMatchesReference(f *testing.F) {
+	f.Add([]byte{})
+	f.Add(make([]byte, 8))
+	f.Add([]byte("0123456789abcdef0123456789abcdef01234567"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		shingles := shinglesOf(b)
+		want := referenceShingleMinHash(shingles)
+		if got := minHash(shingles); got != want {
+			t.Fatalf("minHash(%x) = %x\nreference %x", shingles, got, want)
+		}
+		if got := minHashScalar(shingles); got != want {
+			t.Fatalf("minHashScalar(%x) = %x\nreference %x", shingles, got, want)
+		}
+	})
 }

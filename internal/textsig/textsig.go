@@ -140,16 +140,20 @@ func FromBytes(b []byte) (MinHash, bool) {
 	return m, true
 }
 
-// minHash keeps, for each of Hashes hash functions, the least hash of any
-// shingle, given the shingles' FNV-1a hashes: function k's hash of a
+// minHashScalar is minHash in Go, where AVX-512 is not to be had (see
+// minhash_amd64.go): for each of Hashes hash functions, the least hash of
+// any shingle, given the shingles' FNV-1a hashes: function k's hash of a
 // shingle hashed h is the low half of mix(h + k·0x9e3779b97f4a7c15).
 //
 // One function at a time over all the shingles, so that the running
 // minimum stays in a register and each shingle's hash is independent of
 // the last one's (the processor overlaps them), rather than all 32
 // minimums loaded and stored again for every shingle: 4–5 times faster,
-// the same values.
-func minHash(shingles []uint64) MinHash {
+// the same values. Two, four or eight functions a pass (their minimums in
+// registers too) measured no faster (BenchmarkMinHash, 47–54 us either
+// way): each hash is two 64-bit multiplies and a dozen other instructions
+// whatever the order, and four chains at once spill registers.
+func minHashScalar(shingles []uint64) MinHash {
 	var m MinHash
 	for k := range m {
 		step := uint64(k) * 0x9e3779b97f4a7c15
@@ -196,26 +200,31 @@ func normalise(text string, norm []byte, shingles []uint64) ([]byte, int, []uint
 	words := 0
 	in := false
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			i++
-			// ASCII, most of most texts: the same test and lowercasing
-			// as below, without the Unicode tables.
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
+		if c := asciiWordByte[text[i]]; c != 0 {
+			// An ASCII letter or digit, most bytes of most texts: the
+			// word's run of them in a loop of its own, lowercased by the
+			// table, without the Unicode tables or the tests below.
+			if !in {
+				h0, h1, h2 = beginWord(&norm, h1, h2)
+				words++
+				in = true
 			}
-			if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
-				if !in {
-					h0, h1, h2 = beginWord(&norm, h1, h2)
-					words++
-					in = true
-				}
+			for {
 				norm = append(norm, c)
 				h0 = (h0 ^ uint64(c)) * fnvPrime
 				h1 = (h1 ^ uint64(c)) * fnvPrime
 				h2 = (h2 ^ uint64(c)) * fnvPrime
-				continue
+				if i++; i == len(text) {
+					break
+				}
+				if c = asciiWordByte[text[i]]; c == 0 {
+					break
+				}
 			}
+			continue
+		}
+		if text[i] < utf8.RuneSelf {
+			i++ // ASCII, not of a word
 		} else {
 			r, size := utf8.DecodeRuneInString(text[i:])
 			i += size
@@ -247,6 +256,21 @@ func normalise(text string, norm []byte, shingles []uint64) ([]byte, int, []uint
 	}
 	return norm, words, shingles
 }
+
+// asciiWordByte is, for each byte, its lower case if it is an ASCII letter
+// or digit (what unicode.IsLetter, IsDigit and ToLower make of it), else
+// 0. Built once, never changed.
+var asciiWordByte = func() (t [256]byte) {
+	for c := range utf8.RuneSelf {
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+			t[c] = byte(c)
+		case 'A' <= c && c <= 'Z':
+			t[c] = byte(c) + 'a' - 'A'
+		}
+	}
+	return t
+}()
 
 // beginWord writes the space before a word that is not the text's first
 // (folded into the shingles under way) and starts the word's shingle: it
