@@ -2,6 +2,8 @@
 
 package textsig
 
+import "golang.org/x/sys/cpu"
+
 // On amd64 with AVX-512 (F and DQ, for a 64-bit multiply of eight lanes),
 // minHash runs all 32 functions on a shingle at once, in four 512-bit
 // registers: each hash is two multiplies, and eight of them in one
@@ -13,11 +15,10 @@ package textsig
 //go:noescape
 func minHashAVX512(shingles []uint64, m *MinHash)
 
-func hasAVX512DQ() bool
-
-// avx512 is whether this processor and system run minHashAVX512; read
-// once, never changed.
-var avx512 = hasAVX512DQ()
+// avx512 is whether this processor and system run minHashAVX512 (x/sys/cpu
+// asks CPUID and, through XGETBV, whether the system saves the AVX-512
+// registers); read once, never changed.
+var avx512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512DQ
 
 // minHash keeps, for each of Hashes hash functions, the least hash of any
 // shingle: minHashScalar's values, eight functions an instruction where

@@ -98,37 +98,3 @@ done:
 	VPMOVQD Z10, 96(DI)
 	VZEROUPPER
 	RET
-
-// func hasAVX512DQ() bool
-TEXT ·hasAVX512DQ(SB), NOSPLIT, $0-1
-	// CPUID leaf 7 must exist.
-	XORL AX, AX
-	XORL CX, CX
-	CPUID
-	CMPL AX, $7
-	JLT  no
-	// The system saves the vector registers (OSXSAVE, then XCR0's SSE,
-	// AVX and three AVX-512 state bits).
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	BTL  $27, CX
-	JCC  no
-	XORL CX, CX
-	XGETBV
-	ANDL $0xe6, AX
-	CMPL AX, $0xe6
-	JNE  no
-	// AVX512F (bit 16) and AVX512DQ (bit 17), for VPMULLQ.
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x30000, BX
-	CMPL BX, $0x30000
-	JNE  no
-	MOVB $1, ret+0(FP)
-	RET
-
-no:
-	MOVB $0, ret+0(FP)
-	RET
