@@ -24,7 +24,7 @@ func referenceBoilerBlock(b string, heading bool) bool {
 			return true
 		}
 	}
-	if tagLine(lower) || contributed(lower) || creditedCaption(lower) || referenceMetaLine(lower) || shortcodeBlock(b) || referencePitchEnd(lower) {
+	if tagLine(lower) || contributed(lower) || creditedCaption(lower) || metaLineSlow(lower) || shortcodeBlock(b) || referencePitchEnd(lower) {
 		return true
 	}
 	if len(b) > maxBoilerBlock {
@@ -99,37 +99,6 @@ func referenceBoilerBlock(b string, heading bool) bool {
 		}
 	}
 	return words > 0
-}
-
-func referenceMetaLine(lower string) bool {
-	// Without a separator (or a NUL, which splits too) there is one part.
-	// Dashes split only with a space either side: a hyphenated word alone
-	// makes no second part, and costs no replacing and splitting. Each
-	// separator is looked for as bytes: strings.ContainsAny with runes
-	// past ASCII tests every rune of the line against each of them.
-	if len(lower) > 300 || !strings.Contains(lower, " - ") && !strings.Contains(lower, " – ") && strings.IndexByte(lower, '|') < 0 &&
-		!strings.Contains(lower, "•") && !strings.Contains(lower, "·") && strings.IndexByte(lower, 0) < 0 {
-		return false
-	}
-	parts := strings.FieldsFunc(metaSeparators.Replace(lower), func(r rune) bool { return r == 0 })
-	if len(parts) < 2 {
-		return false
-	}
-	meta := 0
-	for _, p := range parts {
-		p = strings.TrimSpace(p)
-		if dateLike(p) {
-			meta++
-			continue
-		}
-		for _, l := range metaLabels {
-			if startsWord(p, l) && len(p) > len(l) {
-				meta++
-				break
-			}
-		}
-	}
-	return meta >= 2 && meta*3 >= len(parts)*2
 }
 
 func referenceCounter(lower string) bool {
