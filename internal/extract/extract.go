@@ -98,6 +98,10 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	// number) and throws the result away; a handler that is never enabled
 	// skips that work.
 	parser.Logger = slog.New(slog.DiscardHandler)
+	// The copies of the document readability makes go back to its pools
+	// when this returns: Page holds strings only, and no node of the parse
+	// is kept past here.
+	defer parser.Recycle()
 	article, err := parser.ParseAndMutate(doc, base)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: readability: %w", pageURL.Redacted(), err)
