@@ -40,7 +40,7 @@ func parseHTML(body []byte, contentType string) (*html.Node, error) {
 		body = body[:MaxBytes]
 	}
 	text, _, _ := decode(body, contentType)
-	doc, err := html.Parse(bytes.NewReader(text))
+	doc, err := html.ParseWithOptions(bytes.NewReader(text), html.ParseOptionPooledBuffer())
 	if err != nil {
 		return nil, fmt.Errorf("parse html: %w", err)
 	}

@@ -58,6 +58,10 @@ type parser struct {
 	// it has handed out. (corpusbot)
 	nodes     []Node
 	nodesMade int
+	// pooledBuf is ParseOptionPooledBuffer, and bufHeader the pool's
+	// header of the tokenizer's buffer (pool.go). (corpusbot)
+	pooledBuf bool
+	bufHeader *[]byte
 }
 
 // newNode returns a new zero Node for the tree: the elements and text nodes,
@@ -2350,6 +2354,10 @@ func ParseWithOptions(r io.Reader, opts ...ParseOption) (*Node, error) {
 
 	for _, f := range opts {
 		f(p)
+	}
+	if p.pooledBuf {
+		p.takeBuffer()
+		defer p.giveBuffer()
 	}
 
 	if err := p.parse(); err != nil {
