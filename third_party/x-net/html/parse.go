@@ -62,6 +62,9 @@ type parser struct {
 	// header of the tokenizer's buffer (pool.go). (corpusbot)
 	pooledBuf bool
 	bufHeader *[]byte
+	// recycler is ParseOptionNodeRecycler's, which newNode takes its
+	// chunks from when set. (corpusbot)
+	recycler *NodeRecycler
 }
 
 // newNode returns a new zero Node for the tree: the elements and text nodes,
@@ -69,7 +72,11 @@ type parser struct {
 // many as made so far, at least 16), not one allocation each. (corpusbot)
 func (p *parser) newNode() *Node {
 	if len(p.nodes) == 0 {
-		p.nodes = make([]Node, min(max(p.nodesMade, 16), 256))
+		if p.recycler != nil {
+			p.nodes = p.recycler.chunk()
+		} else {
+			p.nodes = make([]Node, min(max(p.nodesMade, 16), 256))
+		}
 	}
 	n := &p.nodes[0]
 	p.nodes = p.nodes[1:]

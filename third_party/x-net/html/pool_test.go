@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	a "golang.org/x/net/html/atom"
 )
 
 // dumpTree writes every node of n's tree, in document order, with all it
@@ -82,4 +84,67 @@ func TestPooledBufferSameTree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestNodeRecyclerSameTree: a parse with ParseOptionNodeRecycler, with
+// chunks that earlier parses used, changed and recycled, makes Parse's
+// tree; so does a fragment's parse.
+func TestNodeRecyclerSameTree(t *testing.T) {
+	docs := poolDocs(t)
+	want := make([]string, len(docs))
+	for i, d := range docs {
+		doc, err := Parse(bytes.NewReader(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w strings.Builder
+		dumpTree(&w, doc, 0)
+		want[i] = w.String()
+	}
+	var r NodeRecycler
+	for round := range 3 {
+		for k := range docs {
+			i := (k*(round+1) + round) % len(docs)
+			doc, err := ParseWithOptions(bytes.NewReader(docs[i]), ParseOptionNodeRecycler(&r), ParseOptionPooledBuffer())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var w strings.Builder
+			dumpTree(&w, doc, 0)
+			if w.String() != want[i] {
+				t.Fatalf("document %d: the tree with recycled nodes differs", i)
+			}
+			// Dirty every node, as a caller may, before recycling.
+			var all []*Node
+			for n := range doc.Descendants() {
+				all = append(all, n)
+			}
+			for _, n := range all {
+				n.Data, n.Namespace, n.Attr = "dirty", "dirty", []Attribute{{Key: "dirty"}}
+				n.Parent, n.FirstChild, n.LastChild, n.PrevSibling, n.NextSibling = n, n, n, n, n
+			}
+			r.Recycle()
+		}
+	}
+	const frag = "<td>a<b>b</b><i>c"
+	want1, err := ParseFragment(strings.NewReader(frag), &Node{Type: ElementNode, Data: "tr", DataAtom: a.Tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got1, err := ParseFragmentWithOptions(strings.NewReader(frag), &Node{Type: ElementNode, Data: "tr", DataAtom: a.Tr}, ParseOptionNodeRecycler(&r))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got1) != len(want1) {
+		t.Fatalf("fragment: %d nodes, want %d", len(got1), len(want1))
+	}
+	for i := range got1 {
+		var a, b strings.Builder
+		dumpTree(&a, want1[i], 0)
+		dumpTree(&b, got1[i], 0)
+		if a.String() != b.String() {
+			t.Fatalf("fragment: the tree with recycled nodes differs:\n%s\n%s", b.String(), a.String())
+		}
+	}
+	r.Recycle()
 }
