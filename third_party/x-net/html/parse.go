@@ -2350,7 +2350,6 @@ func ParseOptionEnableScripting(enable bool) ParseOption {
 // ParseWithOptions is like Parse, with options.
 func ParseWithOptions(r io.Reader, opts ...ParseOption) (*Node, error) {
 	p := &parser{
-		tokenizer: NewTokenizer(r),
 		doc: &Node{
 			Type: DocumentNode,
 		},
@@ -2362,10 +2361,14 @@ func ParseWithOptions(r io.Reader, opts ...ParseOption) (*Node, error) {
 	for _, f := range opts {
 		f(p)
 	}
+	// corpusbot: the tokenizer is made after the options (none reads it),
+	// so that ParseOptionPooledBuffer's buffer replaces the new one.
+	var buf []byte
 	if p.pooledBuf {
-		p.takeBuffer()
+		buf = p.takeBuffer()
 		defer p.giveBuffer()
 	}
+	p.tokenizer = newTokenizerFragment(r, "", buf)
 
 	if err := p.parse(); err != nil {
 		return nil, err

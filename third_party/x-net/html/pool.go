@@ -25,20 +25,23 @@ const maxPooledBuf = 1 << 20
 // several times a parse; with the option, a parse after the first starts
 // with a window of the size the pages before it needed. Nothing of the
 // window outlives the parse (the tree's strings are copies), so the tree is
-// the same with or without it. (corpusbot)
+// the same with or without it. ParseWithOptions reads it;
+// ParseFragmentWithOptions ignores it. (corpusbot)
 func ParseOptionPooledBuffer() ParseOption {
 	return func(p *parser) {
 		p.pooledBuf = true
 	}
 }
 
-// takeBuffer gives the tokenizer a pooled buffer, if the pool has one.
-func (p *parser) takeBuffer() {
-	if b, _ := tokenizerBufs.Get().(*[]byte); b != nil {
-		p.tokenizer.buf = (*b)[:0]
-		p.tokenizer.setFast()
-		p.bufHeader = b
+// takeBuffer returns a pooled buffer for the tokenizer, or nil if the pool
+// has none.
+func (p *parser) takeBuffer() []byte {
+	b, _ := tokenizerBufs.Get().(*[]byte)
+	if b == nil {
+		return nil
 	}
+	p.bufHeader = b
+	return *b
 }
 
 // giveBuffer puts the tokenizer's buffer, at its full capacity, in the
