@@ -35,12 +35,19 @@ const (
 
 // parseHTML decodes the first MaxBytes of body as a browser would and parses
 // them. Truncating mid-tag is harmless: the HTML parser closes what is open.
-func parseHTML(body []byte, contentType string) (*html.Node, error) {
+// The tokenizer's buffer comes from a pool and goes back to it; the tree's
+// nodes do too, through nodes, when it is not nil: then no node of the tree
+// may be used after nodes.Recycle().
+func parseHTML(body []byte, contentType string, nodes *html.NodeRecycler) (*html.Node, error) {
 	if len(body) > MaxBytes {
 		body = body[:MaxBytes]
 	}
 	text, _, _ := decode(body, contentType)
-	doc, err := html.Parse(bytes.NewReader(text))
+	opts := []html.ParseOption{html.ParseOptionPooledBuffer()}
+	if nodes != nil {
+		opts = append(opts, html.ParseOptionNodeRecycler(nodes))
+	}
+	doc, err := html.ParseWithOptions(bytes.NewReader(text), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("parse html: %w", err)
 	}

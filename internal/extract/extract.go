@@ -9,6 +9,7 @@ import (
 	"time"
 
 	readability "codeberg.org/readeck/go-readability/v2"
+	"golang.org/x/net/html"
 )
 
 // MaxBytes is how much of a page is read; the fetcher caps bodies at the
@@ -52,7 +53,12 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	if pageURL == nil {
 		return Page{}, errors.New("extract: no page URL")
 	}
-	doc, err := parseHTML(body, contentType)
+	// The parse tree's nodes go back to the parser's pool when this
+	// returns, after readability (which reads the tree, and copies it) and
+	// everything else is done with them: Page holds strings only.
+	var nodes html.NodeRecycler
+	defer nodes.Recycle()
+	doc, err := parseHTML(body, contentType, &nodes)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: %w", pageURL.Redacted(), err)
 	}
@@ -98,6 +104,10 @@ func ParseResponse(body []byte, pageURL *url.URL, contentType, agent string) (Pa
 	// number) and throws the result away; a handler that is never enabled
 	// skips that work.
 	parser.Logger = slog.New(slog.DiscardHandler)
+	// The copies of the document readability makes go back to its pools
+	// when this returns: Page holds strings only, and no node of the parse
+	// is kept past here.
+	defer parser.Recycle()
 	article, err := parser.ParseAndMutate(doc, base)
 	if err != nil {
 		return Page{}, fmt.Errorf("extract %s: readability: %w", pageURL.Redacted(), err)

@@ -29,11 +29,11 @@ func BenchmarkOwnPasses(b *testing.B) {
 	}
 	var pages []prepared
 	for _, p := range farmPagesForOwnPasses(b) {
-		served, err := parseHTML(p.body, p.ct)
+		served, err := parseHTML(p.body, p.ct, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		doc, err := parseHTML(p.body, p.ct)
+		doc, err := parseHTML(p.body, p.ct, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

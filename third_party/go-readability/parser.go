@@ -110,6 +110,8 @@ type Parser struct {
 	attempts        []parseAttempt
 	flags           flags
 	summaries       map[string]textSummary // the counts of the long texts of this parse
+	nodeSlabs       []*[]html.Node         // the slabs of this parse's copies, for Recycle (slabs.go)
+	attrSlabs       []*[]html.Attribute
 }
 
 // NewParser returns new Parser which set up with default value.
@@ -767,7 +769,7 @@ func (ps *Parser) appendNodeAncestors(ancestors []*html.Node, node *html.Node, m
 func (ps *Parser) grabArticle() *html.Node {
 	passNumber := 0
 	for {
-		doc := cloneTree(ps.doc)
+		doc := ps.cloneTree(ps.doc)
 
 		page := getElementByTagName(doc, "body")
 		// We can't grab an article if we don't have a page!

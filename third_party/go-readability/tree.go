@@ -24,13 +24,30 @@ import (
 // The nodes share one array: it stays reachable as long as any of them is,
 // which for a parse is as long as its Article.
 func cloneTree(src *html.Node) *html.Node {
-	nodes, attrs := 0, 0
+	nodes, attrs := countTree(src)
+	return copyTree(src, make([]html.Node, nodes), make([]html.Attribute, attrs))
+}
+
+// cloneTree is the package's cloneTree with its two slices taken from the
+// pools of slabs (slabs.go) and kept by ps until Recycle gives them back.
+func (ps *Parser) cloneTree(src *html.Node) *html.Node {
+	nodes, attrs := countTree(src)
+	return copyTree(src, ps.nodeSlab(nodes), ps.attrSlab(attrs))
+}
+
+// countTree is the number of nodes in src's subtree, src included, and of
+// their attributes.
+func countTree(src *html.Node) (nodes, attrs int) {
 	for n := src; n != nil; n = nextInTree(n, src) {
 		nodes++
 		attrs += len(n.Attr)
 	}
-	slab := make([]html.Node, nodes)
-	attrSlab := make([]html.Attribute, attrs)
+	return nodes, attrs
+}
+
+// copyTree is cloneTree's copy into slab and attrSlab, which hold exactly
+// the nodes and attributes of src's subtree, all zero.
+func copyTree(src *html.Node, slab []html.Node, attrSlab []html.Attribute) *html.Node {
 	copyNode := func(s *html.Node) *html.Node {
 		d := &slab[0]
 		slab = slab[1:]

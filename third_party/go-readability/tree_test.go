@@ -96,6 +96,39 @@ func checkClone(t *testing.T, doc *html.Node) {
 			}
 		}
 	}
+	checkRecycledClone(t, doc, want)
+}
+
+// recycler is one Parser for the whole test, so that each document is
+// copied into the slabs the documents before it used, dirtied and gave
+// back with Recycle.
+var recycler Parser
+
+// checkRecycledClone: a copy into recycled slabs (Parser.cloneTree) is
+// dom.Clone's copy, whatever the copies before it were and however they
+// were changed.
+func checkRecycledClone(t *testing.T, doc, want *html.Node) {
+	t.Helper()
+	for range 2 {
+		got := recycler.cloneTree(doc)
+		sameTree(t, want, got)
+		// Dirty every field, as a parse may, before giving the slabs back.
+		var all []*html.Node
+		for n := got; n != nil; n = nextNode(n) {
+			all = append(all, n)
+		}
+		for _, n := range all {
+			n.Namespace, n.Data = "dirty", "dirty"
+			for i := range n.Attr {
+				n.Attr[i].Namespace = "dirty"
+			}
+			if n.Type == html.ElementNode {
+				dom.SetAttribute(n, "data-added", "1")
+			}
+			n.Parent, n.FirstChild, n.LastChild, n.PrevSibling, n.NextSibling = n, n, n, n, n
+		}
+		recycler.Recycle()
+	}
 }
 
 // TestCloneTreeMatchesClone: cloneTree copies what dom.Clone copies, and

@@ -58,6 +58,13 @@ type parser struct {
 	// it has handed out. (corpusbot)
 	nodes     []Node
 	nodesMade int
+	// pooledBuf is ParseOptionPooledBuffer, and bufHeader the pool's
+	// header of the tokenizer's buffer (pool.go). (corpusbot)
+	pooledBuf bool
+	bufHeader *[]byte
+	// recycler is ParseOptionNodeRecycler's, which newNode takes its
+	// chunks from when set. (corpusbot)
+	recycler *NodeRecycler
 }
 
 // newNode returns a new zero Node for the tree: the elements and text nodes,
@@ -65,7 +72,11 @@ type parser struct {
 // many as made so far, at least 16), not one allocation each. (corpusbot)
 func (p *parser) newNode() *Node {
 	if len(p.nodes) == 0 {
-		p.nodes = make([]Node, min(max(p.nodesMade, 16), 256))
+		if p.recycler != nil {
+			p.nodes = p.recycler.chunk()
+		} else {
+			p.nodes = make([]Node, min(max(p.nodesMade, 16), 256))
+		}
 	}
 	n := &p.nodes[0]
 	p.nodes = p.nodes[1:]
@@ -2339,7 +2350,6 @@ func ParseOptionEnableScripting(enable bool) ParseOption {
 // ParseWithOptions is like Parse, with options.
 func ParseWithOptions(r io.Reader, opts ...ParseOption) (*Node, error) {
 	p := &parser{
-		tokenizer: NewTokenizer(r),
 		doc: &Node{
 			Type: DocumentNode,
 		},
@@ -2351,6 +2361,14 @@ func ParseWithOptions(r io.Reader, opts ...ParseOption) (*Node, error) {
 	for _, f := range opts {
 		f(p)
 	}
+	// corpusbot: the tokenizer is made after the options (none reads it),
+	// so that ParseOptionPooledBuffer's buffer replaces the new one.
+	var buf []byte
+	if p.pooledBuf {
+		buf = p.takeBuffer()
+		defer p.giveBuffer()
+	}
+	p.tokenizer = newTokenizerFragment(r, "", buf)
 
 	if err := p.parse(); err != nil {
 		return nil, err

@@ -1465,9 +1465,19 @@ func NewTokenizer(r io.Reader) *Tokenizer {
 //
 // The input is assumed to be UTF-8 encoded.
 func NewTokenizerFragment(r io.Reader, contextTag string) *Tokenizer {
+	return newTokenizerFragment(r, contextTag, nil)
+}
+
+// newTokenizerFragment is NewTokenizerFragment reading into buf, or into a
+// new buffer of 4 KiB when buf is nil (corpusbot: ParseOptionPooledBuffer's
+// buffer, in pool.go).
+func newTokenizerFragment(r io.Reader, contextTag string, buf []byte) *Tokenizer {
+	if buf == nil {
+		buf = make([]byte, 0, 4096)
+	}
 	z := &Tokenizer{
 		r:         r,
-		buf:       make([]byte, 0, 4096),
+		buf:       buf[:0],
 		attrNames: make(map[string]bool),
 	}
 	if contextTag != "" {
