@@ -1,19 +1,12 @@
 package extract
 
 import (
-	"fmt"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"codeberg.org/readeck/go-readability/v2"
 	"golang.org/x/net/html"
-
-	"corpus.blog/corpusbot/internal/simweb/farm"
 )
 
 // BenchmarkOwnPasses is the part of BenchmarkFarmReal's pages' extraction
@@ -28,7 +21,7 @@ func BenchmarkOwnPasses(b *testing.B) {
 		host, self      string
 	}
 	var pages []prepared
-	for _, p := range farmPagesForOwnPasses(b) {
+	for _, p := range farmRealPages(b) {
 		served, err := parseHTML(p.body, p.ct, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -62,38 +55,4 @@ func BenchmarkOwnPasses(b *testing.B) {
 
 func ownPassesMarkdown(r rendered, normal, text, self string) string {
 	return r.markdown(normal, text != normal, self)
-}
-
-type ownPassesPage struct {
-	body []byte
-	u    *url.URL
-	ct   string
-}
-
-// farmPagesForOwnPasses are farmRealPages' pages (BenchmarkFarmReal's,
-// in the external test package), got the same way.
-func farmPagesForOwnPasses(tb testing.TB) []ownPassesPage {
-	tb.Helper()
-	day1 := time.Date(2026, 3, 2, 6, 0, 0, 0, time.UTC)
-	f := farm.New(farm.Config{Now: func() time.Time { return day1 }, Sizes: farm.SizesReal, HTTPS: true})
-	var pages []ownPassesPage
-	for i := range 20 {
-		s := f.Site(fmt.Sprintf("blog%d.example", i), 1)
-		urls := []string{s.URL("/")}
-		for n := 1; n <= min(s.Posts, 3); n++ {
-			urls = append(urls, s.URL(s.Post(n).Path))
-		}
-		for _, raw := range urls {
-			u, err := url.Parse(raw)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			rec := httptest.NewRecorder()
-			f.Handler(u.Hostname()).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, raw, nil))
-			if rec.Code == http.StatusOK {
-				pages = append(pages, ownPassesPage{rec.Body.Bytes(), u, rec.Header().Get("Content-Type")})
-			}
-		}
-	}
-	return pages
 }
