@@ -1,4 +1,4 @@
-//go:build !purego
+//go:build avx512minhash && !purego
 
 #include "textflag.h"
 

@@ -1,7 +1,7 @@
-//go:build !amd64 || purego
+//go:build !amd64 || !avx512minhash || purego
 
 package textsig
 
 // minHash is minHashScalar where there is no AVX-512 code (another
-// architecture, or built with the purego tag).
+// architecture, or built without the avx512minhash tag or with purego).
 func minHash(shingles []uint64) MinHash { return minHashScalar(shingles) }
